@@ -1,0 +1,48 @@
+// Bookkeeping every command does when it reads or writes a key: access time for OBJECT IDLETIME,
+// the LFU counter for OBJECT FREQ, keyspace hit/miss statistics.
+#pragma once
+
+#include <cstdint>
+#include <random>
+
+#include "server/command.h"
+#include "server/io_thread.h"
+#include "server/object.h"
+#include "server/server.h"
+
+namespace ordis::server {
+
+inline uint32_t LruClockS(int64_t now_ms) { return static_cast<uint32_t>(now_ms / 1000); }
+
+// Redis's LFULogIncr with lfu-log-factor 10: the counter grows logarithmically with accesses.
+inline void LfuIncrement(Object* obj) {
+  thread_local std::minstd_rand rng(12345);
+  uint8_t counter = obj->lfu.load(std::memory_order_relaxed);
+  if (counter == 255) return;
+  constexpr int kInit = 5, kFactor = 10;
+  double base = counter > kInit ? counter - kInit : 0;
+  double p = 1.0 / (base * kFactor + 1);
+  if (std::uniform_real_distribution<double>(0, 1)(rng) < p) {
+    obj->lfu.store(static_cast<uint8_t>(counter + 1), std::memory_order_relaxed);
+  }
+}
+
+inline void RecordAccess(CommandContext& ctx, Object* obj) {
+  obj->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
+  if (ctx.server.config().lfu_policy()) LfuIncrement(obj);
+}
+
+// A read lookup: counts a hit or miss and records the access.
+inline Object* LookupRead(CommandContext& ctx, std::string_view key) {
+  Object* obj = ctx.keyspace().Find(ctx.db(), key, ctx.now_ms, ctx.expired);
+  ThreadStats& stats = ctx.stats();
+  if (obj == nullptr) {
+    Bump(stats.keyspace_misses);
+  } else {
+    Bump(stats.keyspace_hits);
+    RecordAccess(ctx, obj);
+  }
+  return obj;
+}
+
+}  // namespace ordis::server

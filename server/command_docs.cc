@@ -1,0 +1,222 @@
+// COMMAND [COUNT | INFO [name ...] | LIST [FILTERBY ...] | DOCS [name ...] | GETKEYS cmd ...]
+// Everything here is generated from the command table, so it cannot drift from what runs.
+#include <string>
+#include <vector>
+
+#include "server/arg_parser.h"
+#include "server/command_table.h"
+#include "server/errors.h"
+#include "server/glob.h"
+#include "server/server.h"
+
+namespace ordis::server {
+namespace {
+
+std::vector<std::string_view> FlagNames(uint32_t flags) {
+  static constexpr std::pair<uint32_t, std::string_view> kNames[] = {
+      {cmd::kWrite, "write"},     {cmd::kReadonly, "readonly"}, {cmd::kDenyOom, "denyoom"},
+      {cmd::kAdmin, "admin"},     {cmd::kNoScript, "noscript"}, {cmd::kLoading, "loading"},
+      {cmd::kStale, "stale"},     {cmd::kFast, "fast"},         {cmd::kNoAuth, "no_auth"},
+      {cmd::kNoMulti, "no_multi"}};
+  std::vector<std::string_view> out;
+  for (const auto& [bit, name] : kNames) {
+    if (flags & bit) out.push_back(name);
+  }
+  return out;
+}
+
+std::vector<std::string> AclCategories(const CommandSpec& spec) {
+  std::vector<std::string> out;
+  if (spec.flags & cmd::kWrite) out.push_back("@write");
+  if (spec.flags & cmd::kReadonly) out.push_back("@read");
+  if (spec.flags & cmd::kAdmin) {
+    out.push_back("@admin");
+    out.push_back("@dangerous");
+  }
+  if (spec.flags & cmd::kKeyspaceWide) out.push_back("@dangerous");
+  std::string_view g = spec.group;
+  out.push_back(g == "generic" ? "@keyspace" : g == "transactions" ? "@transaction" : "@" + std::string(g));
+  out.push_back(spec.flags & cmd::kFast ? "@fast" : "@slow");
+  return out;
+}
+
+void WriteKeySpecs(resp::Writer& out, const CommandSpec& spec) {
+  if (spec.first_key <= 0) {
+    out.ArrayHeader(0);
+    return;
+  }
+  out.ArrayHeader(1);
+  out.MapHeader(3);
+  out.Bulk("flags");
+  bool write = spec.flags & cmd::kWrite;
+  out.SetHeader(2);
+  out.SimpleString(write ? "RW" : "RO");
+  out.SimpleString(write ? "update" : "access");
+  out.Bulk("begin_search");
+  out.MapHeader(2);
+  out.Bulk("type");
+  out.Bulk("index");
+  out.Bulk("spec");
+  out.MapHeader(1);
+  out.Bulk("index");
+  out.Integer(spec.first_key);
+  out.Bulk("find_keys");
+  out.MapHeader(2);
+  out.Bulk("type");
+  out.Bulk("range");
+  out.Bulk("spec");
+  out.MapHeader(3);
+  out.Bulk("lastkey");
+  out.Integer(spec.last_key < 0 ? spec.last_key : spec.last_key - spec.first_key);
+  out.Bulk("keystep");
+  out.Integer(spec.key_step);
+  out.Bulk("limit");
+  out.Integer(0);
+}
+
+void WriteInfo(resp::Writer& out, const CommandSpec& spec) {
+  out.ArrayHeader(10);
+  out.Bulk(spec.name);
+  out.Integer(spec.arity);
+  auto flags = FlagNames(spec.flags);
+  out.SetHeader(static_cast<int64_t>(flags.size()));
+  for (auto f : flags) out.SimpleString(f);
+  out.Integer(spec.first_key);
+  out.Integer(spec.last_key);
+  out.Integer(spec.key_step);
+  auto cats = AclCategories(spec);
+  out.SetHeader(static_cast<int64_t>(cats.size()));
+  for (const auto& c : cats) out.SimpleString(c);
+  out.SetHeader(0);  // tips
+  WriteKeySpecs(out, spec);
+  out.ArrayHeader(0);  // subcommands
+}
+
+void WriteDocs(resp::Writer& out, const CommandSpec& spec) {
+  out.Bulk(spec.name);
+  out.MapHeader(3);
+  out.Bulk("summary");
+  out.Bulk(spec.summary);
+  out.Bulk("since");
+  out.Bulk("1.0.0");
+  out.Bulk("group");
+  out.Bulk(spec.group);
+}
+
+void CmdCommand(CommandContext& ctx) {
+  const CommandTable& table = ctx.server.commands();
+  resp::Writer& out = ctx.out;
+  size_t argc = ctx.args.size();
+  if (argc == 1) {
+    out.ArrayHeader(static_cast<int64_t>(table.all().size()));
+    for (const auto& spec : table.all()) WriteInfo(out, spec);
+    return;
+  }
+  std::string_view sub = ctx.args[1];
+  if (EqualsIgnoreCase(sub, "COUNT") && argc == 2) {
+    out.Integer(static_cast<int64_t>(table.all().size()));
+  } else if (EqualsIgnoreCase(sub, "INFO")) {
+    if (argc == 2) {
+      out.ArrayHeader(static_cast<int64_t>(table.all().size()));
+      for (const auto& spec : table.all()) WriteInfo(out, spec);
+      return;
+    }
+    out.ArrayHeader(static_cast<int64_t>(argc - 2));
+    for (size_t i = 2; i < argc; ++i) {
+      const CommandSpec* spec = table.Find(ctx.args[i]);
+      if (spec == nullptr) {
+        out.NullArray();
+      } else {
+        WriteInfo(out, *spec);
+      }
+    }
+  } else if (EqualsIgnoreCase(sub, "DOCS")) {
+    std::vector<const CommandSpec*> specs;
+    if (argc == 2) {
+      for (const auto& spec : table.all()) specs.push_back(&spec);
+    } else {
+      for (size_t i = 2; i < argc; ++i) {
+        if (const CommandSpec* spec = table.Find(ctx.args[i])) specs.push_back(spec);
+      }
+    }
+    out.MapHeader(static_cast<int64_t>(specs.size()));
+    for (const CommandSpec* spec : specs) WriteDocs(out, *spec);
+  } else if (EqualsIgnoreCase(sub, "LIST")) {
+    std::string_view pattern, category;
+    if (argc == 5 && EqualsIgnoreCase(ctx.args[2], "FILTERBY")) {
+      if (EqualsIgnoreCase(ctx.args[3], "PATTERN")) {
+        pattern = ctx.args[4];
+      } else if (EqualsIgnoreCase(ctx.args[3], "ACLCAT")) {
+        category = ctx.args[4];
+      } else if (EqualsIgnoreCase(ctx.args[3], "MODULE")) {
+        out.ArrayHeader(0);  // no modules
+        return;
+      } else {
+        out.Error(errors::kSyntax);
+        return;
+      }
+    } else if (argc != 2) {
+      out.Error(errors::kSyntax);
+      return;
+    }
+    std::vector<std::string_view> names;
+    for (const auto& spec : table.all()) {
+      if (!pattern.empty() && !GlobMatch(pattern, spec.name, true)) continue;
+      if (!category.empty()) {
+        bool in = false;
+        for (const auto& c : AclCategories(spec)) in = in || EqualsIgnoreCase(c.substr(1), category);
+        if (!in) continue;
+      }
+      names.push_back(spec.name);
+    }
+    out.ArrayHeader(static_cast<int64_t>(names.size()));
+    for (auto n : names) out.Bulk(n);
+  } else if (EqualsIgnoreCase(sub, "GETKEYS") && argc >= 3) {
+    const CommandSpec* spec = table.Find(ctx.args[2]);
+    std::span<const std::string_view> cmd_args = ctx.args.subspan(2);
+    if (spec == nullptr) {
+      out.Error("ERR Invalid command specified");
+      return;
+    }
+    bool arity_ok = spec->arity > 0 ? cmd_args.size() == static_cast<size_t>(spec->arity)
+                                     : cmd_args.size() >= static_cast<size_t>(-spec->arity);
+    if (!arity_ok) {
+      out.Error("ERR Invalid number of arguments specified for command");
+      return;
+    }
+    std::vector<size_t> positions;
+    KeyPositions(*spec, cmd_args.size(), &positions);
+    if (positions.empty()) {
+      out.Error("ERR The command has no key arguments");
+      return;
+    }
+    out.ArrayHeader(static_cast<int64_t>(positions.size()));
+    for (size_t pos : positions) out.Bulk(cmd_args[pos]);
+  } else if (EqualsIgnoreCase(sub, "HELP") && argc == 2) {
+    static constexpr std::string_view kHelp[] = {
+        "COMMAND <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+        "(no subcommand)", "    Return details about all Redis commands.",
+        "COUNT", "    Return the total number of commands in this Redis server.",
+        "LIST", "    Return a list of all commands in this Redis server.",
+        "INFO [<command-name> ...]", "    Return details about multiple Redis commands.",
+        "DOCS [<command-name> ...]", "    Return documentation details about multiple Redis commands.",
+        "GETKEYS <full-command>", "    Return the keys from a full Redis command.",
+        "HELP", "    Print this help."};
+    out.ArrayHeader(std::size(kHelp));
+    for (auto line : kHelp) out.SimpleString(line);
+  } else {
+    out.Error(errors::UnknownSubcommand("command", sub));
+  }
+}
+
+}  // namespace
+
+void RegisterCommandDocs(CommandTable* table) {
+  using namespace cmd;
+  table->Register({
+      {"command", -1, kLoading | kStale, 0, 0, 0, CmdCommand, "server",
+       "Get array of Redis command details"},
+  });
+}
+
+}  // namespace ordis::server

@@ -1,0 +1,218 @@
+#include "server/connection.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "server/io_thread.h"
+#include "server/keyspace.h"
+#include "server/server.h"
+
+namespace ordis::server {
+namespace {
+
+constexpr size_t kReadSize = 16 * 1024;
+constexpr int kMaxIov = 64;
+
+std::string SockAddr(int fd, bool peer) {
+  sockaddr_storage ss{};
+  socklen_t len = sizeof(ss);
+  int rc = peer ? getpeername(fd, reinterpret_cast<sockaddr*>(&ss), &len)
+                : getsockname(fd, reinterpret_cast<sockaddr*>(&ss), &len);
+  if (rc != 0) return "?:0";
+  char ip[INET6_ADDRSTRLEN] = "?";
+  int port = 0;
+  if (ss.ss_family == AF_INET) {
+    auto* in = reinterpret_cast<sockaddr_in*>(&ss);
+    inet_ntop(AF_INET, &in->sin_addr, ip, sizeof(ip));
+    port = ntohs(in->sin_port);
+  } else if (ss.ss_family == AF_INET6) {
+    auto* in6 = reinterpret_cast<sockaddr_in6*>(&ss);
+    inet_ntop(AF_INET6, &in6->sin6_addr, ip, sizeof(ip));
+    port = ntohs(in6->sin6_port);
+  }
+  return std::string(ip) + ":" + std::to_string(port);
+}
+
+}  // namespace
+
+Connection::Connection(IoThread& thread, int fd, uint64_t id)
+    : thread_(thread), fd_(fd), writer_(&out_) {
+  state_.id = id;
+  state_.fd = fd;
+  state_.connection = this;
+  state_.addr = SockAddr(fd, true);
+  state_.laddr = SockAddr(fd, false);
+  state_.created_ms = NowMs();
+  state_.last_interaction_ms.store(state_.created_ms, std::memory_order_relaxed);
+  int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+Connection::~Connection() {
+  if (read_event_) event_free(read_event_);
+  if (write_event_) event_free(write_event_);
+  if (fd_ >= 0) close(fd_);
+  Server& server = thread_.server();
+  if (!state_.watched_keys.empty()) {
+    server.keyspace().watches().UnwatchAll(state_.watched_keys, &state_.watch);
+  }
+}
+
+void Connection::Start() {
+  read_event_ = event_new(thread_.base(), fd_, EV_READ | EV_PERSIST, &Connection::OnReadable, this);
+  write_event_ = event_new(thread_.base(), fd_, EV_WRITE | EV_PERSIST, &Connection::OnWritable, this);
+  event_add(read_event_, nullptr);
+}
+
+void Connection::Close() {
+  if (closed_) return;
+  closed_ = true;
+  event_del(read_event_);
+  event_del(write_event_);
+  thread_.RemoveConnection(this);  // frees this on the next loop turn
+}
+
+void Connection::SetProtocol(int version) {
+  writer_.set_protocol(version);
+  state_.protocol.store(version, std::memory_order_relaxed);
+}
+
+void Connection::OnReadable(evutil_socket_t, short, void* arg) {
+  auto* conn = static_cast<Connection*>(arg);
+  if (!conn->closed_) conn->HandleRead();
+}
+
+void Connection::OnWritable(evutil_socket_t, short, void* arg) {
+  auto* conn = static_cast<Connection*>(arg);
+  if (!conn->closed_) conn->Flush();
+}
+
+void Connection::HandleRead() {
+  // Compact before reading so the buffer does not grow without bound on a long pipeline.
+  if (in_start_ > 0) {
+    in_.erase(0, in_start_);
+    in_start_ = 0;
+  }
+  size_t want = kReadSize;
+  uint64_t pending = parser_.BulkBytesPending();
+  if (pending > want) want = static_cast<size_t>(std::min<uint64_t>(pending, 64 * 1024 * 1024));
+  size_t old_size = in_.size();
+  in_.resize(old_size + want);
+  ssize_t n = read(fd_, in_.data() + old_size, want);
+  if (n <= 0) {
+    in_.resize(old_size);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
+    Close();
+    return;
+  }
+  in_.resize(old_size + static_cast<size_t>(n));
+  Bump(thread_.stats().net_input_bytes, static_cast<uint64_t>(n));
+  state_.last_interaction_ms.store(NowMs(), std::memory_order_relaxed);
+  ProcessInput();
+}
+
+void Connection::ProcessInput() {
+  Server& server = thread_.server();
+  Dispatcher& dispatcher = thread_.dispatcher();
+  resp::ParserLimits limits;
+  limits.max_bulk_len = static_cast<uint64_t>(server.config().proto_max_bulk_len());
+  parser_.set_limits(limits);
+  while (!closed_ && !state_.close_after_reply && in_start_ < in_.size()) {
+    parser_.set_authenticated(state_.authenticated || !server.AuthRequired());
+    size_t consumed = 0;
+    std::string_view input(in_.data() + in_start_, in_.size() - in_start_);
+    resp::ParseStatus status = parser_.Parse(input, &consumed, &args_);
+    in_start_ += consumed;
+    if (status == resp::ParseStatus::kNeedMore) break;
+    if (status == resp::ParseStatus::kError) {
+      writer_.set_out(&out_);
+      writer_.Error(parser_.ErrorText());
+      Bump(thread_.stats().error_replies);
+      state_.close_after_reply = true;
+      break;
+    }
+    // CLIENT REPLY: OFF discards every reply; SKIP discards the next command's.
+    if (state_.reply_mode == ReplyMode::kSkipNext) state_.reply_mode = ReplyMode::kSkipThis;
+    bool discard = state_.reply_mode == ReplyMode::kOff || state_.reply_mode == ReplyMode::kSkipThis;
+    if (state_.reply_mode == ReplyMode::kSkipThis) state_.reply_mode = ReplyMode::kOn;
+    writer_.set_out(discard ? &discard_ : &out_);
+    dispatcher.Dispatch(state_, writer_, args_);
+    if (discard) discard_.Clear();
+    writer_.set_out(&out_);
+    if (closed_) return;
+    if (OverHardLimit()) return;
+  }
+  state_.query_buffer_bytes.store(in_.size() - in_start_, std::memory_order_relaxed);
+  Flush();
+}
+
+bool Connection::OverHardLimit() {
+  OutputBufferLimit limit = thread_.server().output_limit();
+  if (limit.hard_bytes > 0 && static_cast<int64_t>(out_.size()) > limit.hard_bytes) {
+    Bump(thread_.stats().output_limit_disconnections);
+    Close();
+    return true;
+  }
+  return false;
+}
+
+bool Connection::CheckLimits(int64_t now_ms) {
+  OutputBufferLimit limit = thread_.server().output_limit();
+  if (limit.soft_bytes > 0 && static_cast<int64_t>(out_.size()) > limit.soft_bytes) {
+    if (soft_limit_since_ms_ < 0) soft_limit_since_ms_ = now_ms;
+    if (now_ms - soft_limit_since_ms_ >= limit.soft_seconds * 1000) {
+      Bump(thread_.stats().output_limit_disconnections);
+      Close();
+      return false;
+    }
+  } else {
+    soft_limit_since_ms_ = -1;
+  }
+  int64_t timeout_s = thread_.server().config().timeout_s();
+  if (timeout_s > 0 && out_.empty() && !state_.in_multi &&
+      now_ms - state_.last_interaction_ms.load(std::memory_order_relaxed) > timeout_s * 1000) {
+    Close();
+    return false;
+  }
+  return true;
+}
+
+void Connection::Flush() {
+  while (!out_.empty()) {
+    iovec iov[kMaxIov];
+    int n = out_.FillIovec(iov, kMaxIov);
+    ssize_t written = writev(fd_, iov, n);
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN) break;
+      Close();
+      return;
+    }
+    out_.Consume(static_cast<size_t>(written));
+    Bump(thread_.stats().net_output_bytes, static_cast<uint64_t>(written));
+  }
+  state_.output_buffer_bytes.store(out_.size(), std::memory_order_relaxed);
+  if (out_.empty()) {
+    if (write_armed_) {
+      event_del(write_event_);
+      write_armed_ = false;
+    }
+    if (state_.close_after_reply) {
+      Close();
+      return;
+    }
+    // A pipeline may have stopped mid-way for a protocol reason; input left is processed on the
+    // next read.
+  } else if (!write_armed_) {
+    event_add(write_event_, nullptr);
+    write_armed_ = true;
+  }
+}
+
+}  // namespace ordis::server

@@ -1,0 +1,74 @@
+// One client connection: reads into a contiguous input buffer, parses every complete command in
+// it (the whole batch a read delivered), dispatches them in order, and writes the batch's replies
+// with writev before going back to the loop.
+//
+// Thread safety: lives on one I/O thread; never touched from another.
+#pragma once
+
+#include <event2/event.h>
+
+#include <string>
+#include <vector>
+
+#include "resp/out_buffer.h"
+#include "resp/parser.h"
+#include "resp/writer.h"
+#include "server/client_state.h"
+
+namespace ordis::server {
+
+class IoThread;
+
+class Connection {
+ public:
+  Connection(IoThread& thread, int fd, uint64_t id);
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  void Start();
+  // Closes now (the owning thread frees the object).
+  void Close();
+  // Closes once pending output is flushed.
+  void CloseAfterReply() { state_.close_after_reply = true; }
+  void SetProtocol(int version);
+
+  ClientState& state() { return state_; }
+  const ClientState& state() const { return state_; }
+  size_t query_buffer_size() const { return in_.size() - in_start_; }
+  size_t output_size() const { return out_.size(); }
+  // The buffer replies to this client go to (CLIENT REPLY ON points the writer back at it).
+  resp::OutBuffer* output() { return &out_; }
+  // Called by cron: enforces the soft output limit and the idle timeout. Returns false if closed.
+  bool CheckLimits(int64_t now_ms);
+
+ private:
+  static void OnReadable(evutil_socket_t fd, short what, void* arg);
+  static void OnWritable(evutil_socket_t fd, short what, void* arg);
+  void HandleRead();
+  void ProcessInput();
+  // Writes as much pending output as the socket takes; arms the write event for the rest.
+  void Flush();
+  bool OverHardLimit();
+
+  IoThread& thread_;
+  int fd_;
+  event* read_event_ = nullptr;
+  event* write_event_ = nullptr;
+  bool write_armed_ = false;
+  bool closed_ = false;
+
+  std::string in_;
+  size_t in_start_ = 0;  // first unconsumed byte of in_
+  resp::Parser parser_;
+  std::vector<std::string_view> args_;
+
+  resp::OutBuffer out_;
+  resp::OutBuffer discard_;  // CLIENT REPLY OFF/SKIP target
+  resp::Writer writer_;
+  int64_t soft_limit_since_ms_ = -1;
+
+  ClientState state_;
+};
+
+}  // namespace ordis::server

@@ -1,0 +1,128 @@
+#include "server/dispatcher.h"
+
+#include <chrono>
+#include <mutex>
+#include <shared_mutex>
+
+#include "server/client_state.h"
+#include "server/command_table.h"
+#include "server/errors.h"
+#include "server/server.h"
+
+namespace ordis::server {
+namespace {
+
+int64_t MonotonicUs() {
+  using namespace std::chrono;
+  return duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count();
+}
+
+bool ArityOk(const CommandSpec& spec, size_t argc) {
+  return spec.arity > 0 ? argc == static_cast<size_t>(spec.arity)
+                        : argc >= static_cast<size_t>(-spec.arity);
+}
+
+}  // namespace
+
+Keyspace& CommandContext::keyspace() { return server.keyspace(); }
+int CommandContext::db() const { return client.db.load(std::memory_order_relaxed); }
+ThreadStats& CommandContext::stats() { return thread_stats; }
+
+void Dispatcher::Reject(const CommandSpec* spec, ClientState& client, resp::Writer& out,
+                        std::string_view error) {
+  if (spec != nullptr) Bump(stats_.per_command[spec->id].rejected_calls);
+  Bump(stats_.error_replies);
+  if (client.in_multi) client.multi_error = true;
+  out.Error(error);
+}
+
+void Dispatcher::Dispatch(ClientState& client, resp::Writer& out,
+                          std::span<const std::string_view> args) {
+  const CommandSpec* spec = server_.commands().Find(args[0]);
+  if (spec == nullptr) {
+    Reject(nullptr, client, out, errors::UnknownCommand(args[0], args.data() + 1, args.size() - 1));
+    return;
+  }
+  if (!ArityOk(*spec, args.size())) {
+    Reject(spec, client, out, errors::WrongArity(spec->name));
+    return;
+  }
+  if (!client.authenticated && !(spec->flags & cmd::kNoAuth) && server_.AuthRequired()) {
+    Reject(spec, client, out, errors::kNoAuth);
+    return;
+  }
+  if (client.in_multi && !(spec->flags & cmd::kNoMulti)) {
+    auto& queued = client.queued.emplace_back();
+    queued.reserve(args.size());
+    for (std::string_view a : args) queued.emplace_back(a);
+    client.multi_count.store(static_cast<int>(client.queued.size()), std::memory_order_relaxed);
+    out.SimpleString("QUEUED");
+    return;
+  }
+  Run(*spec, client, out, args, NowMs(), Locking::kByFlags);
+}
+
+void Dispatcher::Run(const CommandSpec& spec, ClientState& client, resp::Writer& out,
+                     std::span<const std::string_view> args, int64_t now_ms, Locking locking) {
+  int64_t start_us = MonotonicUs();
+  size_t errors_before = out.errors_written();
+  expired_.clear();
+  CommandContext ctx{server_, client, out, args, now_ms, &expired_, stats_, *this};
+  Keyspace& ks = server_.keyspace();
+  if (locking == Locking::kHeld) {
+    spec.handler(ctx);
+    if (!expired_.empty()) ks.ExpireReported(expired_, now_ms);
+  } else {
+    if (spec.flags & (cmd::kWrite | cmd::kExclusiveLock)) {
+      std::unique_lock lock(ks.mu());
+      spec.handler(ctx);
+    } else if (spec.flags & (cmd::kReadonly | cmd::kSharedLock)) {
+      std::shared_lock lock(ks.mu());
+      spec.handler(ctx);
+    } else {
+      spec.handler(ctx);
+    }
+    if (!expired_.empty()) {
+      // Lazy expiry of what the (shared-locked) reader saw.
+      std::unique_lock lock(ks.mu());
+      ks.ExpireReported(expired_, now_ms);
+    }
+  }
+  CommandStats& cs = stats_.per_command[spec.id];
+  Bump(cs.calls);
+  Bump(cs.usec, static_cast<uint64_t>(MonotonicUs() - start_us));
+  Bump(stats_.commands_processed);
+  if (out.errors_written() != errors_before) {
+    Bump(cs.failed_calls);
+    Bump(stats_.error_replies, out.errors_written() - errors_before);
+  }
+  client.last_command_id.store(spec.id, std::memory_order_relaxed);
+}
+
+void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
+  Keyspace& ks = server_.keyspace();
+  std::unique_lock lock(ks.mu());
+  int64_t now_ms = NowMs();
+  // A watched key that expired since WATCH counts as modified (Redis 7 isWatchedKeyExpired).
+  bool expired_watch = false;
+  for (const auto& [db, key] : client.watched_with_ttl) {
+    if (db < ks.num_dbs() && ks.Find(db, key, now_ms) == nullptr) expired_watch = true;
+  }
+  if (client.watch.dirty.load(std::memory_order_acquire) || expired_watch) {
+    out.NullArray();
+    return;
+  }
+  out.ArrayHeader(static_cast<int64_t>(client.queued.size()));
+  for (const auto& queued : client.queued) {
+    argv_.assign(queued.begin(), queued.end());
+    const CommandSpec* spec = server_.commands().Find(argv_[0]);
+    // Queuing already checked name and arity; auth may have been revoked since.
+    if (!client.authenticated && !(spec->flags & cmd::kNoAuth) && server_.AuthRequired()) {
+      out.Error(errors::kNoAuth);
+      continue;
+    }
+    Run(*spec, client, out, argv_, now_ms, Locking::kHeld);
+  }
+}
+
+}  // namespace ordis::server

@@ -1,0 +1,42 @@
+// Runs commands: looks the name up, checks arity, auth and MULTI state against the command table,
+// takes the keyspace lock the command's flags ask for, calls the handler, records statistics.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "server/command.h"
+#include "server/stats.h"
+
+namespace ordis::server {
+
+class Server;
+
+class Dispatcher {
+ public:
+  Dispatcher(Server& server, ThreadStats& stats) : server_(server), stats_(stats) {}
+
+  // One command from a connection, replying through out.
+  void Dispatch(ClientState& client, resp::Writer& out, std::span<const std::string_view> args);
+
+  // EXEC: runs the queued commands of client under the exclusive lock, replying with an array.
+  void ExecQueued(ClientState& client, resp::Writer& out);
+
+  ThreadStats& stats() { return stats_; }
+
+ private:
+  enum class Locking { kByFlags, kHeld };
+  void Run(const CommandSpec& spec, ClientState& client, resp::Writer& out,
+           std::span<const std::string_view> args, int64_t now_ms, Locking locking);
+  void Reject(const CommandSpec* spec, ClientState& client, resp::Writer& out,
+              std::string_view error);
+
+  Server& server_;
+  ThreadStats& stats_;
+  std::vector<ExpiredKey> expired_;     // scratch, reused across commands
+  std::vector<std::string_view> argv_;  // scratch for EXEC
+};
+
+}  // namespace ordis::server

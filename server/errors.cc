@@ -1,0 +1,49 @@
+#include "server/errors.h"
+
+#include <cctype>
+
+namespace ordis::server::errors {
+namespace {
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string Upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Redis truncates quoted client text to 128 bytes in these messages (sdscatrepr of a prefix).
+std::string_view Clip(std::string_view s) { return s.substr(0, 128); }
+
+}  // namespace
+
+std::string WrongArity(std::string_view command) {
+  return "ERR wrong number of arguments for '" + Lower(command) + "' command";
+}
+
+std::string UnknownCommand(std::string_view command, const std::string_view* args, size_t nargs) {
+  std::string out = "ERR unknown command '" + std::string(Clip(command)) +
+                    "', with args beginning with: ";
+  for (size_t i = 0; i < nargs && out.size() < 128 + 60; ++i) {
+    out += "'";
+    out += Clip(args[i]);
+    out += "' ";
+  }
+  return out;
+}
+
+std::string UnknownSubcommand(std::string_view command, std::string_view sub) {
+  return "ERR unknown subcommand '" + std::string(Clip(sub)) + "'. Try " + Upper(command) +
+         " HELP.";
+}
+
+std::string InvalidExpireTime(std::string_view command) {
+  return "ERR invalid expire time in '" + Lower(command) + "' command";
+}
+
+}  // namespace ordis::server::errors

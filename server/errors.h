@@ -1,0 +1,59 @@
+// Every error text sent to clients, byte-identical to Redis 7.0's (without '-' and CRLF).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace ordis::server::errors {
+
+inline constexpr std::string_view kSyntax = "ERR syntax error";
+inline constexpr std::string_view kNotInteger = "ERR value is not an integer or out of range";
+inline constexpr std::string_view kNotFloat = "ERR value is not a valid float";
+inline constexpr std::string_view kOverflow = "ERR increment or decrement would overflow";
+inline constexpr std::string_view kIncrFloatNaN = "ERR increment would produce NaN or Infinity";
+inline constexpr std::string_view kWrongType =
+    "WRONGTYPE Operation against a key holding the wrong kind of value";
+inline constexpr std::string_view kNoSuchKey = "ERR no such key";
+inline constexpr std::string_view kDbIndexOutOfRange = "ERR DB index is out of range";
+inline constexpr std::string_view kInvalidDbIndex = "ERR invalid DB index";
+inline constexpr std::string_view kSameObject =
+    "ERR source and destination objects are the same";
+inline constexpr std::string_view kNoAuth = "NOAUTH Authentication required.";
+inline constexpr std::string_view kWrongPass =
+    "WRONGPASS invalid username-password pair or user is disabled.";
+inline constexpr std::string_view kAuthNotConfigured =
+    "ERR AUTH <password> called without any password configured for the default user. Are you "
+    "sure your configuration is correct?";
+inline constexpr std::string_view kNoProto = "NOPROTO unsupported protocol version";
+inline constexpr std::string_view kStringTooLong =
+    "ERR string exceeds maximum allowed size (proto-max-bulk-len)";
+inline constexpr std::string_view kOffsetOutOfRange = "ERR offset is out of range";
+inline constexpr std::string_view kInvalidLexRange = "ERR min or max not valid string range item";
+inline constexpr std::string_view kInvalidCursor = "ERR invalid cursor";
+inline constexpr std::string_view kMultiNested = "ERR MULTI calls can not be nested";
+inline constexpr std::string_view kExecWithoutMulti = "ERR EXEC without MULTI";
+inline constexpr std::string_view kDiscardWithoutMulti = "ERR DISCARD without MULTI";
+inline constexpr std::string_view kWatchInMulti = "ERR WATCH inside MULTI is not allowed";
+inline constexpr std::string_view kExecAbort =
+    "EXECABORT Transaction discarded because of previous errors.";
+inline constexpr std::string_view kNoSuchClient = "ERR No such client";
+inline constexpr std::string_view kClientNameSpaces =
+    "ERR Client names cannot contain spaces, newlines or special characters.";
+inline constexpr std::string_view kNoConfigFile = "ERR The server is running without a config file";
+inline constexpr std::string_view kTimeoutNotInteger = "ERR timeout is not an integer or out of range";
+inline constexpr std::string_view kTimeoutNegative = "ERR timeout is negative";
+inline constexpr std::string_view kMaxClients = "ERR max number of clients reached";
+inline constexpr std::string_view kNxAndXxGtLt =
+    "ERR NX and XX, GT or LT options at the same time are not compatible";
+inline constexpr std::string_view kGtLtNx = "ERR GT, LT, and/or NX options at the same time are not compatible";
+
+// "ERR wrong number of arguments for 'get' command"
+std::string WrongArity(std::string_view command);
+// "ERR unknown command 'foo', with args beginning with: 'a' 'b' "
+std::string UnknownCommand(std::string_view command, const std::string_view* args, size_t nargs);
+// "ERR unknown subcommand 'foo'. Try CLIENT HELP."
+std::string UnknownSubcommand(std::string_view command, std::string_view sub);
+// "ERR invalid expire time in 'set' command"
+std::string InvalidExpireTime(std::string_view command);
+
+}  // namespace ordis::server::errors

@@ -1,0 +1,114 @@
+#include "server/io_thread.h"
+
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cassert>
+#include <cstdint>
+#include <mutex>
+
+#include "server/command_table.h"
+#include "server/connection.h"
+#include "server/server.h"
+
+namespace ordis::server {
+
+IoThread::IoThread(Server& server, int index)
+    : server_(server),
+      index_(index),
+      base_(event_base_new()),
+      notify_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
+      stats_(server.commands().all().size()),
+      dispatcher_(server, stats_) {
+  notify_event_ = event_new(base_, notify_fd_, EV_READ | EV_PERSIST, &IoThread::OnNotify, this);
+  event_add(notify_event_, nullptr);
+  cron_event_ = event_new(base_, -1, EV_PERSIST, &IoThread::OnCron, this);
+  timeval every{0, 100 * 1000};  // 10 Hz, as Redis's default hz
+  event_add(cron_event_, &every);
+}
+
+IoThread::~IoThread() {
+  tasks_.clear();  // may hold connections awaiting deletion: free them before the base
+  connections_.clear();
+  event_free(notify_event_);
+  event_free(cron_event_);
+  event_base_free(base_);
+  close(notify_fd_);
+}
+
+void IoThread::Start() {
+  thread_ = std::thread([this] {
+    event_base_dispatch(base_);
+    // Leaving the loop: close what is still connected, on this thread.
+    for (auto& [id, conn] : connections_) server_.clients().Remove(id);
+    connections_.clear();
+  });
+}
+
+void IoThread::Join() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void IoThread::Post(std::function<void()> fn) {
+  {
+    std::lock_guard lock(tasks_mu_);
+    tasks_.push_back(std::move(fn));
+  }
+  uint64_t one = 1;
+  // The eventfd counter wakes the loop; a failed write means it is already signalled.
+  [[maybe_unused]] ssize_t n = write(notify_fd_, &one, sizeof(one));
+}
+
+void IoThread::Stop() {
+  Post([this] { event_base_loopbreak(base_); });
+}
+
+void IoThread::OnNotify(evutil_socket_t fd, short, void* arg) {
+  auto* self = static_cast<IoThread*>(arg);
+  uint64_t count;
+  [[maybe_unused]] ssize_t n = read(fd, &count, sizeof(count));
+  std::vector<std::function<void()>> tasks;
+  {
+    std::lock_guard lock(self->tasks_mu_);
+    tasks.swap(self->tasks_);
+  }
+  for (auto& task : tasks) task();
+}
+
+void IoThread::OnCron(evutil_socket_t, short, void* arg) { static_cast<IoThread*>(arg)->Cron(); }
+
+void IoThread::Cron() {
+  int64_t now_ms = NowMs();
+  std::vector<Connection*> conns;
+  conns.reserve(connections_.size());
+  for (auto& [id, conn] : connections_) conns.push_back(conn.get());
+  for (Connection* conn : conns) conn->CheckLimits(now_ms);
+  if (index_ == 0) server_.ActiveExpire(now_ms);
+}
+
+void IoThread::AddConnection(int fd) {
+  uint64_t id = server_.NextClientId();
+  auto conn = std::make_unique<Connection>(*this, fd, id);
+  Connection* raw = conn.get();
+  connections_[id] = std::move(conn);
+  server_.clients().Add(&raw->state(), this);
+  raw->Start();
+}
+
+void IoThread::RemoveConnection(Connection* conn) {
+  uint64_t id = conn->state().id;
+  server_.clients().Remove(id);
+  auto it = connections_.find(id);
+  assert(it != connections_.end());
+  // Freed on the next loop turn: the caller may still be inside one of conn's methods.
+  std::shared_ptr<Connection> doomed(it->second.release());
+  connections_.erase(it);
+  Post([doomed] {});
+}
+
+void IoThread::KillClient(uint64_t id) {
+  auto it = connections_.find(id);
+  if (it != connections_.end()) it->second->Close();
+}
+
+}  // namespace ordis::server

@@ -1,0 +1,296 @@
+#include "server/keyspace.h"
+
+#include <chrono>
+#include <cstring>
+
+namespace ordis::server {
+namespace {
+
+// Top-level keys. Later types put their sub-records in other spaces.
+constexpr char kSpaceKeys = 0x01;
+constexpr size_t kPrefixLen = 2;
+
+Object* ToObject(index::ValueHandle h) { return reinterpret_cast<Object*>(h); }
+index::ValueHandle ToHandle(Object* obj) { return reinterpret_cast<index::ValueHandle>(obj); }
+
+bool Expired(const Object* obj, int64_t now_ms) {
+  return obj->expire_at_ms != kNoExpire && obj->expire_at_ms <= now_ms;
+}
+
+}  // namespace
+
+int64_t NowMs() {
+  using namespace std::chrono;
+  return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+Keyspace::Keyspace(int num_dbs) : store_(index::NewMapStore()), dbs_(num_dbs) {
+  physical_.resize(num_dbs);
+  for (int i = 0; i < num_dbs; ++i) physical_[i] = static_cast<uint8_t>(i);
+}
+
+Keyspace::~Keyspace() {
+  std::unique_lock lock(mu_);
+  FlushAll();
+}
+
+std::string& Keyspace::EncodeKey(int db, std::string_view key) const {
+  // One scratch buffer per thread: encoding is on every command's path and must not allocate.
+  thread_local std::string buf;
+  buf.clear();
+  buf.push_back(static_cast<char>(physical_[db]));
+  buf.push_back(kSpaceKeys);
+  buf.append(key);
+  return buf;
+}
+
+Object* Keyspace::Lookup(int db, std::string_view key) const {
+  auto h = store_->Get(EncodeKey(db, key));
+  return h ? ToObject(*h) : nullptr;
+}
+
+Object* Keyspace::Find(int db, std::string_view key, int64_t now_ms,
+                       std::vector<ExpiredKey>* expired) const {
+  Object* obj = Lookup(db, key);
+  if (obj == nullptr) return nullptr;
+  if (Expired(obj, now_ms)) {
+    if (expired != nullptr) expired->push_back({db, std::string(key)});
+    return nullptr;
+  }
+  return obj;
+}
+
+Object* Keyspace::FindForWrite(int db, std::string_view key, int64_t now_ms) {
+  Object* obj = Lookup(db, key);
+  if (obj == nullptr) return nullptr;
+  if (Expired(obj, now_ms)) {
+    DeleteExpired(db, key);
+    return nullptr;
+  }
+  return obj;
+}
+
+void Keyspace::FreeObject(Object* obj) { delete obj; }
+
+void Keyspace::TtlAdd(Db& d, std::string_view key, Object* obj) {
+  obj->ttl_slot = static_cast<uint32_t>(d.ttl_keys.size());
+  d.ttl_keys.emplace_back(key);
+}
+
+void Keyspace::TtlRemove(int db, Db& d, Object* obj) {
+  uint32_t slot = obj->ttl_slot;
+  if (slot == kNoTtlSlot) return;
+  obj->ttl_slot = kNoTtlSlot;
+  if (slot + 1 != d.ttl_keys.size()) {
+    d.ttl_keys[slot] = std::move(d.ttl_keys.back());
+    Object* moved = Lookup(db, d.ttl_keys[slot]);
+    moved->ttl_slot = slot;
+  }
+  d.ttl_keys.pop_back();
+}
+
+Object* Keyspace::Set(int db, std::string_view key, std::unique_ptr<Object> obj) {
+  Db& d = PhysicalDb(db);
+  Object* raw = obj.release();
+  raw->ttl_slot = kNoTtlSlot;
+  auto old = store_->Put(EncodeKey(db, key), ToHandle(raw));
+  if (old) {
+    Object* prev = ToObject(*old);
+    TtlRemove(db, d, prev);
+    FreeObject(prev);
+  } else {
+    ++d.keys;
+  }
+  if (raw->expire_at_ms != kNoExpire) TtlAdd(d, key, raw);
+  watches_.Touch(db, key);
+  return raw;
+}
+
+bool Keyspace::Delete(int db, std::string_view key) {
+  Db& d = PhysicalDb(db);
+  Object* obj = Lookup(db, key);
+  if (obj == nullptr) return false;
+  TtlRemove(db, d, obj);
+  store_->Erase(EncodeKey(db, key));
+  --d.keys;
+  FreeObject(obj);
+  watches_.Touch(db, key);
+  return true;
+}
+
+void Keyspace::DeleteExpired(int db, std::string_view key) {
+  if (Delete(db, key)) expired_keys_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void Keyspace::Move(int db, std::string_view from, int to_db, std::string_view to) {
+  Db& src = PhysicalDb(db);
+  Object* obj = Lookup(db, from);
+  if (obj == nullptr) return;
+  TtlRemove(db, src, obj);
+  store_->Erase(EncodeKey(db, from));
+  --src.keys;
+  watches_.Touch(db, from);
+  Set(to_db, to, std::unique_ptr<Object>(obj));
+}
+
+void Keyspace::SetExpire(int db, std::string_view key, Object* obj, int64_t expire_at_ms) {
+  Db& d = PhysicalDb(db);
+  if (obj->expire_at_ms == kNoExpire && expire_at_ms != kNoExpire) {
+    TtlAdd(d, key, obj);
+  } else if (obj->expire_at_ms != kNoExpire && expire_at_ms == kNoExpire) {
+    TtlRemove(db, d, obj);
+  }
+  obj->expire_at_ms = expire_at_ms;
+  watches_.Touch(db, key);
+}
+
+void Keyspace::ExpireReported(const std::vector<ExpiredKey>& keys, int64_t now_ms) {
+  for (const ExpiredKey& k : keys) {
+    if (k.db >= num_dbs()) continue;  // databases may have been reconfigured meanwhile
+    Object* obj = Lookup(k.db, k.key);
+    if (obj != nullptr && Expired(obj, now_ms)) DeleteExpired(k.db, k.key);
+  }
+}
+
+size_t Keyspace::ActiveExpireCycle(int64_t now_ms, int samples) {
+  size_t deleted = 0;
+  std::string key;
+  for (int db = 0; db < num_dbs(); ++db) {
+    Db& d = PhysicalDb(db);
+    for (int i = 0; i < samples && !d.ttl_keys.empty(); ++i) {
+      size_t slot = rng_() % d.ttl_keys.size();
+      key = d.ttl_keys[slot];
+      Object* obj = Lookup(db, key);
+      if (obj != nullptr && Expired(obj, now_ms)) {
+        DeleteExpired(db, key);
+        ++deleted;
+      }
+    }
+  }
+  return deleted;
+}
+
+void Keyspace::FlushDb(int db) {
+  Db& d = PhysicalDb(db);
+  std::string prefix = EncodeKey(db, {});
+  std::vector<std::pair<std::string, index::ValueHandle>> batch;
+  // Collect in batches: the store's scan must finish before we erase.
+  while (true) {
+    batch.clear();
+    store_->Scan(index::ScanStart::At(prefix), index::Direction::kForward,
+                 [&](std::string_view k, index::ValueHandle h) {
+                   if (k.substr(0, kPrefixLen) != prefix) return false;
+                   batch.emplace_back(std::string(k), h);
+                   return batch.size() < 4096;
+                 });
+    if (batch.empty()) break;
+    for (auto& [k, h] : batch) {
+      store_->Erase(k);
+      FreeObject(ToObject(h));
+    }
+  }
+  d.keys = 0;
+  d.ttl_keys.clear();
+  watches_.TouchDb(db);
+}
+
+void Keyspace::FlushAll() {
+  for (int db = 0; db < num_dbs(); ++db) FlushDb(db);
+}
+
+void Keyspace::SwapDb(int a, int b) {
+  std::swap(physical_[a], physical_[b]);
+  watches_.TouchDb(a);
+  watches_.TouchDb(b);
+}
+
+void Keyspace::Scan(int db, const index::ScanStart& start, index::Direction direction,
+                    int64_t now_ms, KeyVisitor visit, std::vector<ExpiredKey>* expired) const {
+  std::string prefix = EncodeKey(db, {});
+  index::ScanStart encoded_start;
+  std::string start_key;
+  if (start.unbounded) {
+    if (direction == index::Direction::kForward) {
+      start_key = prefix;
+      encoded_start = index::ScanStart::At(start_key);
+    } else {
+      // Everything below the next space of this db.
+      start_key = prefix;
+      start_key.back() = static_cast<char>(kSpaceKeys + 1);
+      encoded_start = index::ScanStart::After(start_key);
+    }
+  } else {
+    start_key = prefix;
+    start_key.append(start.key);
+    encoded_start = {start_key, start.inclusive, false};
+  }
+  store_->Scan(encoded_start, direction, [&](std::string_view k, index::ValueHandle h) {
+    if (k.size() < kPrefixLen || std::memcmp(k.data(), prefix.data(), kPrefixLen) != 0) {
+      return false;
+    }
+    std::string_view user_key = k.substr(kPrefixLen);
+    Object* obj = ToObject(h);
+    if (Expired(obj, now_ms)) {
+      if (expired != nullptr) expired->push_back({db, std::string(user_key)});
+      return true;
+    }
+    return visit(user_key, obj);
+  });
+}
+
+size_t Keyspace::DbSize(int db) const { return PhysicalDb(db).keys; }
+size_t Keyspace::ExpiresCount(int db) const { return PhysicalDb(db).ttl_keys.size(); }
+
+int64_t Keyspace::AvgTtlMs(int db, int64_t now_ms) const {
+  const Db& d = PhysicalDb(db);
+  if (d.ttl_keys.empty()) return 0;
+  // Look at up to 128 keys spread over the TTL index: an estimate, as Redis's avg_ttl is.
+  size_t n = d.ttl_keys.size();
+  size_t step = n > 128 ? n / 128 : 1;
+  int64_t sum = 0, count = 0;
+  for (size_t i = 0; i < n; i += step) {
+    Object* obj = Lookup(db, d.ttl_keys[i]);
+    if (obj == nullptr) continue;
+    int64_t left = obj->expire_at_ms - now_ms;
+    sum += left > 0 ? left : 0;
+    ++count;
+  }
+  return count ? sum / count : 0;
+}
+
+bool Keyspace::RandomKey(int db, int64_t now_ms, std::string* out) {
+  for (int attempt = 0; attempt < 100 && DbSize(db) > 0; ++attempt) {
+    // Seek to a random point of the key space and take the next key, wrapping at the end.
+    char random_bytes[8];
+    uint64_t r = rng_();
+    std::memcpy(random_bytes, &r, sizeof(r));
+    bool found = false;
+    std::string key;
+    Object* obj = nullptr;
+    auto take = [&](std::string_view k, Object* o) {
+      key.assign(k);
+      obj = o;
+      found = true;
+      return false;
+    };
+    std::string_view seek(random_bytes, sizeof(random_bytes));
+    Scan(db, index::ScanStart::At(seek), index::Direction::kForward, INT64_MIN, take);
+    if (!found) Scan(db, index::ScanStart::Edge(), index::Direction::kForward, INT64_MIN, take);
+    if (!found) return false;
+    if (Expired(obj, now_ms)) {
+      DeleteExpired(db, key);
+      continue;
+    }
+    *out = std::move(key);
+    return true;
+  }
+  return false;
+}
+
+size_t Keyspace::MemoryUsage(std::string_view key, const Object& obj) {
+  constexpr size_t kIndexEntryOverhead = 64;  // map node + encoded key header
+  size_t payload = obj.str.capacity() > 15 ? obj.str.capacity() + 1 : 0;
+  return kIndexEntryOverhead + key.size() + kPrefixLen + sizeof(Object) + payload;
+}
+
+}  // namespace ordis::server

@@ -1,0 +1,30 @@
+// ordis-server [/path/to/ordis.conf] [--name value ...]
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include "server/config.h"
+#include "server/server.h"
+
+int main(int argc, char** argv) {
+  using ordis::server::Config;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+      std::fputs(Config::Help().c_str(), stdout);
+      return 0;
+    }
+    if (std::strcmp(argv[i], "--version") == 0 || std::strcmp(argv[i], "-v") == 0) {
+      std::puts("ordis-server v=0.1.0 (Redis protocol 7.0 compatible)");
+      return 0;
+    }
+  }
+  auto config = std::make_unique<Config>();
+  try {
+    config->LoadCommandLine(argc, argv);
+  } catch (const ordis::server::ConfigError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
+  ordis::server::Server server(std::move(config));
+  return server.Run();
+}

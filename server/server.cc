@@ -1,0 +1,169 @@
+#include "server/server.h"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+
+#include "server/connection.h"
+
+namespace ordis::server {
+
+Server::Server(std::unique_ptr<Config> config)
+    : config_(std::move(config)),
+      keyspace_(std::make_unique<Keyspace>(config_->databases())),
+      start_time_ms_(NowMs()) {}
+
+Server::~Server() = default;
+
+int Server::Run() {
+  signal(SIGPIPE, SIG_IGN);
+  int nthreads = config_->threads();
+  for (int i = 0; i < nthreads; ++i) threads_.push_back(std::make_unique<IoThread>(*this, i));
+  event_base* accept_base = threads_[0]->base();
+
+  int port = config_->port();
+  int backlog = 511;
+  {
+    int64_t b = 0;
+    std::string v = config_->Value("tcp-backlog");
+    if (!v.empty()) b = std::stoll(v);
+    if (b > 0) backlog = static_cast<int>(b);
+  }
+  for (const std::string& bind : config_->bind_addresses()) {
+    std::string host = bind[0] == '-' ? bind.substr(1) : bind;  // "-addr": optional in Redis
+    if (host == "*") host = "0.0.0.0";
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICHOST;
+    addrinfo* res = nullptr;
+    std::string port_text = std::to_string(port);
+    if (getaddrinfo(host.c_str(), port_text.c_str(), &hints, &res) != 0 || res == nullptr) {
+      std::fprintf(stderr, "Invalid bind address '%s'\n", bind.c_str());
+      return 1;
+    }
+    evconnlistener* listener = evconnlistener_new_bind(
+        accept_base, &Server::OnAccept, this,
+        LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC, backlog, res->ai_addr,
+        static_cast<int>(res->ai_addrlen));
+    freeaddrinfo(res);
+    if (listener == nullptr) {
+      if (bind[0] == '-') continue;
+      std::fprintf(stderr, "Could not create server TCP listening socket %s:%d: %s\n",
+                   host.c_str(), port, std::strerror(errno));
+      return 1;
+    }
+    evconnlistener_set_error_cb(listener, &Server::OnAcceptError);
+    listeners_.push_back(listener);
+  }
+  if (listeners_.empty()) {
+    std::fprintf(stderr, "No listening socket\n");
+    return 1;
+  }
+  listening_port_ = port;
+  for (int sig : {SIGINT, SIGTERM}) {
+    event* ev = evsignal_new(accept_base, sig, &Server::OnSignal, this);
+    event_add(ev, nullptr);
+    signal_events_.push_back(ev);
+  }
+  std::fprintf(stderr, "ordis ready to accept connections on port %d with %d I/O threads\n",
+               port, nthreads);
+  for (auto& t : threads_) t->Start();
+  for (auto& t : threads_) t->Join();
+  for (evconnlistener* l : listeners_) evconnlistener_free(l);
+  for (event* ev : signal_events_) event_free(ev);
+  listeners_.clear();
+  signal_events_.clear();
+  threads_.clear();
+  std::fprintf(stderr, "ordis is now ready to exit, bye bye...\n");
+  return 0;
+}
+
+void Server::RequestShutdown() {
+  if (shutting_down_.exchange(true)) return;
+  for (auto& t : threads_) t->Stop();
+}
+
+void Server::OnSignal(evutil_socket_t, short, void* arg) {
+  std::fprintf(stderr, "Received shutdown signal, scheduling shutdown...\n");
+  static_cast<Server*>(arg)->RequestShutdown();
+}
+
+void Server::OnAccept(evconnlistener*, evutil_socket_t fd, sockaddr*, int, void* arg) {
+  auto* self = static_cast<Server*>(arg);
+  if (static_cast<int64_t>(self->clients_.size()) >= self->config_->maxclients()) {
+    static constexpr char kReply[] = "-ERR max number of clients reached\r\n";
+    [[maybe_unused]] ssize_t n = write(fd, kReply, sizeof(kReply) - 1);
+    close(fd);
+    Bump(self->threads_[0]->stats().rejected_connections);
+    return;
+  }
+  size_t target = self->next_thread_.fetch_add(1, std::memory_order_relaxed) % self->threads_.size();
+  IoThread* thread = self->threads_[target].get();
+  Bump(thread->stats().connections_received);
+  evutil_make_socket_nonblocking(fd);
+  if (target == 0) {
+    thread->AddConnection(fd);  // the accepting thread is thread 0
+  } else {
+    thread->Post([thread, fd] { thread->AddConnection(fd); });
+  }
+}
+
+void Server::OnAcceptError(evconnlistener*, void*) {
+  std::fprintf(stderr, "accept error: %s\n", std::strerror(errno));
+}
+
+void Server::ActiveExpire(int64_t now_ms) {
+  // Redis's slow cycle: 20 samples per db; repeat while more than a quarter were expired, within
+  // a budget of 25% of the cron period.
+  constexpr int kSamples = 20;
+  constexpr int64_t kBudgetUs = 25 * 1000;
+  auto start = std::chrono::steady_clock::now();
+  while (true) {
+    size_t deleted;
+    {
+      std::unique_lock lock(keyspace_->mu());
+      deleted = keyspace_->ActiveExpireCycle(now_ms, kSamples);
+    }
+    auto spent = std::chrono::duration_cast<std::chrono::microseconds>(
+                     std::chrono::steady_clock::now() - start)
+                     .count();
+    if (deleted * 4 <= static_cast<size_t>(kSamples) || spent > kBudgetUs) break;
+  }
+}
+
+bool Server::KillClient(uint64_t id) {
+  IoThread* owner = nullptr;
+  clients_.ForEach([&](ClientState& c, IoThread& t) {
+    if (c.id == id) owner = &t;
+  });
+  if (owner == nullptr) return false;
+  owner->Post([owner, id] { owner->KillClient(id); });
+  return true;
+}
+
+void Server::ResetStats() {
+  for (auto& t : threads_) {
+    ThreadStats& s = t->stats();
+    for (size_t i = 0; i < commands().all().size(); ++i) {
+      CommandStats& c = s.per_command[i];
+      c.calls = 0;
+      c.usec = 0;
+      c.rejected_calls = 0;
+      c.failed_calls = 0;
+    }
+    for (Counter* c : {&s.commands_processed, &s.connections_received, &s.rejected_connections,
+                       &s.net_input_bytes, &s.net_output_bytes, &s.keyspace_hits,
+                       &s.keyspace_misses, &s.error_replies, &s.output_limit_disconnections}) {
+      c->store(0, std::memory_order_relaxed);
+    }
+  }
+  keyspace_->ResetStats();
+}
+
+}  // namespace ordis::server

@@ -1,0 +1,73 @@
+// The server: configuration, the shared keyspace, the I/O threads and what they share (client
+// registry, SCAN cursors, start-up facts for INFO).
+//
+// Thread safety: the accessors return objects that are themselves thread safe.
+#pragma once
+
+#include <event2/listener.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "server/client_registry.h"
+#include "server/command_table.h"
+#include "server/config.h"
+#include "server/io_thread.h"
+#include "server/keyspace.h"
+#include "server/scan_cursors.h"
+
+namespace ordis::server {
+
+class Server {
+ public:
+  explicit Server(std::unique_ptr<Config> config);
+  ~Server();
+
+  // Binds, starts the I/O threads and blocks until SHUTDOWN or a signal. Returns the exit code.
+  int Run();
+  void RequestShutdown();
+
+  Config& config() { return *config_; }
+  Keyspace& keyspace() { return *keyspace_; }
+  ClientRegistry& clients() { return clients_; }
+  ScanCursors& scan_cursors() { return scan_cursors_; }
+  const CommandTable& commands() const { return Commands(); }
+  const std::vector<std::unique_ptr<IoThread>>& threads() const { return threads_; }
+
+  bool AuthRequired() const { return config_->auth_required(); }
+  OutputBufferLimit output_limit() const { return config_->normal_output_limit(); }
+  uint64_t NextClientId() { return next_client_id_.fetch_add(1, std::memory_order_relaxed); }
+  int64_t start_time_ms() const { return start_time_ms_; }
+  int listening_port() const { return listening_port_; }
+  uint64_t expired_stale_perc() const { return 0; }
+
+  // Called by thread 0's cron: Redis's active expiry cycle with its time budget.
+  void ActiveExpire(int64_t now_ms);
+  // Kills the client with this id on its thread; returns false if no such client.
+  bool KillClient(uint64_t id);
+  void ResetStats();
+
+ private:
+  static void OnAccept(evconnlistener* listener, evutil_socket_t fd, sockaddr* addr, int len,
+                       void* arg);
+  static void OnAcceptError(evconnlistener* listener, void* arg);
+  static void OnSignal(evutil_socket_t sig, short what, void* arg);
+
+  std::unique_ptr<Config> config_;
+  std::unique_ptr<Keyspace> keyspace_;
+  ClientRegistry clients_;
+  ScanCursors scan_cursors_;
+  std::vector<std::unique_ptr<IoThread>> threads_;
+  std::vector<evconnlistener*> listeners_;
+  std::vector<event*> signal_events_;
+  std::atomic<uint64_t> next_client_id_{1};
+  std::atomic<uint64_t> next_thread_{0};
+  std::atomic<bool> shutting_down_{false};
+  int64_t start_time_ms_;
+  int listening_port_ = 0;
+};
+
+}  // namespace ordis::server

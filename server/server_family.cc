@@ -1,0 +1,217 @@
+// Server commands: CONFIG DBSIZE FLUSHDB FLUSHALL TIME DEBUG SHUTDOWN MEMORY LASTSAVE.
+// INFO is in info.cc, COMMAND in command_docs.cc.
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "server/access.h"
+#include "server/arg_parser.h"
+#include "server/command_table.h"
+#include "server/errors.h"
+
+namespace ordis::server {
+namespace {
+
+// CONFIG GET parameter [parameter ...] | SET parameter value [parameter value ...] |
+//   RESETSTAT | REWRITE | HELP
+void CmdConfig(CommandContext& ctx) {
+  std::string_view sub = ctx.args[1];
+  size_t argc = ctx.args.size();
+  Config& config = ctx.server.config();
+  if (EqualsIgnoreCase(sub, "GET") && argc >= 3) {
+    std::vector<std::string> patterns(ctx.args.begin() + 2, ctx.args.end());
+    auto found = config.Get(patterns);
+    ctx.out.MapHeader(static_cast<int64_t>(found.size()));
+    for (const auto& [name, value] : found) {
+      ctx.out.Bulk(name);
+      ctx.out.Bulk(value);
+    }
+  } else if (EqualsIgnoreCase(sub, "SET") && argc >= 4 && argc % 2 == 0) {
+    std::vector<std::pair<std::string, std::string>> pairs;
+    for (size_t i = 2; i + 1 < argc; i += 2) pairs.emplace_back(ctx.args[i], ctx.args[i + 1]);
+    std::string error = config.Set(pairs);
+    if (error.empty()) {
+      ctx.out.Ok();
+    } else {
+      ctx.out.Error(error);
+    }
+  } else if (EqualsIgnoreCase(sub, "SET")) {
+    ctx.out.Error(errors::WrongArity("config|set"));
+  } else if (EqualsIgnoreCase(sub, "GET")) {
+    ctx.out.Error(errors::WrongArity("config|get"));
+  } else if (EqualsIgnoreCase(sub, "RESETSTAT") && argc == 2) {
+    ctx.server.ResetStats();
+    ctx.out.Ok();
+  } else if (EqualsIgnoreCase(sub, "REWRITE") && argc == 2) {
+    std::string error = config.Rewrite();
+    if (error.empty()) {
+      ctx.out.Ok();
+    } else {
+      ctx.out.Error(error);
+    }
+  } else if (EqualsIgnoreCase(sub, "HELP") && argc == 2) {
+    static constexpr std::string_view kHelp[] = {
+        "CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+        "GET <pattern>", "    Return parameters matching the glob-like <pattern> and their values.",
+        "SET <directive> <value>", "    Set the configuration <directive> to <value>.",
+        "RESETSTAT", "    Reset statistics reported by the INFO command.",
+        "REWRITE", "    Rewrite the configuration file.",
+        "HELP", "    Print this help."};
+    ctx.out.ArrayHeader(std::size(kHelp));
+    for (auto line : kHelp) ctx.out.SimpleString(line);
+  } else {
+    ctx.out.Error(errors::UnknownSubcommand("config", sub));
+  }
+}
+
+// DBSIZE
+void CmdDbSize(CommandContext& ctx) {
+  ctx.out.Integer(static_cast<int64_t>(ctx.keyspace().DbSize(ctx.db())));
+}
+
+// Both modes run synchronously here: the flush holds the exclusive lock either way.
+bool ParseFlushMode(CommandContext& ctx) {
+  if (ctx.args.size() == 1) return true;
+  if (ctx.args.size() == 2 &&
+      (EqualsIgnoreCase(ctx.args[1], "SYNC") || EqualsIgnoreCase(ctx.args[1], "ASYNC"))) {
+    return true;
+  }
+  ctx.out.Error(errors::kSyntax);
+  return false;
+}
+
+// FLUSHDB [ASYNC | SYNC]
+void CmdFlushDb(CommandContext& ctx) {
+  if (!ParseFlushMode(ctx)) return;
+  ctx.keyspace().FlushDb(ctx.db());
+  ctx.out.Ok();
+}
+
+// FLUSHALL [ASYNC | SYNC]
+void CmdFlushAll(CommandContext& ctx) {
+  if (!ParseFlushMode(ctx)) return;
+  ctx.keyspace().FlushAll();
+  ctx.out.Ok();
+}
+
+// TIME
+void CmdTime(CommandContext& ctx) {
+  timeval tv;
+  gettimeofday(&tv, nullptr);
+  ctx.out.ArrayHeader(2);
+  ctx.out.Bulk(std::to_string(tv.tv_sec));
+  ctx.out.Bulk(std::to_string(tv.tv_usec));
+}
+
+// LASTSAVE: no snapshot has been taken yet, so the server's start time, as Redis reports
+// when it started without an RDB file.
+void CmdLastSave(CommandContext& ctx) { ctx.out.Integer(ctx.server.start_time_ms() / 1000); }
+
+// DEBUG SLEEP seconds | DEBUG HELP
+void CmdDebug(CommandContext& ctx) {
+  std::string_view sub = ctx.args[1];
+  if (EqualsIgnoreCase(sub, "SLEEP") && ctx.args.size() == 3) {
+    double seconds;
+    if (!ParseDouble(ctx.args[2], &seconds)) {
+      ctx.out.Error(errors::kNotFloat);
+      return;
+    }
+    // Blocks this I/O thread, as it blocks Redis's single thread.
+    if (seconds > 0) {
+      std::this_thread::sleep_for(std::chrono::microseconds(static_cast<int64_t>(seconds * 1e6)));
+    }
+    ctx.out.Ok();
+  } else if (EqualsIgnoreCase(sub, "HELP")) {
+    ctx.out.ArrayHeader(3);
+    ctx.out.SimpleString("DEBUG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
+    ctx.out.SimpleString("SLEEP <seconds>");
+    ctx.out.SimpleString("    Stop the server for <seconds>. Decimals allowed.");
+  } else {
+    ctx.out.Error("ERR unknown subcommand or wrong number of arguments for '" + std::string(sub) +
+                  "'. Try DEBUG HELP.");
+  }
+}
+
+// SHUTDOWN [NOSAVE | SAVE] [NOW] [FORCE] [ABORT]
+void CmdShutdown(CommandContext& ctx) {
+  for (size_t i = 1; i < ctx.args.size(); ++i) {
+    std::string_view opt = ctx.args[i];
+    if (EqualsIgnoreCase(opt, "SAVE")) {
+      // Snapshots do not exist yet: refusing is honest, exiting without saving would lose data
+      // the caller asked to keep.
+      ctx.out.Error("ERR Errors trying to SHUTDOWN. Check logs.");
+      return;
+    }
+    if (EqualsIgnoreCase(opt, "ABORT")) {
+      ctx.out.Error("ERR No shutdown in progress.");
+      return;
+    }
+    if (!EqualsIgnoreCase(opt, "NOSAVE") && !EqualsIgnoreCase(opt, "NOW") &&
+        !EqualsIgnoreCase(opt, "FORCE")) {
+      ctx.out.Error(errors::kSyntax);
+      return;
+    }
+  }
+  // Redis closes the connection without a reply when it shuts down.
+  ctx.server.RequestShutdown();
+}
+
+// MEMORY USAGE key [SAMPLES count] | MEMORY HELP
+void CmdMemory(CommandContext& ctx) {
+  std::string_view sub = ctx.args[1];
+  if (EqualsIgnoreCase(sub, "USAGE") && ctx.args.size() >= 3) {
+    if (ctx.args.size() == 5 && EqualsIgnoreCase(ctx.args[3], "SAMPLES")) {
+      int64_t samples;
+      if (!ParseInt64(ctx.args[4], &samples)) {
+        ctx.out.Error(errors::kNotInteger);
+        return;
+      }
+    } else if (ctx.args.size() != 3) {
+      ctx.out.Error(errors::kSyntax);
+      return;
+    }
+    Object* obj = ctx.keyspace().Find(ctx.db(), ctx.args[2], ctx.now_ms, ctx.expired);
+    if (obj == nullptr) {
+      ctx.out.NullBulk();
+      return;
+    }
+    ctx.out.Integer(static_cast<int64_t>(Keyspace::MemoryUsage(ctx.args[2], *obj)));
+  } else if (EqualsIgnoreCase(sub, "HELP") && ctx.args.size() == 2) {
+    ctx.out.ArrayHeader(3);
+    ctx.out.SimpleString("MEMORY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
+    ctx.out.SimpleString("USAGE <key> [SAMPLES <count>]");
+    ctx.out.SimpleString("    Return memory in bytes used by <key> and its value.");
+  } else {
+    ctx.out.Error(errors::UnknownSubcommand("memory", sub));
+  }
+}
+
+}  // namespace
+
+void RegisterServerFamily(CommandTable* table) {
+  using namespace cmd;
+  table->Register({
+      {"config", -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdConfig, "server",
+       "A container for server configuration commands"},
+      {"dbsize", 1, kReadonly | kFast, 0, 0, 0, CmdDbSize, "server",
+       "Return the number of keys in the selected database"},
+      {"flushdb", -1, kWrite | kKeyspaceWide, 0, 0, 0, CmdFlushDb, "server",
+       "Remove all keys from the current database"},
+      {"flushall", -1, kWrite | kKeyspaceWide, 0, 0, 0, CmdFlushAll, "server",
+       "Remove all keys from all databases"},
+      {"time", 1, kLoading | kStale | kFast, 0, 0, 0, CmdTime, "server", "Return the current server time"},
+      {"lastsave", 1, kLoading | kStale | kFast, 0, 0, 0, CmdLastSave, "server",
+       "Get the UNIX time stamp of the last successful save to disk"},
+      {"debug", -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdDebug, "server",
+       "A container for debugging commands"},
+      {"shutdown", -1, kAdmin | kNoScript | kLoading | kStale | kNoMulti, 0, 0, 0, CmdShutdown,
+       "server", "Synchronously save the dataset to disk and then shut down the server"},
+      {"memory", -2, kReadonly, 0, 0, 0, CmdMemory, "server",
+       "A container for memory diagnostics commands"},
+  });
+}
+
+}  // namespace ordis::server

@@ -1,0 +1,114 @@
+// Transactions: MULTI EXEC DISCARD WATCH UNWATCH.
+//
+// EXEC runs the whole queue under the keyspace's exclusive lock, so no other client's command
+// interleaves (isolation) and WATCH's check-then-run is atomic.
+#include <algorithm>
+
+#include "server/command_table.h"
+#include "server/dispatcher.h"
+#include "server/errors.h"
+#include "server/io_thread.h"
+#include "server/server.h"
+
+namespace ordis::server {
+namespace {
+
+void UnwatchAll(CommandContext& ctx) {
+  ClientState& c = ctx.client;
+  if (!c.watched_keys.empty()) ctx.keyspace().watches().UnwatchAll(c.watched_keys, &c.watch);
+  c.watched_keys.clear();
+  c.watched_with_ttl.clear();
+  c.watch.dirty.store(false, std::memory_order_relaxed);
+}
+
+void EndMulti(CommandContext& ctx) {
+  ClientState& c = ctx.client;
+  c.in_multi = false;
+  c.multi_error = false;
+  c.queued.clear();
+  c.multi_count.store(-1, std::memory_order_relaxed);
+  UnwatchAll(ctx);
+}
+
+// MULTI
+void CmdMulti(CommandContext& ctx) {
+  if (ctx.client.in_multi) {
+    ctx.out.Error(errors::kMultiNested);
+    return;
+  }
+  ctx.client.in_multi = true;
+  ctx.client.multi_count.store(0, std::memory_order_relaxed);
+  ctx.out.Ok();
+}
+
+// EXEC
+void CmdExec(CommandContext& ctx) {
+  if (!ctx.client.in_multi) {
+    ctx.out.Error(errors::kExecWithoutMulti);
+    return;
+  }
+  if (ctx.client.multi_error) {
+    ctx.out.Error(errors::kExecAbort);
+  } else {
+    ctx.thread_dispatcher().ExecQueued(ctx.client, ctx.out);
+  }
+  EndMulti(ctx);
+}
+
+// DISCARD
+void CmdDiscard(CommandContext& ctx) {
+  if (!ctx.client.in_multi) {
+    ctx.out.Error(errors::kDiscardWithoutMulti);
+    return;
+  }
+  EndMulti(ctx);
+  ctx.out.Ok();
+}
+
+// WATCH key [key ...]
+void CmdWatch(CommandContext& ctx) {
+  ClientState& c = ctx.client;
+  if (c.in_multi) {
+    ctx.out.Error(errors::kWatchInMulti);
+    return;
+  }
+  for (size_t i = 1; i < ctx.args.size(); ++i) {
+    std::pair<int, std::string> entry(ctx.db(), std::string(ctx.args[i]));
+    if (std::find(c.watched_keys.begin(), c.watched_keys.end(), entry) != c.watched_keys.end()) {
+      continue;
+    }
+    // Register before reading the key: a write after this point marks us dirty.
+    ctx.keyspace().watches().Watch(entry.first, entry.second, &c.watch);
+    Object* obj = ctx.keyspace().Find(entry.first, entry.second, ctx.now_ms);
+    if (obj != nullptr && obj->expire_at_ms != kNoExpire) c.watched_with_ttl.push_back(entry);
+    c.watched_keys.push_back(std::move(entry));
+  }
+  ctx.out.Ok();
+}
+
+// UNWATCH
+void CmdUnwatch(CommandContext& ctx) {
+  UnwatchAll(ctx);
+  ctx.out.Ok();
+}
+
+}  // namespace
+
+void RegisterTransactionFamily(CommandTable* table) {
+  using namespace cmd;
+  table->Register({
+      {"multi", 1, kNoScript | kLoading | kStale | kFast, 0, 0, 0, CmdMulti, "transactions",
+       "Mark the start of a transaction block"},
+      {"exec", 1, kNoScript | kLoading | kStale | kNoMulti, 0, 0, 0, CmdExec, "transactions",
+       "Execute all commands issued after MULTI"},
+      {"discard", 1, kNoScript | kLoading | kStale | kFast | kNoMulti, 0, 0, 0, CmdDiscard,
+       "transactions", "Discard all commands issued after MULTI"},
+      {"watch", -2, kNoScript | kLoading | kStale | kFast | kNoMulti | kSharedLock, 1, -1, 1,
+       CmdWatch, "transactions",
+       "Watch the given keys to determine execution of the MULTI/EXEC block"},
+      {"unwatch", 1, kNoScript | kLoading | kStale | kFast, 0, 0, 0, CmdUnwatch, "transactions",
+       "Forget about all watched keys"},
+  });
+}
+
+}  // namespace ordis::server
