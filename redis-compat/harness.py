@@ -267,19 +267,6 @@ class RawClient:
         self.pos += n
         return data
 
-    def has_pending(self, timeout=0.2):
-        """True iff reply bytes are buffered or arrive within timeout (data or EOF)."""
-        if self.pos < len(self.buf):
-            return True
-        self.sock.settimeout(timeout)
-        try:
-            data = self.sock.recv(1 << 16, socket.MSG_PEEK)
-            return True if data is not None else False
-        except (socket.timeout, BlockingIOError):
-            return False
-        finally:
-            self.sock.settimeout(SOCKET_TIMEOUT_S)
-
     def wait_closed(self, timeout=5.0):
         """Reads until the server closes the connection; returns the leftover bytes received.
 
@@ -390,18 +377,30 @@ class Server:
             return ""
 
     def stop(self):
+        """Stops the server (SIGTERM, then SIGKILL after 10 s) and removes its directory.
+
+        Returns (exit status, log tail): status 0 or -SIGTERM is a clean exit; anything else (a
+        sanitizer report, a crash on shutdown, a hang) is worth failing for.
+        """
         _live_servers.discard(self)
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        status, log = None, ""
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.send_signal(signal.SIGTERM)
+                try:
+                    self.proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    self.proc.kill()
+                    self.proc.wait()
+                    status = "hung on SIGTERM"
+            if status is None:
+                status = self.proc.returncode
+            log = self.log_tail()
         self.proc = None
         if self.dir:
             shutil.rmtree(self.dir, ignore_errors=True)
             self.dir = None
+        return status, log
 
     def alive(self):
         return self.proc is not None and self.proc.poll() is None
@@ -436,7 +435,9 @@ class ServerTestCase(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        cls.server.stop()
+        status, log = cls.server.stop()
+        if status not in (0, -signal.SIGTERM):
+            raise AssertionError("server did not exit cleanly (%s); log tail:\n%s" % (status, log))
 
     def setUp(self):
         self._clients = []

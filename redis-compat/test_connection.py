@@ -2,7 +2,7 @@
 
 import unittest
 
-from harness import IS_ORDIS, Err, Map, RespError, ServerTestCase, Status, encode_command
+from harness import IS_ORDIS, Err, Map, ServerTestCase, encode_command
 
 HELLO_FIELDS = [b"server", b"version", b"proto", b"id", b"mode", b"role", b"modules"]
 
@@ -279,8 +279,10 @@ class ClientTest(ServerTestCase):
         return parse_client_line(c.call("CLIENT", "INFO").decode().rstrip("\n"))
 
     def test_client_id(self):
-        a, b = self.raw_client(), self.raw_client()
-        ida, idb = a.call("CLIENT", "ID"), b.call("CLIENT", "ID")
+        a = self.raw_client()
+        ida = a.call("CLIENT", "ID")
+        b = self.raw_client()  # connected after a was served
+        idb = b.call("CLIENT", "ID")
         self.assertIsInstance(ida, int)
         self.assertGreater(ida, 0)
         self.assertGreater(idb, ida)  # ids increase with each new connection

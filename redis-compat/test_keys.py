@@ -1,11 +1,10 @@
 """Keyspace commands: DEL UNLINK EXISTS TYPE RENAME RENAMENX KEYS SCAN RANDOMKEY, the EXPIRE family, TTL
 PTTL EXPIRETIME PEXPIRETIME PERSIST TOUCH COPY MOVE SWAPDB OBJECT, WRONGTYPE."""
 
-import random
 import time
 import unittest
 
-from harness import IS_ORDIS, Err, RespError, ServerTestCase
+from harness import IS_ORDIS, ServerTestCase
 
 NOT_INT = "ERR value is not an integer or out of range"
 SYNTAX = "ERR syntax error"

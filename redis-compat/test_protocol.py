@@ -2,6 +2,7 @@
 closed while other clients keep being served), inline commands, commands split across many sends."""
 
 import socket
+import struct
 import time
 import unittest
 
@@ -240,7 +241,7 @@ class ConnectionLifecycleTest(ServerTestCase):
 
     def test_abrupt_reset(self):
         s = socket.create_connection(("127.0.0.1", self.port))
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # close sends RST
         s.sendall(encode_command("GET", "x") * 100)
         s.close()  # RST with unread replies
         self.assertReply("PONG", "PING")

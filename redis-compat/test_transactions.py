@@ -2,7 +2,7 @@
 
 import unittest
 
-from harness import Err, ServerTestCase, encode_command
+from harness import Err, ServerTestCase
 
 EXECABORT = "EXECABORT Transaction discarded because of previous errors."
 WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value"

@@ -94,24 +94,17 @@ void Connection::OnWritable(evutil_socket_t, short, void* arg) {
 }
 
 void Connection::HandleRead() {
-  // Compact before reading so the buffer does not grow without bound on a long pipeline.
-  if (in_start_ > 0) {
-    in_.erase(0, in_start_);
-    in_start_ = 0;
-  }
   size_t want = kReadSize;
   uint64_t pending = parser_.BulkBytesPending();
   if (pending > want) want = static_cast<size_t>(std::min<uint64_t>(pending, 64 * 1024 * 1024));
-  size_t old_size = in_.size();
-  in_.resize(old_size + want);
-  ssize_t n = read(fd_, in_.data() + old_size, want);
+  char* dst = in_.Reserve(want);
+  ssize_t n = read(fd_, dst, want);
   if (n <= 0) {
-    in_.resize(old_size);
     if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
     Close();
     return;
   }
-  in_.resize(old_size + static_cast<size_t>(n));
+  in_.Commit(static_cast<size_t>(n));
   Bump(thread_.stats().net_input_bytes, static_cast<uint64_t>(n));
   state_.last_interaction_ms.store(NowMs(), std::memory_order_relaxed);
   ProcessInput();
@@ -123,13 +116,14 @@ void Connection::ProcessInput() {
   resp::ParserLimits limits;
   limits.max_bulk_len = static_cast<uint64_t>(server.config().proto_max_bulk_len());
   parser_.set_limits(limits);
-  while (!closed_ && !state_.close_after_reply && in_start_ < in_.size()) {
+  while (!closed_ && !state_.close_after_reply && in_.size() > 0) {
     parser_.set_authenticated(state_.authenticated || !server.AuthRequired());
     size_t consumed = 0;
-    std::string_view input(in_.data() + in_start_, in_.size() - in_start_);
-    resp::ParseStatus status = parser_.Parse(input, &consumed, &args_);
-    in_start_ += consumed;
-    if (status == resp::ParseStatus::kNeedMore) break;
+    resp::ParseStatus status = parser_.Parse(in_.view(), &consumed, &args_);
+    if (status == resp::ParseStatus::kNeedMore) {
+      in_.Consume(consumed);  // skipped empty commands, if any
+      break;
+    }
     if (status == resp::ParseStatus::kError) {
       writer_.set_out(&out_);
       writer_.Error(parser_.ErrorText());
@@ -143,12 +137,17 @@ void Connection::ProcessInput() {
     if (state_.reply_mode == ReplyMode::kSkipThis) state_.reply_mode = ReplyMode::kOn;
     writer_.set_out(discard ? &discard_ : &out_);
     dispatcher.Dispatch(state_, writer_, args_);
+    in_.Consume(consumed);  // only now: args_ point into the buffer
     if (discard) discard_.Clear();
     writer_.set_out(&out_);
-    if (closed_) return;
-    if (OverHardLimit()) return;
+    if (closed_ || OverHardLimit()) {
+      dispatcher.EndBatch();
+      return;
+    }
   }
-  state_.query_buffer_bytes.store(in_.size() - in_start_, std::memory_order_relaxed);
+  dispatcher.EndBatch();
+  in_.ShrinkIfIdle();
+  state_.query_buffer_bytes.store(in_.size(), std::memory_order_relaxed);
   Flush();
 }
 

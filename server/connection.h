@@ -13,6 +13,7 @@
 #include "resp/out_buffer.h"
 #include "resp/parser.h"
 #include "resp/writer.h"
+#include "server/input_buffer.h"
 #include "server/client_state.h"
 
 namespace ordis::server {
@@ -35,7 +36,7 @@ class Connection {
 
   ClientState& state() { return state_; }
   const ClientState& state() const { return state_; }
-  size_t query_buffer_size() const { return in_.size() - in_start_; }
+  size_t query_buffer_size() const { return in_.size(); }
   size_t output_size() const { return out_.size(); }
   // The buffer replies to this client go to (CLIENT REPLY ON points the writer back at it).
   resp::OutBuffer* output() { return &out_; }
@@ -58,8 +59,7 @@ class Connection {
   bool write_armed_ = false;
   bool closed_ = false;
 
-  std::string in_;
-  size_t in_start_ = 0;  // first unconsumed byte of in_
+  InputBuffer in_;
   resp::Parser parser_;
   std::vector<std::string_view> args_;
 

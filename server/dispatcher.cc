@@ -62,31 +62,49 @@ void Dispatcher::Dispatch(ClientState& client, resp::Writer& out,
   Run(*spec, client, out, args, NowMs(), Locking::kByFlags);
 }
 
+void Dispatcher::Hold(LockMode mode) {
+  if (mode == held_) return;
+  std::shared_mutex& mu = server_.keyspace().mu();
+  if (held_ == LockMode::kShared) mu.unlock_shared();
+  if (held_ == LockMode::kExclusive) mu.unlock();
+  held_ = LockMode::kNone;
+  if (mode == LockMode::kExclusive) {
+    mu.lock();
+    held_ = mode;
+    if (!expired_.empty()) {
+      // Lazy expiry of what readers saw, as soon as we may delete.
+      server_.keyspace().ExpireReported(expired_, NowMs());
+      expired_.clear();
+    }
+  } else if (mode == LockMode::kShared) {
+    mu.lock_shared();
+    held_ = mode;
+  }
+}
+
+void Dispatcher::EndBatch() {
+  if (!expired_.empty()) Hold(LockMode::kExclusive);
+  Hold(LockMode::kNone);
+}
+
 void Dispatcher::Run(const CommandSpec& spec, ClientState& client, resp::Writer& out,
                      std::span<const std::string_view> args, int64_t now_ms, Locking locking) {
   int64_t start_us = MonotonicUs();
   size_t errors_before = out.errors_written();
-  expired_.clear();
-  CommandContext ctx{server_, client, out, args, now_ms, &expired_, stats_, *this};
-  Keyspace& ks = server_.keyspace();
-  if (locking == Locking::kHeld) {
-    spec.handler(ctx);
-    if (!expired_.empty()) ks.ExpireReported(expired_, now_ms);
-  } else {
+  if (locking == Locking::kByFlags) {
     if (spec.flags & (cmd::kWrite | cmd::kExclusiveLock)) {
-      std::unique_lock lock(ks.mu());
-      spec.handler(ctx);
+      Hold(LockMode::kExclusive);
     } else if (spec.flags & (cmd::kReadonly | cmd::kSharedLock)) {
-      std::shared_lock lock(ks.mu());
-      spec.handler(ctx);
+      Hold(LockMode::kShared);
     } else {
-      spec.handler(ctx);
+      Hold(LockMode::kNone);  // e.g. EXEC and DEBUG SLEEP must not run under a held lock
     }
-    if (!expired_.empty()) {
-      // Lazy expiry of what the (shared-locked) reader saw.
-      std::unique_lock lock(ks.mu());
-      ks.ExpireReported(expired_, now_ms);
-    }
+  }
+  CommandContext ctx{server_, client, out, args, now_ms, &expired_, stats_, *this};
+  spec.handler(ctx);
+  if (held_ == LockMode::kExclusive && !expired_.empty()) {
+    server_.keyspace().ExpireReported(expired_, now_ms);
+    expired_.clear();
   }
   CommandStats& cs = stats_.per_command[spec.id];
   Bump(cs.calls);
@@ -101,7 +119,7 @@ void Dispatcher::Run(const CommandSpec& spec, ClientState& client, resp::Writer&
 
 void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
   Keyspace& ks = server_.keyspace();
-  std::unique_lock lock(ks.mu());
+  Hold(LockMode::kExclusive);  // released by the batch's EndBatch()
   int64_t now_ms = NowMs();
   // A watched key that expired since WATCH counts as modified (Redis 7 isWatchedKeyExpired).
   bool expired_watch = false;

@@ -18,8 +18,11 @@ class Dispatcher {
  public:
   Dispatcher(Server& server, ThreadStats& stats) : server_(server), stats_(stats) {}
 
-  // One command from a connection, replying through out.
+  // One command from a connection, replying through out. Consecutive commands of one input batch
+  // that need the same keyspace lock run under one acquisition; EndBatch() must follow the batch.
   void Dispatch(ClientState& client, resp::Writer& out, std::span<const std::string_view> args);
+  // Releases the lock held for the batch and deletes the expired keys readers reported.
+  void EndBatch();
 
   // EXEC: runs the queued commands of client under the exclusive lock, replying with an array.
   void ExecQueued(ClientState& client, resp::Writer& out);
@@ -28,6 +31,8 @@ class Dispatcher {
 
  private:
   enum class Locking { kByFlags, kHeld };
+  enum class LockMode { kNone, kShared, kExclusive };
+  void Hold(LockMode mode);
   void Run(const CommandSpec& spec, ClientState& client, resp::Writer& out,
            std::span<const std::string_view> args, int64_t now_ms, Locking locking);
   void Reject(const CommandSpec* spec, ClientState& client, resp::Writer& out,
@@ -35,7 +40,8 @@ class Dispatcher {
 
   Server& server_;
   ThreadStats& stats_;
-  std::vector<ExpiredKey> expired_;     // scratch, reused across commands
+  LockMode held_ = LockMode::kNone;
+  std::vector<ExpiredKey> expired_;     // reported by readers during the batch
   std::vector<std::string_view> argv_;  // scratch for EXEC
 };
 

@@ -13,13 +13,21 @@
 namespace ordis::server {
 namespace {
 
-// Writes value at key as a string, with the given TTL (kNoExpire for none). An absolute TTL
-// already in the past deletes the key instead, as Redis does.
+// Writes value at key as a string, with the given TTL (kNoExpire for none). `existing` is what
+// the caller's FindForWrite returned for key (nullptr if nothing): a string there is updated in
+// place, saving a second index lookup and an allocation. An absolute TTL already in the past
+// deletes the key instead, as Redis does.
 void StoreString(CommandContext& ctx, std::string_view key, std::string_view value,
-                 int64_t expire_at_ms) {
+                 int64_t expire_at_ms, Object* existing) {
   Keyspace& ks = ctx.keyspace();
   if (expire_at_ms != kNoExpire && expire_at_ms <= ctx.now_ms) {
     ks.Delete(ctx.db(), key);
+    return;
+  }
+  if (existing != nullptr && existing->type == ObjType::kString) {
+    existing->str.assign(value);
+    existing->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
+    ks.SetExpire(ctx.db(), key, existing, expire_at_ms);  // also signals watchers
     return;
   }
   auto obj = std::make_unique<Object>();
@@ -109,7 +117,7 @@ void CmdSet(CommandContext& ctx) {
   }
   if (write) {
     if (ttl_kind == kKeepTtl && old != nullptr) expire_at = old->expire_at_ms;
-    StoreString(ctx, key, ctx.args[2], expire_at);
+    StoreString(ctx, key, ctx.args[2], expire_at, old);
   }
   if (!get) {
     if (write) {
@@ -126,7 +134,7 @@ void CmdSetNx(CommandContext& ctx) {
     ctx.out.Integer(0);
     return;
   }
-  StoreString(ctx, ctx.args[1], ctx.args[2], kNoExpire);
+  StoreString(ctx, ctx.args[1], ctx.args[2], kNoExpire, nullptr);
   ctx.out.Integer(1);
 }
 
@@ -141,7 +149,8 @@ void SetWithTtl(CommandContext& ctx, TimeUnit unit, std::string_view command) {
     ctx.out.Error(errors::InvalidExpireTime(command));
     return;
   }
-  StoreString(ctx, ctx.args[1], ctx.args[3], expire_at);
+  Object* existing = ctx.keyspace().FindForWrite(ctx.db(), ctx.args[1], ctx.now_ms);
+  StoreString(ctx, ctx.args[1], ctx.args[3], expire_at, existing);
   ctx.out.Ok();
 }
 
@@ -174,7 +183,7 @@ void CmdGetSet(CommandContext& ctx) {
   } else {
     ctx.out.Bulk(old->str);
   }
-  StoreString(ctx, ctx.args[1], ctx.args[2], kNoExpire);
+  StoreString(ctx, ctx.args[1], ctx.args[2], kNoExpire, old);
 }
 
 // GETDEL key
@@ -264,7 +273,8 @@ void CmdMSet(CommandContext& ctx) {
     return;
   }
   for (size_t i = 1; i < ctx.args.size(); i += 2) {
-    StoreString(ctx, ctx.args[i], ctx.args[i + 1], kNoExpire);
+    Object* existing = ctx.keyspace().FindForWrite(ctx.db(), ctx.args[i], ctx.now_ms);
+    StoreString(ctx, ctx.args[i], ctx.args[i + 1], kNoExpire, existing);
   }
   ctx.out.Ok();
 }
@@ -282,7 +292,7 @@ void CmdMSetNx(CommandContext& ctx) {
     }
   }
   for (size_t i = 1; i < ctx.args.size(); i += 2) {
-    StoreString(ctx, ctx.args[i], ctx.args[i + 1], kNoExpire);
+    StoreString(ctx, ctx.args[i], ctx.args[i + 1], kNoExpire, nullptr);
   }
   ctx.out.Integer(1);
 }
@@ -301,7 +311,7 @@ void CmdAppend(CommandContext& ctx) {
   Object* obj = FindStringForWrite(ctx, ctx.args[1], &failed);
   if (failed) return;
   if (obj == nullptr) {
-    StoreString(ctx, ctx.args[1], ctx.args[2], kNoExpire);
+    StoreString(ctx, ctx.args[1], ctx.args[2], kNoExpire, nullptr);
     ctx.out.Integer(static_cast<int64_t>(ctx.args[2].size()));
     return;
   }
@@ -342,7 +352,7 @@ void IncrBy(CommandContext& ctx, int64_t delta) {
   if (obj == nullptr) {
     std::string text;
     AppendInt64(&text, result);
-    StoreString(ctx, key, text, kNoExpire);
+    StoreString(ctx, key, text, kNoExpire, nullptr);
   } else {
     obj->str.clear();
     AppendInt64(&obj->str, result);
@@ -401,7 +411,7 @@ void CmdIncrByFloat(CommandContext& ctx) {
   }
   std::string text = FormatLongDouble(result);
   if (obj == nullptr) {
-    StoreString(ctx, key, text, kNoExpire);
+    StoreString(ctx, key, text, kNoExpire, nullptr);
   } else {
     obj->str = text;
     ctx.keyspace().watches().Touch(ctx.db(), key);
@@ -466,7 +476,7 @@ void CmdSetRange(CommandContext& ctx) {
     if (!WithinBulkLimit(ctx, static_cast<uint64_t>(offset) + value.size())) return;
     std::string text(static_cast<size_t>(offset), '\0');
     text.append(value);
-    StoreString(ctx, ctx.args[1], text, kNoExpire);
+    StoreString(ctx, ctx.args[1], text, kNoExpire, nullptr);
     ctx.out.Integer(static_cast<int64_t>(text.size()));
     return;
   }
