@@ -3,10 +3,11 @@
 // Usage: hiredis_test [gtest flags] [SERVER_BINARY]
 // The server binary is argv[1] after GoogleTest removed its flags, else $ORDIS_SERVER, else
 // /usr/bin/redis-server. One server is started for the whole run on a free port, in a scratch
-// directory, with `--port N --bind 127.0.0.1 --save '' --appendonly no` (plus `--threads 2` when the
-// binary is not redis-server), and killed at exit.
+// directory, with `--port N --bind 127.0.0.1 --save '' --appendonly no` (plus `--threads 2` when
+// the binary is not redis-server), and killed at exit.
 
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <hiredis.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -16,8 +17,8 @@
 
 #include <chrono>
 #include <cstdarg>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -26,8 +27,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace {
 
@@ -110,8 +109,9 @@ class Server : public ::testing::Environment {
     const bool is_redis =
         std::filesystem::path(g_server_path).filename().string().find("redis-server") !=
         std::string::npos;
-    std::vector<std::string> args = {g_server_path, "--port", std::to_string(port_), "--bind",
-                                     "127.0.0.1", "--save", "", "--appendonly", "no"};
+    std::vector<std::string> args = {
+        g_server_path, "--port", std::to_string(port_), "--bind", "127.0.0.1",
+        "--save",      "",       "--appendonly",        "no"};
     if (!is_redis) {
       args.push_back("--threads");
       args.push_back("2");
@@ -225,9 +225,9 @@ TEST_F(HiredisTest, Pipeline10kSetThen10kGet) {
 
 TEST_F(HiredisTest, BinarySafeKeysAndValues) {
   redisContext* c = ctx_.get();
-  const std::vector<std::string> keys = {
-      std::string("\0", 1), std::string("a\0b", 3), std::string("\xff\xfe", 2),
-      std::string("k\r\nk", 4), std::string("$3\r\nfoo", 8), std::string()};
+  const std::vector<std::string> keys = {std::string("\0", 1),        std::string("a\0b", 3),
+                                         std::string("\xff\xfe", 2),  std::string("k\r\nk", 4),
+                                         std::string("$3\r\nfoo", 8), std::string()};
   for (size_t i = 0; i < keys.size(); ++i) {
     const std::string value = "v" + std::to_string(i) + std::string("\0\xff\r\n", 4) + keys[i];
     Reply r = Command(c, "SET %b %b", keys[i].data(), keys[i].size(), value.data(), value.size());
@@ -245,7 +245,8 @@ TEST_F(HiredisTest, BinarySafeKeysAndValues) {
   Reply n = Command(c, "EXISTS %b %b", keys[0].data(), keys[0].size(), "\0\0", size_t{2});
   ASSERT_EQ(n->type, REDIS_REPLY_INTEGER);
   EXPECT_EQ(n->integer, 1);
-  Reply del = Command(c, "DEL %b %b", keys[1].data(), keys[1].size(), keys[2].data(), keys[2].size());
+  Reply del =
+      Command(c, "DEL %b %b", keys[1].data(), keys[1].size(), keys[2].data(), keys[2].size());
   ASSERT_EQ(del->type, REDIS_REPLY_INTEGER);
   EXPECT_EQ(del->integer, 2);
   Reply size = Command(c, "DBSIZE");
@@ -263,7 +264,8 @@ TEST_F(HiredisTest, ErrorRepliesAreExact) {
   EXPECT_EQ(Str(r.get()), "ERR value is not an integer or out of range");
   r = Command(c, "NOSUCHCOMMAND a b");
   ASSERT_EQ(r->type, REDIS_REPLY_ERROR);
-  EXPECT_EQ(Str(r.get()), "ERR unknown command 'NOSUCHCOMMAND', with args beginning with: 'a' 'b' ");
+  EXPECT_EQ(Str(r.get()),
+            "ERR unknown command 'NOSUCHCOMMAND', with args beginning with: 'a' 'b' ");
   r = Command(c, "PING");
   ASSERT_EQ(r->type, REDIS_REPLY_STATUS);
   EXPECT_EQ(Str(r.get()), "PONG");

@@ -17,7 +17,6 @@ class MultiExecTest(ServerTestCase):
         self.assertReply("QUEUED", "GET", "nokey")
         self.assertReply("QUEUED", "PING")
         self.assertReply(["OK", 2, b"2", None, "PONG"], "EXEC")
-        # Nothing ran before EXEC: another connection could not see the queued SET.
 
     def test_commands_not_run_before_exec(self):
         other = self.raw_client()

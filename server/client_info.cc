@@ -53,8 +53,8 @@ void AppendClientInfo(Server& server, const ClientState& c, int64_t now_ms, std:
   num("tot-mem", qbuf + omem);
   str("events", "r");
   int cmd_id = c.last_command_id.load(std::memory_order_relaxed);
-  const auto& all = server.commands().all();
-  str("cmd", cmd_id >= 0 && cmd_id < static_cast<int>(all.size()) ? all[cmd_id].name : "NULL");
+  const auto& all = server.commands().flat();
+  str("cmd", cmd_id >= 0 && cmd_id < static_cast<int>(all.size()) ? all[cmd_id]->name : "NULL");
   str("user", "default");
   num("redir", -1);
   out->append("resp=");

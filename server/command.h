@@ -66,10 +66,19 @@ struct CommandSpec {
   CommandHandler handler;
   std::string_view group;  // COMMAND DOCS group: string, generic, connection, server, transactions
   std::string_view summary;
+  // A container command (CLIENT, CONFIG ...) dispatches on its first argument to these, named
+  // "container|sub" as Redis 7 names them; each has its own arity, flags and key positions.
+  std::vector<CommandSpec> subcommands = {};
 
   // Filled by the table: position for per-command statistics.
   int id = -1;
 };
+
+// Replies to a HELP subcommand: one status line per element.
+inline void ReplyHelp(resp::Writer& out, std::span<const std::string_view> lines) {
+  out.ArrayHeader(static_cast<int64_t>(lines.size()));
+  for (std::string_view line : lines) out.SimpleString(line);
+}
 
 // Returns the positions of the key arguments of args as the spec describes them.
 void KeyPositions(const CommandSpec& spec, size_t argc, std::vector<size_t>* out);

@@ -35,7 +35,9 @@ std::vector<std::string> AclCategories(const CommandSpec& spec) {
   }
   if (spec.flags & cmd::kKeyspaceWide) out.push_back("@dangerous");
   std::string_view g = spec.group;
-  out.push_back(g == "generic" ? "@keyspace" : g == "transactions" ? "@transaction" : "@" + std::string(g));
+  std::string category = "@";
+  category += g == "generic" ? "keyspace" : g == "transactions" ? "transaction" : g;
+  out.push_back(std::move(category));
   out.push_back(spec.flags & cmd::kFast ? "@fast" : "@slow");
   return out;
 }
@@ -89,7 +91,8 @@ void WriteInfo(resp::Writer& out, const CommandSpec& spec) {
   for (const auto& c : cats) out.SimpleString(c);
   out.SetHeader(0);  // tips
   WriteKeySpecs(out, spec);
-  out.ArrayHeader(0);  // subcommands
+  out.ArrayHeader(static_cast<int64_t>(spec.subcommands.size()));
+  for (const CommandSpec& sub : spec.subcommands) WriteInfo(out, sub);
 }
 
 void WriteDocs(resp::Writer& out, const CommandSpec& spec) {
@@ -103,110 +106,127 @@ void WriteDocs(resp::Writer& out, const CommandSpec& spec) {
   out.Bulk(spec.group);
 }
 
-void CmdCommand(CommandContext& ctx) {
+void WriteAllInfo(resp::Writer& out, const CommandTable& table) {
+  out.ArrayHeader(static_cast<int64_t>(table.all().size()));
+  for (const auto& spec : table.all()) WriteInfo(out, spec);
+}
+
+// COMMAND
+void CmdCommand(CommandContext& ctx) { WriteAllInfo(ctx.out, ctx.server.commands()); }
+
+// COMMAND COUNT
+void CmdCommandCount(CommandContext& ctx) {
+  ctx.out.Integer(static_cast<int64_t>(ctx.server.commands().all().size()));
+}
+
+// COMMAND INFO [command-name ...]
+void CmdCommandInfo(CommandContext& ctx) {
   const CommandTable& table = ctx.server.commands();
-  resp::Writer& out = ctx.out;
-  size_t argc = ctx.args.size();
-  if (argc == 1) {
-    out.ArrayHeader(static_cast<int64_t>(table.all().size()));
-    for (const auto& spec : table.all()) WriteInfo(out, spec);
+  if (ctx.args.size() == 2) {
+    WriteAllInfo(ctx.out, table);
     return;
   }
-  std::string_view sub = ctx.args[1];
-  if (EqualsIgnoreCase(sub, "COUNT") && argc == 2) {
-    out.Integer(static_cast<int64_t>(table.all().size()));
-  } else if (EqualsIgnoreCase(sub, "INFO")) {
-    if (argc == 2) {
-      out.ArrayHeader(static_cast<int64_t>(table.all().size()));
-      for (const auto& spec : table.all()) WriteInfo(out, spec);
-      return;
-    }
-    out.ArrayHeader(static_cast<int64_t>(argc - 2));
-    for (size_t i = 2; i < argc; ++i) {
-      const CommandSpec* spec = table.Find(ctx.args[i]);
-      if (spec == nullptr) {
-        out.NullArray();
-      } else {
-        WriteInfo(out, *spec);
-      }
-    }
-  } else if (EqualsIgnoreCase(sub, "DOCS")) {
-    std::vector<const CommandSpec*> specs;
-    if (argc == 2) {
-      for (const auto& spec : table.all()) specs.push_back(&spec);
+  ctx.out.ArrayHeader(static_cast<int64_t>(ctx.args.size() - 2));
+  for (size_t i = 2; i < ctx.args.size(); ++i) {
+    const CommandSpec* spec = table.Find(ctx.args[i]);
+    if (spec == nullptr) {
+      ctx.out.NullArray();
     } else {
-      for (size_t i = 2; i < argc; ++i) {
-        if (const CommandSpec* spec = table.Find(ctx.args[i])) specs.push_back(spec);
-      }
+      WriteInfo(ctx.out, *spec);
     }
-    out.MapHeader(static_cast<int64_t>(specs.size()));
-    for (const CommandSpec* spec : specs) WriteDocs(out, *spec);
-  } else if (EqualsIgnoreCase(sub, "LIST")) {
-    std::string_view pattern, category;
-    if (argc == 5 && EqualsIgnoreCase(ctx.args[2], "FILTERBY")) {
-      if (EqualsIgnoreCase(ctx.args[3], "PATTERN")) {
-        pattern = ctx.args[4];
-      } else if (EqualsIgnoreCase(ctx.args[3], "ACLCAT")) {
-        category = ctx.args[4];
-      } else if (EqualsIgnoreCase(ctx.args[3], "MODULE")) {
-        out.ArrayHeader(0);  // no modules
-        return;
-      } else {
-        out.Error(errors::kSyntax);
-        return;
-      }
-    } else if (argc != 2) {
+  }
+}
+
+// COMMAND DOCS [command-name ...]
+void CmdCommandDocs(CommandContext& ctx) {
+  const CommandTable& table = ctx.server.commands();
+  std::vector<const CommandSpec*> specs;
+  if (ctx.args.size() == 2) {
+    for (const auto& spec : table.all()) specs.push_back(&spec);
+  } else {
+    for (size_t i = 2; i < ctx.args.size(); ++i) {
+      if (const CommandSpec* spec = table.Find(ctx.args[i])) specs.push_back(spec);
+    }
+  }
+  ctx.out.MapHeader(static_cast<int64_t>(specs.size()));
+  for (const CommandSpec* spec : specs) WriteDocs(ctx.out, *spec);
+}
+
+// COMMAND LIST [FILTERBY MODULE module-name | ACLCAT category | PATTERN pattern]
+void CmdCommandList(CommandContext& ctx) {
+  resp::Writer& out = ctx.out;
+  std::string_view pattern, category;
+  size_t argc = ctx.args.size();
+  if (argc == 5 && EqualsIgnoreCase(ctx.args[2], "FILTERBY")) {
+    if (EqualsIgnoreCase(ctx.args[3], "PATTERN")) {
+      pattern = ctx.args[4];
+    } else if (EqualsIgnoreCase(ctx.args[3], "ACLCAT")) {
+      category = ctx.args[4];
+    } else if (EqualsIgnoreCase(ctx.args[3], "MODULE")) {
+      out.ArrayHeader(0);  // no modules
+      return;
+    } else {
       out.Error(errors::kSyntax);
       return;
     }
-    std::vector<std::string_view> names;
-    for (const auto& spec : table.all()) {
-      if (!pattern.empty() && !GlobMatch(pattern, spec.name, true)) continue;
-      if (!category.empty()) {
-        bool in = false;
-        for (const auto& c : AclCategories(spec)) in = in || EqualsIgnoreCase(c.substr(1), category);
-        if (!in) continue;
-      }
-      names.push_back(spec.name);
-    }
-    out.ArrayHeader(static_cast<int64_t>(names.size()));
-    for (auto n : names) out.Bulk(n);
-  } else if (EqualsIgnoreCase(sub, "GETKEYS") && argc >= 3) {
-    const CommandSpec* spec = table.Find(ctx.args[2]);
-    std::span<const std::string_view> cmd_args = ctx.args.subspan(2);
-    if (spec == nullptr) {
-      out.Error("ERR Invalid command specified");
-      return;
-    }
-    bool arity_ok = spec->arity > 0 ? cmd_args.size() == static_cast<size_t>(spec->arity)
-                                     : cmd_args.size() >= static_cast<size_t>(-spec->arity);
-    if (!arity_ok) {
-      out.Error("ERR Invalid number of arguments specified for command");
-      return;
-    }
-    std::vector<size_t> positions;
-    KeyPositions(*spec, cmd_args.size(), &positions);
-    if (positions.empty()) {
-      out.Error("ERR The command has no key arguments");
-      return;
-    }
-    out.ArrayHeader(static_cast<int64_t>(positions.size()));
-    for (size_t pos : positions) out.Bulk(cmd_args[pos]);
-  } else if (EqualsIgnoreCase(sub, "HELP") && argc == 2) {
-    static constexpr std::string_view kHelp[] = {
-        "COMMAND <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-        "(no subcommand)", "    Return details about all Redis commands.",
-        "COUNT", "    Return the total number of commands in this Redis server.",
-        "LIST", "    Return a list of all commands in this Redis server.",
-        "INFO [<command-name> ...]", "    Return details about multiple Redis commands.",
-        "DOCS [<command-name> ...]", "    Return documentation details about multiple Redis commands.",
-        "GETKEYS <full-command>", "    Return the keys from a full Redis command.",
-        "HELP", "    Print this help."};
-    out.ArrayHeader(std::size(kHelp));
-    for (auto line : kHelp) out.SimpleString(line);
-  } else {
-    out.Error(errors::UnknownSubcommand("command", sub));
+  } else if (argc != 2) {
+    out.Error(errors::kSyntax);
+    return;
   }
+  std::vector<std::string_view> names;
+  for (const CommandSpec* spec : ctx.server.commands().flat()) {
+    if (!pattern.empty() && !GlobMatch(pattern, spec->name, true)) continue;
+    if (!category.empty()) {
+      bool in = false;
+      for (const auto& c : AclCategories(*spec)) in = in || EqualsIgnoreCase(c.substr(1), category);
+      if (!in) continue;
+    }
+    names.push_back(spec->name);
+  }
+  out.ArrayHeader(static_cast<int64_t>(names.size()));
+  for (auto n : names) out.Bulk(n);
+}
+
+// COMMAND GETKEYS command [arg ...]
+void CmdCommandGetKeys(CommandContext& ctx) {
+  const CommandTable& table = ctx.server.commands();
+  std::span<const std::string_view> cmd_args = ctx.args.subspan(2);
+  const CommandSpec* spec = table.Find(cmd_args[0]);
+  if (spec != nullptr && !spec->subcommands.empty() && cmd_args.size() >= 2) {
+    spec = CommandTable::FindSubcommand(*spec, cmd_args[1]);
+  }
+  if (spec == nullptr) {
+    ctx.out.Error("ERR Invalid command specified");
+    return;
+  }
+  bool arity_ok = spec->arity > 0 ? cmd_args.size() == static_cast<size_t>(spec->arity)
+                                   : cmd_args.size() >= static_cast<size_t>(-spec->arity);
+  if (!arity_ok) {
+    ctx.out.Error("ERR Invalid number of arguments specified for command");
+    return;
+  }
+  std::vector<size_t> positions;
+  KeyPositions(*spec, cmd_args.size(), &positions);
+  if (positions.empty()) {
+    ctx.out.Error("ERR The command has no key arguments");
+    return;
+  }
+  ctx.out.ArrayHeader(static_cast<int64_t>(positions.size()));
+  for (size_t pos : positions) ctx.out.Bulk(cmd_args[pos]);
+}
+
+// COMMAND HELP
+void CmdCommandHelp(CommandContext& ctx) {
+  static constexpr std::string_view kHelp[] = {
+      "COMMAND <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+      "(no subcommand)", "    Return details about all Redis commands.",
+      "COUNT", "    Return the total number of commands in this Redis server.",
+      "LIST", "    Return a list of all commands in this Redis server.",
+      "INFO [<command-name> ...]", "    Return details about multiple Redis commands.",
+      "DOCS [<command-name> ...]", "    Return documentation details about multiple Redis commands.",
+      "GETKEYS <full-command>", "    Return the keys from a full Redis command.",
+      "HELP", "    Print this help."};
+  ReplyHelp(ctx.out, kHelp);
 }
 
 }  // namespace
@@ -215,7 +235,21 @@ void RegisterCommandDocs(CommandTable* table) {
   using namespace cmd;
   table->Register({
       {"command", -1, kLoading | kStale, 0, 0, 0, CmdCommand, "server",
-       "Get array of Redis command details"},
+       "Get array of Redis command details",
+       {
+           {"command|count", 2, kLoading | kStale, 0, 0, 0, CmdCommandCount, "server",
+            "Get total number of Redis commands"},
+           {"command|docs", -2, kLoading | kStale, 0, 0, 0, CmdCommandDocs, "server",
+            "Get array of specific Redis command documentation"},
+           {"command|getkeys", -3, kLoading | kStale, 0, 0, 0, CmdCommandGetKeys, "server",
+            "Extract keys given a full Redis command"},
+           {"command|info", -2, kLoading | kStale, 0, 0, 0, CmdCommandInfo, "server",
+            "Get array of specific Redis command details, or all when no argument is given"},
+           {"command|list", -2, kLoading | kStale, 0, 0, 0, CmdCommandList, "server",
+            "Get an array of Redis command names"},
+           {"command|help", 2, kLoading | kStale, 0, 0, 0, CmdCommandHelp, "server",
+            "Show helpful text about the different subcommands"},
+       }},
   });
 }
 

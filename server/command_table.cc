@@ -33,12 +33,28 @@ void CommandTable::Register(std::initializer_list<CommandSpec> specs) {
 
 void CommandTable::Freeze() {
   by_name_.clear();
-  for (size_t i = 0; i < specs_.size(); ++i) {
-    specs_[i].id = static_cast<int>(i);
-    bool inserted = by_name_.emplace(specs_[i].name, &specs_[i]).second;
+  flat_.clear();
+  for (CommandSpec& spec : specs_) {
+    spec.id = static_cast<int>(flat_.size());
+    flat_.push_back(&spec);
+    for (CommandSpec& sub : spec.subcommands) {
+      sub.id = static_cast<int>(flat_.size());
+      flat_.push_back(&sub);
+    }
+    bool inserted = by_name_.emplace(spec.name, &spec).second;
     assert(inserted && "duplicate command name");
     (void)inserted;
   }
+}
+
+const CommandSpec* CommandTable::FindSubcommand(const CommandSpec& container,
+                                                std::string_view sub) {
+  CaseInsensitiveEq eq;
+  for (const CommandSpec& spec : container.subcommands) {
+    std::string_view name = spec.name.substr(spec.name.find('|') + 1);
+    if (eq(name, sub)) return &spec;
+  }
+  return nullptr;
 }
 
 const CommandSpec* CommandTable::Find(std::string_view name) const {

@@ -14,7 +14,12 @@ class CommandTable {
  public:
   void Register(std::initializer_list<CommandSpec> specs);
   const CommandSpec* Find(std::string_view name) const;
+  // The subcommand of container named sub (case-insensitive), or nullptr.
+  static const CommandSpec* FindSubcommand(const CommandSpec& container, std::string_view sub);
+  // Top-level commands.
   const std::vector<CommandSpec>& all() const { return specs_; }
+  // Every command and subcommand, indexed by CommandSpec::id.
+  const std::vector<const CommandSpec*>& flat() const { return flat_; }
   void Freeze();  // after registration: builds the name index
 
  private:
@@ -28,6 +33,7 @@ class CommandTable {
   };
 
   std::vector<CommandSpec> specs_;
+  std::vector<const CommandSpec*> flat_;
   absl::flat_hash_map<std::string_view, const CommandSpec*, CaseInsensitiveHash, CaseInsensitiveEq>
       by_name_;
 };

@@ -105,7 +105,7 @@ const std::vector<Config::Param>& Params() {
       {"list-max-listpack-size", Kind::kInt, "-2", true, false, -5, INT64_MAX},
       {"busy-reply-threshold", Kind::kInt, "5000", true, false},
       {"lua-time-limit", Kind::kInt, "5000", true, false},
-      {"enable-debug-command", Kind::kEnum, "no", false, false, 0, 0, {"no", "yes", "local"}},
+      {"enable-debug-command", Kind::kEnum, "no", false, true, 0, 0, {"no", "yes", "local"}},
   };
   return params;
 }
@@ -326,7 +326,8 @@ void Config::LoadCommandLine(int argc, char** argv) {
     bool first = true;
     ++i;
     while (i < argc && std::string_view(argv[i]).substr(0, 2) != "--") {
-      value += (first ? "" : " ") + std::string(argv[i]);
+      if (!first) value += ' ';
+      value += argv[i];
       first = false;
       ++i;
     }

@@ -12,6 +12,7 @@
 #include "server/io_thread.h"
 #include "server/keyspace.h"
 #include "server/server.h"
+#include "server/transaction.h"
 
 namespace ordis::server {
 namespace {
@@ -58,10 +59,7 @@ Connection::~Connection() {
   if (read_event_) event_free(read_event_);
   if (write_event_) event_free(write_event_);
   if (fd_ >= 0) close(fd_);
-  Server& server = thread_.server();
-  if (!state_.watched_keys.empty()) {
-    server.keyspace().watches().UnwatchAll(state_.watched_keys, &state_.watch);
-  }
+  UnwatchAll(thread_.server().keyspace(), state_);
 }
 
 void Connection::Start() {

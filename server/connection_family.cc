@@ -7,13 +7,16 @@
 #include "server/command_table.h"
 #include "server/connection.h"
 #include "server/server.h"
+#include "server/transaction.h"
 
 namespace ordis::server {
 namespace {
 
 // PING [message]
 void CmdPing(CommandContext& ctx) {
-  if (ctx.args.size() > 1) {
+  if (ctx.args.size() > 2) {
+    ctx.out.Error(errors::WrongArity("ping"));
+  } else if (ctx.args.size() > 1) {
     ctx.out.Bulk(ctx.args[1]);
   } else {
     ctx.out.SimpleString("PONG");
@@ -23,8 +26,10 @@ void CmdPing(CommandContext& ctx) {
 // ECHO message
 void CmdEcho(CommandContext& ctx) { ctx.out.Bulk(ctx.args[1]); }
 
+// True iff user/password are valid; the default user without requirepass accepts any password.
 bool Authenticate(CommandContext& ctx, std::string_view user, std::string_view password) {
-  if (EqualsIgnoreCase(user, "default") && ctx.server.config().CheckPassword(password)) {
+  if (!EqualsIgnoreCase(user, "default")) return false;
+  if (!ctx.server.AuthRequired() || ctx.server.config().CheckPassword(password)) {
     ctx.client.authenticated = true;
     return true;
   }
@@ -41,10 +46,6 @@ void CmdAuth(CommandContext& ctx) {
   std::string_view password = ctx.args.back();
   if (ctx.args.size() == 2 && !ctx.server.AuthRequired()) {
     ctx.out.Error(errors::kAuthNotConfigured);
-    return;
-  }
-  if (!ctx.server.AuthRequired() && EqualsIgnoreCase(user, "default")) {
-    ctx.out.Ok();  // the default user has nopass: any password is accepted, as Redis
     return;
   }
   if (Authenticate(ctx, user, password)) {
@@ -91,8 +92,8 @@ void CmdHello(CommandContext& ctx) {
   if (!ctx.client.authenticated && ctx.server.AuthRequired()) {
     ctx.out.Error(
         "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO "
-        "<proto> AUTH <user> <pass> option can be used to authenticate the client and select the "
-        "RESP protocol version at the same time");
+        "AUTH <user> <pass> option can be used to authenticate the client and select the RESP "
+        "protocol version at the same time");
     return;
   }
   if (has_setname) {
@@ -143,23 +144,10 @@ void CmdQuit(CommandContext& ctx) {
   ctx.client.connection->CloseAfterReply();
 }
 
-void Unwatch(CommandContext& ctx) {
-  if (!ctx.client.watched_keys.empty()) {
-    ctx.keyspace().watches().UnwatchAll(ctx.client.watched_keys, &ctx.client.watch);
-  }
-  ctx.client.watched_keys.clear();
-  ctx.client.watched_with_ttl.clear();
-  ctx.client.watch.dirty.store(false, std::memory_order_relaxed);
-}
-
 // RESET
 void CmdReset(CommandContext& ctx) {
   ClientState& c = ctx.client;
-  c.in_multi = false;
-  c.multi_error = false;
-  c.queued.clear();
-  c.multi_count.store(-1, std::memory_order_relaxed);
-  Unwatch(ctx);
+  DiscardTransaction(ctx.keyspace(), c);
   c.db.store(0, std::memory_order_relaxed);
   c.reply_mode = ReplyMode::kOn;
   ctx.server.clients().SetName(&c, "");
@@ -169,7 +157,8 @@ void CmdReset(CommandContext& ctx) {
   ctx.out.SimpleString("RESET");
 }
 
-void ClientKill(CommandContext& ctx) {
+// CLIENT KILL ip:port | CLIENT KILL <filter> <value> [<filter> <value> ...]
+void CmdClientKill(CommandContext& ctx) {
   auto& args = ctx.args;
   if (args.size() == 3) {
     // Old form: CLIENT KILL addr:port
@@ -215,7 +204,8 @@ void ClientKill(CommandContext& ctx) {
   ctx.out.Integer(static_cast<int64_t>(victims.size()));
 }
 
-void ClientList(CommandContext& ctx) {
+// CLIENT LIST [TYPE type] [ID client-id ...]
+void CmdClientList(CommandContext& ctx) {
   std::vector<uint64_t> ids;
   bool filter_ids = false;
   for (size_t i = 2; i < ctx.args.size(); ++i) {
@@ -252,75 +242,80 @@ void ClientList(CommandContext& ctx) {
   ctx.out.Verbatim("txt", text);
 }
 
-// CLIENT subcommand [arguments]
-void CmdClient(CommandContext& ctx) {
-  std::string_view sub = ctx.args[1];
-  size_t argc = ctx.args.size();
-  if (EqualsIgnoreCase(sub, "ID") && argc == 2) {
-    ctx.out.Integer(static_cast<int64_t>(ctx.client.id));
-  } else if (EqualsIgnoreCase(sub, "SETNAME") && argc == 3) {
-    if (!ValidClientName(ctx.args[2])) {
-      ctx.out.Error(errors::kClientNameSpaces);
-      return;
-    }
-    ctx.server.clients().SetName(&ctx.client, ctx.args[2]);
-    ctx.out.Ok();
-  } else if (EqualsIgnoreCase(sub, "GETNAME") && argc == 2) {
-    std::string name = ctx.server.clients().Name(&ctx.client);
-    if (name.empty()) {
-      ctx.out.NullBulk();
-    } else {
-      ctx.out.Bulk(name);
-    }
-  } else if (EqualsIgnoreCase(sub, "LIST")) {
-    ClientList(ctx);
-  } else if (EqualsIgnoreCase(sub, "INFO") && argc == 2) {
-    std::string text;
-    ctx.server.clients().ForEach([&](ClientState& c, IoThread&) {
-      if (c.id == ctx.client.id) AppendClientInfo(ctx.server, c, NowMs(), &text);
-    });
-    ctx.out.Verbatim("txt", text);
-  } else if (EqualsIgnoreCase(sub, "KILL") && argc >= 3) {
-    ClientKill(ctx);
-  } else if (EqualsIgnoreCase(sub, "NO-EVICT") && argc == 3) {
-    // Eviction does not exist yet, so there is nothing to exempt the client from.
-    if (EqualsIgnoreCase(ctx.args[2], "ON") || EqualsIgnoreCase(ctx.args[2], "OFF")) {
-      ctx.out.Ok();
-    } else {
-      ctx.out.Error(errors::kSyntax);
-    }
-  } else if (EqualsIgnoreCase(sub, "REPLY") && argc == 3) {
-    std::string_view mode = ctx.args[2];
-    if (EqualsIgnoreCase(mode, "ON")) {
-      ctx.client.reply_mode = ReplyMode::kOn;
-      ctx.out.set_out(ctx.client.connection->output());  // this OK is sent even after OFF
-      ctx.out.Ok();
-    } else if (EqualsIgnoreCase(mode, "OFF")) {
-      ctx.client.reply_mode = ReplyMode::kOff;
-    } else if (EqualsIgnoreCase(mode, "SKIP")) {
-      if (ctx.client.reply_mode != ReplyMode::kOff) ctx.client.reply_mode = ReplyMode::kSkipNext;
-    } else {
-      ctx.out.Error(errors::kSyntax);
-    }
-  } else if (EqualsIgnoreCase(sub, "HELP") && argc == 2) {
-    static constexpr std::string_view kHelp[] = {
-        "CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-        "GETNAME", "    Return the name of the current connection.",
-        "ID", "    Return the ID of the current connection.",
-        "INFO", "    Return information about the current client connection.",
-        "KILL <ip:port>", "    Kill connection made from <ip:port>.",
-        "KILL <option> <value> [<option> <value> [...]]",
-        "    Kill connections. Options are: ID, ADDR, LADDR, SKIPME, MAXAGE.",
-        "LIST [options ...]", "    Return information about client connections.",
-        "NO-EVICT (ON|OFF)", "    Protect current client connection from eviction.",
-        "REPLY (ON|OFF|SKIP)", "    Control the replies sent to the current connection.",
-        "SETNAME <name>", "    Assign the name <name> to the current connection.",
-        "HELP", "    Print this help."};
-    ctx.out.ArrayHeader(std::size(kHelp));
-    for (auto line : kHelp) ctx.out.SimpleString(line);
-  } else {
-    ctx.out.Error(errors::UnknownSubcommand("client", sub));
+// CLIENT ID
+void CmdClientId(CommandContext& ctx) { ctx.out.Integer(static_cast<int64_t>(ctx.client.id)); }
+
+// CLIENT SETNAME connection-name
+void CmdClientSetName(CommandContext& ctx) {
+  if (!ValidClientName(ctx.args[2])) {
+    ctx.out.Error(errors::kClientNameSpaces);
+    return;
   }
+  ctx.server.clients().SetName(&ctx.client, ctx.args[2]);
+  ctx.out.Ok();
+}
+
+// CLIENT GETNAME
+void CmdClientGetName(CommandContext& ctx) {
+  std::string name = ctx.server.clients().Name(&ctx.client);
+  if (name.empty()) {
+    ctx.out.NullBulk();
+  } else {
+    ctx.out.Bulk(name);
+  }
+}
+
+// CLIENT INFO
+void CmdClientInfo(CommandContext& ctx) {
+  std::string text;
+  ctx.server.clients().ForEach([&](ClientState& c, IoThread&) {
+    if (c.id == ctx.client.id) AppendClientInfo(ctx.server, c, NowMs(), &text);
+  });
+  ctx.out.Verbatim("txt", text);
+}
+
+// CLIENT NO-EVICT ON|OFF
+void CmdClientNoEvict(CommandContext& ctx) {
+  // Eviction does not exist yet, so there is nothing to exempt the client from.
+  if (EqualsIgnoreCase(ctx.args[2], "ON") || EqualsIgnoreCase(ctx.args[2], "OFF")) {
+    ctx.out.Ok();
+  } else {
+    ctx.out.Error(errors::kSyntax);
+  }
+}
+
+// CLIENT REPLY ON|OFF|SKIP
+void CmdClientReply(CommandContext& ctx) {
+  std::string_view mode = ctx.args[2];
+  if (EqualsIgnoreCase(mode, "ON")) {
+    ctx.client.reply_mode = ReplyMode::kOn;
+    ctx.out.set_out(ctx.client.connection->output());  // this OK is sent even after OFF
+    ctx.out.Ok();
+  } else if (EqualsIgnoreCase(mode, "OFF")) {
+    ctx.client.reply_mode = ReplyMode::kOff;
+  } else if (EqualsIgnoreCase(mode, "SKIP")) {
+    if (ctx.client.reply_mode != ReplyMode::kOff) ctx.client.reply_mode = ReplyMode::kSkipNext;
+  } else {
+    ctx.out.Error(errors::kSyntax);
+  }
+}
+
+// CLIENT HELP
+void CmdClientHelp(CommandContext& ctx) {
+  static constexpr std::string_view kHelp[] = {
+      "CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+      "GETNAME", "    Return the name of the current connection.",
+      "ID", "    Return the ID of the current connection.",
+      "INFO", "    Return information about the current client connection.",
+      "KILL <ip:port>", "    Kill connection made from <ip:port>.",
+      "KILL <option> <value> [<option> <value> [...]]",
+      "    Kill connections. Options are: ID, ADDR, LADDR, SKIPME, MAXAGE.",
+      "LIST [options ...]", "    Return information about client connections.",
+      "NO-EVICT (ON|OFF)", "    Protect current client connection from eviction.",
+      "REPLY (ON|OFF|SKIP)", "    Control the replies sent to the current connection.",
+      "SETNAME <name>", "    Assign the name <name> to the current connection.",
+      "HELP", "    Print this help."};
+  ReplyHelp(ctx.out, kHelp);
 }
 
 }  // namespace
@@ -340,8 +335,28 @@ void RegisterConnectionFamily(CommandTable* table) {
        "Close the connection"},
       {"reset", 1, kNoAuth | kFast | kNoMulti | kNoScript | kLoading | kStale, 0, 0, 0, CmdReset,
        "connection", "Reset the connection"},
-      {"client", -2, kNoScript | kLoading | kStale, 0, 0, 0, CmdClient, "connection",
-       "A container for client connection commands"},
+      {"client", -2, kNoScript | kLoading | kStale, 0, 0, 0, nullptr, "connection",
+       "A container for client connection commands",
+       {
+           {"client|id", 2, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientId, "connection",
+            "Returns the client ID for the current connection"},
+           {"client|setname", 3, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientSetName,
+            "connection", "Set the current connection name"},
+           {"client|getname", 2, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientGetName,
+            "connection", "Get the current connection name"},
+           {"client|list", -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdClientList,
+            "connection", "Get the list of client connections"},
+           {"client|info", 2, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientInfo,
+            "connection", "Returns information about the current client connection."},
+           {"client|kill", -3, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdClientKill,
+            "connection", "Kill the connection of a client"},
+           {"client|no-evict", 3, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0,
+            CmdClientNoEvict, "connection", "Set client eviction mode for the current connection"},
+           {"client|reply", 3, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientReply,
+            "connection", "Instruct the server whether to reply to commands"},
+           {"client|help", 2, kLoading | kStale, 0, 0, 0, CmdClientHelp, "connection",
+            "Show helpful text about the different subcommands"},
+       }},
   });
 }
 

@@ -8,6 +8,7 @@
 #include "server/command_table.h"
 #include "server/errors.h"
 #include "server/server.h"
+#include "server/transaction.h"
 
 namespace ordis::server {
 namespace {
@@ -36,17 +37,43 @@ void Dispatcher::Reject(const CommandSpec* spec, ClientState& client, resp::Writ
   out.Error(error);
 }
 
-void Dispatcher::Dispatch(ClientState& client, resp::Writer& out,
-                          std::span<const std::string_view> args) {
-  const CommandSpec* spec = server_.commands().Find(args[0]);
+const CommandSpec* Dispatcher::Resolve(ClientState& client, resp::Writer& out,
+                                       std::span<const std::string_view> args) {
+  const CommandTable& table = server_.commands();
+  const CommandSpec* spec = table.Find(args[0]);
   if (spec == nullptr) {
     Reject(nullptr, client, out, errors::UnknownCommand(args[0], args.data() + 1, args.size() - 1));
-    return;
+    return nullptr;
+  }
+  if (!spec->subcommands.empty() && (args.size() >= 2 || spec->handler == nullptr)) {
+    if (args.size() < 2) {
+      Reject(spec, client, out, errors::WrongArity(spec->name));
+      return nullptr;
+    }
+    const CommandSpec* sub = CommandTable::FindSubcommand(*spec, args[1]);
+    if (sub == nullptr) {
+      Reject(spec, client, out, errors::UnknownSubcommand(spec->name, args[1]));
+      return nullptr;
+    }
+    spec = sub;
   }
   if (!ArityOk(*spec, args.size())) {
-    Reject(spec, client, out, errors::WrongArity(spec->name));
-    return;
+    std::string error = errors::WrongArity(spec->name);
+    if (client.in_multi && spec->name == "exec") {
+      // Redis answers a rejected EXEC by discarding the transaction (execCommandAbort).
+      DiscardTransaction(server_.keyspace(), client);
+      error = "EXECABORT Transaction discarded because of: " + error.substr(std::size("ERR ") - 1);
+    }
+    Reject(spec, client, out, error);
+    return nullptr;
   }
+  return spec;
+}
+
+void Dispatcher::Dispatch(ClientState& client, resp::Writer& out,
+                          std::span<const std::string_view> args) {
+  const CommandSpec* spec = Resolve(client, out, args);
+  if (spec == nullptr) return;
   if (!client.authenticated && !(spec->flags & cmd::kNoAuth) && server_.AuthRequired()) {
     Reject(spec, client, out, errors::kNoAuth);
     return;
@@ -100,6 +127,7 @@ void Dispatcher::Run(const CommandSpec& spec, ClientState& client, resp::Writer&
       Hold(LockMode::kNone);  // e.g. EXEC and DEBUG SLEEP must not run under a held lock
     }
   }
+  client.last_command_id.store(spec.id, std::memory_order_relaxed);
   CommandContext ctx{server_, client, out, args, now_ms, &expired_, stats_, *this};
   spec.handler(ctx);
   if (held_ == LockMode::kExclusive && !expired_.empty()) {
@@ -114,7 +142,6 @@ void Dispatcher::Run(const CommandSpec& spec, ClientState& client, resp::Writer&
     Bump(cs.failed_calls);
     Bump(stats_.error_replies, out.errors_written() - errors_before);
   }
-  client.last_command_id.store(spec.id, std::memory_order_relaxed);
 }
 
 void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
@@ -134,6 +161,9 @@ void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
   for (const auto& queued : client.queued) {
     argv_.assign(queued.begin(), queued.end());
     const CommandSpec* spec = server_.commands().Find(argv_[0]);
+    if (!spec->subcommands.empty() && argv_.size() >= 2) {
+      spec = CommandTable::FindSubcommand(*spec, argv_[1]);  // resolved once already at queuing
+    }
     // Queuing already checked name and arity; auth may have been revoked since.
     if (!client.authenticated && !(spec->flags & cmd::kNoAuth) && server_.AuthRequired()) {
       out.Error(errors::kNoAuth);

@@ -27,14 +27,15 @@ std::string WrongArity(std::string_view command) {
 }
 
 std::string UnknownCommand(std::string_view command, const std::string_view* args, size_t nargs) {
-  std::string out = "ERR unknown command '" + std::string(Clip(command)) +
-                    "', with args beginning with: ";
-  for (size_t i = 0; i < nargs && out.size() < 128 + 60; ++i) {
-    out += "'";
-    out += Clip(args[i]);
-    out += "' ";
+  // As processCommand: the quoted arguments together print at most 128 bytes of argument text.
+  std::string quoted;
+  for (size_t i = 0; i < nargs && quoted.size() < 128; ++i) {
+    quoted += "'";
+    quoted += args[i].substr(0, 128 - quoted.size() + 1);
+    quoted += "' ";
   }
-  return out;
+  return "ERR unknown command '" + std::string(Clip(command)) +
+         "', with args beginning with: " + quoted;
 }
 
 std::string UnknownSubcommand(std::string_view command, std::string_view sub) {

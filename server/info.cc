@@ -25,7 +25,7 @@ struct Totals {
 
 Totals SumStats(Server& server) {
   Totals t;
-  size_t n = server.commands().all().size();
+  size_t n = server.commands().flat().size();
   t.calls.assign(n, 0);
   t.usec.assign(n, 0);
   t.rejected_calls.assign(n, 0);
@@ -189,7 +189,7 @@ void CpuSection(InfoBuilder& b) {
 
 void CommandStatsSection(CommandContext& ctx, const Totals& t, InfoBuilder& b) {
   b.Section("Commandstats");
-  const auto& all = ctx.server.commands().all();
+  const auto& all = ctx.server.commands().flat();
   for (size_t i = 0; i < all.size(); ++i) {
     if (t.calls[i] == 0 && t.rejected_calls[i] == 0) continue;
     char buf[256];
@@ -198,7 +198,7 @@ void CommandStatsSection(CommandContext& ctx, const Totals& t, InfoBuilder& b) {
                   "calls=%" PRIu64 ",usec=%" PRIu64 ",usec_per_call=%.2f,rejected_calls=%" PRIu64
                   ",failed_calls=%" PRIu64,
                   t.calls[i], t.usec[i], per_call, t.rejected_calls[i], t.failed_calls[i]);
-    b.Field("cmdstat_" + std::string(all[i].name), std::string(buf));
+    b.Field("cmdstat_" + std::string(all[i]->name), std::string(buf));
   }
 }
 

@@ -18,7 +18,7 @@ IoThread::IoThread(Server& server, int index)
       index_(index),
       base_(event_base_new()),
       notify_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
-      stats_(server.commands().all().size()),
+      stats_(server.commands().flat().size()),
       dispatcher_(server, stats_) {
   notify_event_ = event_new(base_, notify_fd_, EV_READ | EV_PERSIST, &IoThread::OnNotify, this);
   event_add(notify_event_, nullptr);

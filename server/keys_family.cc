@@ -23,6 +23,7 @@ std::string_view TypeName(const Object& obj) {
 // bytes, "raw" beyond.
 std::string_view EncodingName(const Object& obj) {
   int64_t v;
+  if (obj.raw_encoding) return "raw";
   if (obj.str.size() <= 20 && ParseInt64(obj.str, &v)) return "int";
   return obj.str.size() <= 44 ? "embstr" : "raw";
 }
@@ -136,6 +137,7 @@ void CmdCopy(CommandContext& ctx) {
   auto copy = std::make_unique<Object>();
   copy->type = src->type;
   copy->str = src->str;
+  copy->raw_encoding = src->raw_encoding;
   copy->expire_at_ms = src->expire_at_ms;
   copy->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
   ks.Set(dst_db, to, std::move(copy));
@@ -170,68 +172,71 @@ void CmdSwapDb(CommandContext& ctx) {
   ctx.out.Ok();
 }
 
-// OBJECT ENCODING|FREQ|IDLETIME|REFCOUNT key / OBJECT HELP
-void CmdObject(CommandContext& ctx) {
-  std::string_view sub = ctx.args[1];
-  if (EqualsIgnoreCase(sub, "HELP") && ctx.args.size() == 2) {
-    static constexpr std::string_view kHelp[] = {
-        "OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-        "ENCODING <key>",
-        "    Return the kind of internal representation used in order to store the value",
-        "    associated with a <key>.",
-        "FREQ <key>",
-        "    Return the access frequency index of the <key>. The returned integer is",
-        "    proportional to the logarithm of the recent access frequency of the key.",
-        "IDLETIME <key>",
-        "    Return the idle time of the <key>, that is the approximated number of",
-        "    seconds elapsed since the last access to the key.",
-        "REFCOUNT <key>",
-        "    Return the number of references of the value associated with the specified",
-        "    <key>.",
-        "HELP",
-        "    Print this help."};
-    ctx.out.ArrayHeader(std::size(kHelp));
-    for (auto line : kHelp) ctx.out.SimpleString(line);
-    return;
-  }
-  bool known = EqualsIgnoreCase(sub, "ENCODING") || EqualsIgnoreCase(sub, "FREQ") ||
-               EqualsIgnoreCase(sub, "IDLETIME") || EqualsIgnoreCase(sub, "REFCOUNT");
-  if (!known || ctx.args.size() != 3) {
-    ctx.out.Error(errors::UnknownSubcommand("object", sub));
-    return;
-  }
-  // OBJECT does not count as an access: no RecordAccess.
+// OBJECT HELP
+void CmdObjectHelp(CommandContext& ctx) {
+  static constexpr std::string_view kHelp[] = {
+      "OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+      "ENCODING <key>",
+      "    Return the kind of internal representation used in order to store the value",
+      "    associated with a <key>.",
+      "FREQ <key>",
+      "    Return the access frequency index of the <key>. The returned integer is",
+      "    proportional to the logarithm of the recent access frequency of the key.",
+      "IDLETIME <key>",
+      "    Return the idle time of the <key>, that is the approximated number of",
+      "    seconds elapsed since the last access to the key.",
+      "REFCOUNT <key>",
+      "    Return the number of references of the value associated with the specified",
+      "    <key>.",
+      "HELP",
+      "    Print this help."};
+  ReplyHelp(ctx.out, kHelp);
+}
+
+// The object OBJECT <sub> key inspects, or nullptr after replying nil. Not an access.
+Object* ObjectTarget(CommandContext& ctx) {
   Object* obj = ctx.keyspace().Find(ctx.db(), ctx.args[2], ctx.now_ms, ctx.expired);
-  if (obj == nullptr) {
-    ctx.out.NullBulk();
+  if (obj == nullptr) ctx.out.NullBulk();
+  return obj;
+}
+
+// OBJECT ENCODING key
+void CmdObjectEncoding(CommandContext& ctx) {
+  if (Object* obj = ObjectTarget(ctx)) ctx.out.Bulk(EncodingName(*obj));
+}
+
+// OBJECT REFCOUNT key
+void CmdObjectRefcount(CommandContext& ctx) {
+  if (ObjectTarget(ctx) != nullptr) ctx.out.Integer(1);
+}
+
+// OBJECT IDLETIME key
+void CmdObjectIdletime(CommandContext& ctx) {
+  Object* obj = ObjectTarget(ctx);
+  if (obj == nullptr) return;
+  if (ctx.server.config().lfu_policy()) {
+    ctx.out.Error(
+        "ERR An LFU maxmemory policy is selected, idle time not tracked. Please note that when "
+        "switching between policies at runtime LRU and LFU data will take some time to adjust.");
     return;
   }
-  bool lfu = ctx.server.config().lfu_policy();
-  if (EqualsIgnoreCase(sub, "ENCODING")) {
-    ctx.out.Bulk(EncodingName(*obj));
-  } else if (EqualsIgnoreCase(sub, "REFCOUNT")) {
-    ctx.out.Integer(1);
-  } else if (EqualsIgnoreCase(sub, "IDLETIME")) {
-    if (lfu) {
-      ctx.out.Error(
-          "ERR An LRU maxmemory policy is not selected, access time not tracked. Please note "
-          "that when switching between policies at runtime LRU and LFU data will take some time "
-          "to adjust.");
-      return;
-    }
-    int64_t idle = static_cast<int64_t>(LruClockS(ctx.now_ms)) -
-                   obj->access_s.load(std::memory_order_relaxed);
-    ctx.out.Integer(idle < 0 ? 0 : idle);
-  } else {
-    if (!lfu) {
-      ctx.out.Error(
-          "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please "
-          "note that when switching between policies at runtime LRU and LFU data will take some "
-          "time to adjust.");
-      return;
-    }
-    ctx.out.Integer(obj->lfu.load(std::memory_order_relaxed));
+  int64_t idle = static_cast<int64_t>(LruClockS(ctx.now_ms)) -
+                 obj->access_s.load(std::memory_order_relaxed);
+  ctx.out.Integer(idle < 0 ? 0 : idle);
+}
+
+// OBJECT FREQ key
+void CmdObjectFreq(CommandContext& ctx) {
+  Object* obj = ObjectTarget(ctx);
+  if (obj == nullptr) return;
+  if (!ctx.server.config().lfu_policy()) {
+    ctx.out.Error(
+        "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note "
+        "that when switching between policies at runtime LRU and LFU data will take some time "
+        "to adjust.");
+    return;
   }
+  ctx.out.Integer(obj->lfu.load(std::memory_order_relaxed));
 }
 
 }  // namespace
@@ -255,8 +260,20 @@ void RegisterKeysFamily(CommandTable* table) {
       {"copy", -3, kWrite | kDenyOom, 1, 2, 1, CmdCopy, "generic", "Copy a key"},
       {"move", 3, kWrite | kFast, 1, 1, 1, CmdMove, "generic", "Move a key to another database"},
       {"swapdb", 3, kWrite | kFast, 0, 0, 0, CmdSwapDb, "server", "Swaps two Redis databases"},
-      {"object", -2, kReadonly, 2, 2, 1, CmdObject, "generic",
-       "A container for object introspection commands"},
+      {"object", -2, 0, 0, 0, 0, nullptr, "generic",
+       "A container for object introspection commands",
+       {
+           {"object|encoding", 3, kReadonly, 2, 2, 1, CmdObjectEncoding, "generic",
+            "Inspect the internal encoding of a Redis object"},
+           {"object|freq", 3, kReadonly, 2, 2, 1, CmdObjectFreq, "generic",
+            "Get the logarithmic access frequency counter of a Redis object"},
+           {"object|idletime", 3, kReadonly, 2, 2, 1, CmdObjectIdletime, "generic",
+            "Get the time since a Redis object was last accessed"},
+           {"object|refcount", 3, kReadonly, 2, 2, 1, CmdObjectRefcount, "generic",
+            "Get the number of references to the value of the key"},
+           {"object|help", 2, kLoading | kStale, 0, 0, 0, CmdObjectHelp, "generic",
+            "Show helpful text about the different subcommands"},
+       }},
   });
 }
 

@@ -23,7 +23,9 @@ struct Object {
   // Position in the database's TtlIndex, kNoTtlSlot when the key has no TTL.
   uint32_t ttl_slot = kNoTtlSlot;
   int64_t expire_at_ms = kNoExpire;  // absolute unix time in ms
-  std::string str;                   // kString payload
+  // The string was modified in place (APPEND, SETRANGE): Redis then reports encoding "raw".
+  bool raw_encoding = false;
+  std::string str;  // kString payload
 };
 
 }  // namespace ordis::server

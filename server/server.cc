@@ -150,7 +150,7 @@ bool Server::KillClient(uint64_t id) {
 void Server::ResetStats() {
   for (auto& t : threads_) {
     ThreadStats& s = t->stats();
-    for (size_t i = 0; i < commands().all().size(); ++i) {
+    for (size_t i = 0; i < commands().flat().size(); ++i) {
       CommandStats& c = s.per_command[i];
       c.calls = 0;
       c.usec = 0;

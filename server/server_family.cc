@@ -15,56 +15,61 @@
 namespace ordis::server {
 namespace {
 
-// CONFIG GET parameter [parameter ...] | SET parameter value [parameter value ...] |
-//   RESETSTAT | REWRITE | HELP
-void CmdConfig(CommandContext& ctx) {
-  std::string_view sub = ctx.args[1];
-  size_t argc = ctx.args.size();
-  Config& config = ctx.server.config();
-  if (EqualsIgnoreCase(sub, "GET") && argc >= 3) {
-    std::vector<std::string> patterns(ctx.args.begin() + 2, ctx.args.end());
-    auto found = config.Get(patterns);
-    ctx.out.MapHeader(static_cast<int64_t>(found.size()));
-    for (const auto& [name, value] : found) {
-      ctx.out.Bulk(name);
-      ctx.out.Bulk(value);
-    }
-  } else if (EqualsIgnoreCase(sub, "SET") && argc >= 4 && argc % 2 == 0) {
-    std::vector<std::pair<std::string, std::string>> pairs;
-    for (size_t i = 2; i + 1 < argc; i += 2) pairs.emplace_back(ctx.args[i], ctx.args[i + 1]);
-    std::string error = config.Set(pairs);
-    if (error.empty()) {
-      ctx.out.Ok();
-    } else {
-      ctx.out.Error(error);
-    }
-  } else if (EqualsIgnoreCase(sub, "SET")) {
-    ctx.out.Error(errors::WrongArity("config|set"));
-  } else if (EqualsIgnoreCase(sub, "GET")) {
-    ctx.out.Error(errors::WrongArity("config|get"));
-  } else if (EqualsIgnoreCase(sub, "RESETSTAT") && argc == 2) {
-    ctx.server.ResetStats();
-    ctx.out.Ok();
-  } else if (EqualsIgnoreCase(sub, "REWRITE") && argc == 2) {
-    std::string error = config.Rewrite();
-    if (error.empty()) {
-      ctx.out.Ok();
-    } else {
-      ctx.out.Error(error);
-    }
-  } else if (EqualsIgnoreCase(sub, "HELP") && argc == 2) {
-    static constexpr std::string_view kHelp[] = {
-        "CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-        "GET <pattern>", "    Return parameters matching the glob-like <pattern> and their values.",
-        "SET <directive> <value>", "    Set the configuration <directive> to <value>.",
-        "RESETSTAT", "    Reset statistics reported by the INFO command.",
-        "REWRITE", "    Rewrite the configuration file.",
-        "HELP", "    Print this help."};
-    ctx.out.ArrayHeader(std::size(kHelp));
-    for (auto line : kHelp) ctx.out.SimpleString(line);
-  } else {
-    ctx.out.Error(errors::UnknownSubcommand("config", sub));
+// CONFIG GET parameter [parameter ...]
+void CmdConfigGet(CommandContext& ctx) {
+  std::vector<std::string> patterns(ctx.args.begin() + 2, ctx.args.end());
+  auto found = ctx.server.config().Get(patterns);
+  ctx.out.MapHeader(static_cast<int64_t>(found.size()));
+  for (const auto& [name, value] : found) {
+    ctx.out.Bulk(name);
+    ctx.out.Bulk(value);
   }
+}
+
+// CONFIG SET parameter value [parameter value ...]
+void CmdConfigSet(CommandContext& ctx) {
+  if (ctx.args.size() % 2 != 0) {
+    ctx.out.Error(errors::kSyntax);
+    return;
+  }
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (size_t i = 2; i + 1 < ctx.args.size(); i += 2) {
+    pairs.emplace_back(ctx.args[i], ctx.args[i + 1]);
+  }
+  std::string error = ctx.server.config().Set(pairs);
+  if (error.empty()) {
+    ctx.out.Ok();
+  } else {
+    ctx.out.Error(error);
+  }
+}
+
+// CONFIG RESETSTAT
+void CmdConfigResetStat(CommandContext& ctx) {
+  ctx.server.ResetStats();
+  ctx.out.Ok();
+}
+
+// CONFIG REWRITE
+void CmdConfigRewrite(CommandContext& ctx) {
+  std::string error = ctx.server.config().Rewrite();
+  if (error.empty()) {
+    ctx.out.Ok();
+  } else {
+    ctx.out.Error(error);
+  }
+}
+
+// CONFIG HELP
+void CmdConfigHelp(CommandContext& ctx) {
+  static constexpr std::string_view kHelp[] = {
+      "CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+      "GET <pattern>", "    Return parameters matching the glob-like <pattern> and their values.",
+      "SET <directive> <value>", "    Set the configuration <directive> to <value>.",
+      "RESETSTAT", "    Reset statistics reported by the INFO command.",
+      "REWRITE", "    Rewrite the configuration file.",
+      "HELP", "    Print this help."};
+  ReplyHelp(ctx.out, kHelp);
 }
 
 // DBSIZE
@@ -112,6 +117,15 @@ void CmdLastSave(CommandContext& ctx) { ctx.out.Integer(ctx.server.start_time_ms
 
 // DEBUG SLEEP seconds | DEBUG HELP
 void CmdDebug(CommandContext& ctx) {
+  std::string mode = ctx.server.config().Value("enable-debug-command");
+  bool local = ctx.client.addr.starts_with("127.") || ctx.client.addr.starts_with("::1:");
+  if (mode == "no" || (mode == "local" && !local)) {
+    ctx.out.Error(
+        "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", "
+        "you can run it from a local connection, otherwise you need to set this option in the "
+        "configuration file, and then restart the server.");
+    return;
+  }
   std::string_view sub = ctx.args[1];
   if (EqualsIgnoreCase(sub, "SLEEP") && ctx.args.size() == 3) {
     double seconds;
@@ -125,10 +139,10 @@ void CmdDebug(CommandContext& ctx) {
     }
     ctx.out.Ok();
   } else if (EqualsIgnoreCase(sub, "HELP")) {
-    ctx.out.ArrayHeader(3);
-    ctx.out.SimpleString("DEBUG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
-    ctx.out.SimpleString("SLEEP <seconds>");
-    ctx.out.SimpleString("    Stop the server for <seconds>. Decimals allowed.");
+    static constexpr std::string_view kHelp[] = {
+        "DEBUG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", "SLEEP <seconds>",
+        "    Stop the server for <seconds>. Decimals allowed."};
+    ReplyHelp(ctx.out, kHelp);
   } else {
     ctx.out.Error("ERR unknown subcommand or wrong number of arguments for '" + std::string(sub) +
                   "'. Try DEBUG HELP.");
@@ -159,34 +173,35 @@ void CmdShutdown(CommandContext& ctx) {
   ctx.server.RequestShutdown();
 }
 
-// MEMORY USAGE key [SAMPLES count] | MEMORY HELP
-void CmdMemory(CommandContext& ctx) {
-  std::string_view sub = ctx.args[1];
-  if (EqualsIgnoreCase(sub, "USAGE") && ctx.args.size() >= 3) {
-    if (ctx.args.size() == 5 && EqualsIgnoreCase(ctx.args[3], "SAMPLES")) {
-      int64_t samples;
-      if (!ParseInt64(ctx.args[4], &samples)) {
-        ctx.out.Error(errors::kNotInteger);
-        return;
-      }
-    } else if (ctx.args.size() != 3) {
-      ctx.out.Error(errors::kSyntax);
+// MEMORY USAGE key [SAMPLES count]
+void CmdMemoryUsage(CommandContext& ctx) {
+  if (ctx.args.size() == 5 && EqualsIgnoreCase(ctx.args[3], "SAMPLES")) {
+    int64_t samples;
+    if (!ParseInt64(ctx.args[4], &samples)) {
+      ctx.out.Error(errors::kNotInteger);
       return;
     }
-    Object* obj = ctx.keyspace().Find(ctx.db(), ctx.args[2], ctx.now_ms, ctx.expired);
-    if (obj == nullptr) {
-      ctx.out.NullBulk();
-      return;
-    }
-    ctx.out.Integer(static_cast<int64_t>(Keyspace::MemoryUsage(ctx.args[2], *obj)));
-  } else if (EqualsIgnoreCase(sub, "HELP") && ctx.args.size() == 2) {
-    ctx.out.ArrayHeader(3);
-    ctx.out.SimpleString("MEMORY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:");
-    ctx.out.SimpleString("USAGE <key> [SAMPLES <count>]");
-    ctx.out.SimpleString("    Return memory in bytes used by <key> and its value.");
-  } else {
-    ctx.out.Error(errors::UnknownSubcommand("memory", sub));
+  } else if (ctx.args.size() != 3) {
+    ctx.out.Error(errors::kSyntax);
+    return;
   }
+  Object* obj = ctx.keyspace().Find(ctx.db(), ctx.args[2], ctx.now_ms, ctx.expired);
+  if (obj == nullptr) {
+    ctx.out.NullBulk();
+    return;
+  }
+  ctx.out.Integer(static_cast<int64_t>(Keyspace::MemoryUsage(ctx.args[2], *obj)));
+}
+
+// MEMORY HELP
+void CmdMemoryHelp(CommandContext& ctx) {
+  static constexpr std::string_view kHelp[] = {
+      "MEMORY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+      "USAGE <key> [SAMPLES <count>]",
+      "    Return memory in bytes used by <key> and its value. Nested values are",
+      "    sampled up to <count> times (default: 5, 0 means sample all).",
+      "HELP", "    Print this help."};
+  ReplyHelp(ctx.out, kHelp);
 }
 
 }  // namespace
@@ -194,8 +209,20 @@ void CmdMemory(CommandContext& ctx) {
 void RegisterServerFamily(CommandTable* table) {
   using namespace cmd;
   table->Register({
-      {"config", -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdConfig, "server",
-       "A container for server configuration commands"},
+      {"config", -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, nullptr, "server",
+       "A container for server configuration commands",
+       {
+           {"config|get", -3, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdConfigGet,
+            "server", "Get the values of configuration parameters"},
+           {"config|set", -4, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdConfigSet,
+            "server", "Set configuration parameters to the given values"},
+           {"config|resetstat", 2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0,
+            CmdConfigResetStat, "server", "Reset the stats returned by INFO"},
+           {"config|rewrite", 2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0,
+            CmdConfigRewrite, "server", "Rewrite the configuration file with the in memory configuration"},
+           {"config|help", 2, kLoading | kStale, 0, 0, 0, CmdConfigHelp, "server",
+            "Show helpful text about the different subcommands"},
+       }},
       {"dbsize", 1, kReadonly | kFast, 0, 0, 0, CmdDbSize, "server",
        "Return the number of keys in the selected database"},
       {"flushdb", -1, kWrite | kKeyspaceWide, 0, 0, 0, CmdFlushDb, "server",
@@ -209,8 +236,13 @@ void RegisterServerFamily(CommandTable* table) {
        "A container for debugging commands"},
       {"shutdown", -1, kAdmin | kNoScript | kLoading | kStale | kNoMulti, 0, 0, 0, CmdShutdown,
        "server", "Synchronously save the dataset to disk and then shut down the server"},
-      {"memory", -2, kReadonly, 0, 0, 0, CmdMemory, "server",
-       "A container for memory diagnostics commands"},
+      {"memory", -2, 0, 0, 0, 0, nullptr, "server", "A container for memory diagnostics commands",
+       {
+           {"memory|usage", -3, kReadonly, 2, 2, 1, CmdMemoryUsage, "server",
+            "Estimate the memory usage of a key"},
+           {"memory|help", 2, kLoading | kStale, 0, 0, 0, CmdMemoryHelp, "server",
+            "Show helpful text about the different subcommands"},
+       }},
   });
 }
 

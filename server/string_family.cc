@@ -26,6 +26,7 @@ void StoreString(CommandContext& ctx, std::string_view key, std::string_view val
   }
   if (existing != nullptr && existing->type == ObjType::kString) {
     existing->str.assign(value);
+    existing->raw_encoding = false;
     existing->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
     ks.SetExpire(ctx.db(), key, existing, expire_at_ms);  // also signals watchers
     return;
@@ -317,6 +318,7 @@ void CmdAppend(CommandContext& ctx) {
   }
   if (!WithinBulkLimit(ctx, obj->str.size() + ctx.args[2].size())) return;
   obj->str.append(ctx.args[2]);
+  obj->raw_encoding = true;
   ctx.keyspace().watches().Touch(ctx.db(), ctx.args[1]);
   ctx.out.Integer(static_cast<int64_t>(obj->str.size()));
 }
@@ -356,6 +358,7 @@ void IncrBy(CommandContext& ctx, int64_t delta) {
   } else {
     obj->str.clear();
     AppendInt64(&obj->str, result);
+    obj->raw_encoding = false;
     ctx.keyspace().watches().Touch(ctx.db(), key);
   }
   ctx.out.Integer(result);
@@ -414,6 +417,7 @@ void CmdIncrByFloat(CommandContext& ctx) {
     StoreString(ctx, key, text, kNoExpire, nullptr);
   } else {
     obj->str = text;
+    obj->raw_encoding = false;
     ctx.keyspace().watches().Touch(ctx.db(), key);
   }
   ctx.out.Bulk(text);
@@ -488,6 +492,7 @@ void CmdSetRange(CommandContext& ctx) {
   size_t needed = static_cast<size_t>(offset) + value.size();
   if (obj->str.size() < needed) obj->str.resize(needed, '\0');
   obj->str.replace(static_cast<size_t>(offset), value.size(), value);
+  obj->raw_encoding = true;
   ctx.keyspace().watches().Touch(ctx.db(), ctx.args[1]);
   ctx.out.Integer(static_cast<int64_t>(obj->str.size()));
 }

@@ -9,26 +9,11 @@
 #include "server/errors.h"
 #include "server/io_thread.h"
 #include "server/server.h"
+#include "server/transaction.h"
 
 namespace ordis::server {
 namespace {
 
-void UnwatchAll(CommandContext& ctx) {
-  ClientState& c = ctx.client;
-  if (!c.watched_keys.empty()) ctx.keyspace().watches().UnwatchAll(c.watched_keys, &c.watch);
-  c.watched_keys.clear();
-  c.watched_with_ttl.clear();
-  c.watch.dirty.store(false, std::memory_order_relaxed);
-}
-
-void EndMulti(CommandContext& ctx) {
-  ClientState& c = ctx.client;
-  c.in_multi = false;
-  c.multi_error = false;
-  c.queued.clear();
-  c.multi_count.store(-1, std::memory_order_relaxed);
-  UnwatchAll(ctx);
-}
 
 // MULTI
 void CmdMulti(CommandContext& ctx) {
@@ -52,7 +37,7 @@ void CmdExec(CommandContext& ctx) {
   } else {
     ctx.thread_dispatcher().ExecQueued(ctx.client, ctx.out);
   }
-  EndMulti(ctx);
+  DiscardTransaction(ctx.keyspace(), ctx.client);
 }
 
 // DISCARD
@@ -61,7 +46,7 @@ void CmdDiscard(CommandContext& ctx) {
     ctx.out.Error(errors::kDiscardWithoutMulti);
     return;
   }
-  EndMulti(ctx);
+  DiscardTransaction(ctx.keyspace(), ctx.client);
   ctx.out.Ok();
 }
 
@@ -88,16 +73,31 @@ void CmdWatch(CommandContext& ctx) {
 
 // UNWATCH
 void CmdUnwatch(CommandContext& ctx) {
-  UnwatchAll(ctx);
+  UnwatchAll(ctx.keyspace(), ctx.client);
   ctx.out.Ok();
 }
 
 }  // namespace
 
+void UnwatchAll(Keyspace& keyspace, ClientState& c) {
+  if (!c.watched_keys.empty()) keyspace.watches().UnwatchAll(c.watched_keys, &c.watch);
+  c.watched_keys.clear();
+  c.watched_with_ttl.clear();
+  c.watch.dirty.store(false, std::memory_order_relaxed);
+}
+
+void DiscardTransaction(Keyspace& keyspace, ClientState& c) {
+  c.in_multi = false;
+  c.multi_error = false;
+  c.queued.clear();
+  c.multi_count.store(-1, std::memory_order_relaxed);
+  UnwatchAll(keyspace, c);
+}
+
 void RegisterTransactionFamily(CommandTable* table) {
   using namespace cmd;
   table->Register({
-      {"multi", 1, kNoScript | kLoading | kStale | kFast, 0, 0, 0, CmdMulti, "transactions",
+      {"multi", 1, kNoScript | kLoading | kStale | kFast | kNoMulti, 0, 0, 0, CmdMulti, "transactions",
        "Mark the start of a transaction block"},
       {"exec", 1, kNoScript | kLoading | kStale | kNoMulti, 0, 0, 0, CmdExec, "transactions",
        "Execute all commands issued after MULTI"},
