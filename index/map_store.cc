@@ -15,7 +15,8 @@
 #include <string>
 
 #include "absl/container/btree_set.h"
-#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/hash/hash.h"
 #include "index/ordered_store.h"
 
 namespace ordis::index {
@@ -68,6 +69,22 @@ struct Probe {
   explicit Probe(std::string_view k) : prefix(k), key(k) {}
 };
 
+// The hash index holds entry pointers and looks them up by key bytes.
+struct EntryHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view k) const { return absl::Hash<std::string_view>{}(k); }
+  size_t operator()(const Entry* e) const { return (*this)(e->key()); }
+};
+struct EntryEq {
+  using is_transparent = void;
+  static std::string_view K(const Entry* e) { return e->key(); }
+  static std::string_view K(std::string_view s) { return s; }
+  template <typename A, typename B>
+  bool operator()(const A& a, const B& b) const {
+    return K(a) == K(b);
+  }
+};
+
 struct SlotLess {
   using is_transparent = void;
   static std::string_view Key(const Slot& s) { return s.entry->key(); }
@@ -91,20 +108,23 @@ class MapStore final : public OrderedStore {
     std::shared_lock lock(mu_);
     auto it = by_key_.find(key);
     if (it == by_key_.end()) return std::nullopt;
-    return it->second->value;
+    return (*it)->value;
   }
 
   std::optional<ValueHandle> Put(std::string_view key, ValueHandle value) override {
     std::unique_lock lock(mu_);
-    auto it = by_key_.find(key);
-    if (it != by_key_.end()) {
-      ValueHandle old = it->second->value;
-      it->second->value = value;
+    bool inserted = false;
+    // One probe: the entry is built only when the key is new.
+    auto it = by_key_.lazy_emplace(key, [&](const auto& construct) {
+      construct(Entry::New(key, value));
+      inserted = true;
+    });
+    if (!inserted) {
+      ValueHandle old = (*it)->value;
+      (*it)->value = value;
       return old;
     }
-    Entry* e = Entry::New(key, value);
-    ordered_.insert(Slot{KeyPrefix(key), e});
-    by_key_.emplace(e->key(), e);
+    ordered_.insert(Slot{KeyPrefix(key), *it});
     return std::nullopt;
   }
 
@@ -112,7 +132,7 @@ class MapStore final : public OrderedStore {
     std::unique_lock lock(mu_);
     auto it = by_key_.find(key);
     if (it == by_key_.end()) return std::nullopt;
-    Entry* e = it->second;
+    Entry* e = *it;
     by_key_.erase(it);
     ordered_.erase(ordered_.find(Probe(key)));
     ValueHandle old = e->value;
@@ -151,7 +171,7 @@ class MapStore final : public OrderedStore {
  private:
   mutable std::shared_mutex mu_;
   absl::btree_set<Slot, SlotLess> ordered_;               // GUARDED_BY(mu_); owns entries
-  absl::flat_hash_map<std::string_view, Entry*> by_key_;  // GUARDED_BY(mu_); views into entries
+  absl::flat_hash_set<Entry*, EntryHash, EntryEq> by_key_;  // GUARDED_BY(mu_)
 };
 
 }  // namespace
