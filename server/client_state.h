@@ -27,7 +27,7 @@ struct ClientState {
   int fd = -1;
   int64_t created_ms = 0;
 
-  bool authenticated = false;
+  bool authenticated = false;  // set at accept when no password is required
   ReplyMode reply_mode = ReplyMode::kOn;
   bool close_after_reply = false;
 

@@ -50,6 +50,9 @@ Connection::Connection(IoThread& thread, int fd, uint64_t id)
   state_.addr = SockAddr(fd, true);
   state_.laddr = SockAddr(fd, false);
   state_.created_ms = NowMs();
+  // As Redis: the default user has no password when none is required, so a client accepted then
+  // stays authenticated even if requirepass is set later.
+  state_.authenticated = !thread.server().AuthRequired();
   state_.last_interaction_ms.store(state_.created_ms, std::memory_order_relaxed);
   int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));

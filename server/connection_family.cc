@@ -151,7 +151,7 @@ void CmdReset(CommandContext& ctx) {
   c.db.store(0, std::memory_order_relaxed);
   c.reply_mode = ReplyMode::kOn;
   ctx.server.clients().SetName(&c, "");
-  c.authenticated = false;
+  c.authenticated = !ctx.server.AuthRequired();
   c.connection->SetProtocol(2);
   ctx.out.set_protocol(2);
   ctx.out.SimpleString("RESET");
