@@ -1,5 +1,5 @@
 // Reference OrderedStore: an ordered B-tree of entries for scans plus a hash index over the same
-// entries for point operations, both under one reader-writer lock.
+// entries for point operations, both under one reader-writer lock (absl::Mutex).
 //
 // Why two structures: with ~1M keys a pure ordered map costs ~20 dependent cache misses per
 // lookup (std::map: 0.55x redis-server on GET -P 16, measured with bench/vs-redis.sh; perf put
@@ -10,13 +10,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <mutex>
-#include <shared_mutex>
 #include <string>
 
 #include "absl/container/btree_set.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/hash/hash.h"
+#include "absl/synchronization/mutex.h"
 #include "index/ordered_store.h"
 
 namespace ordis::index {
@@ -105,14 +104,14 @@ class MapStore final : public OrderedStore {
   }
 
   std::optional<ValueHandle> Get(std::string_view key) const override {
-    std::shared_lock lock(mu_);
+    absl::ReaderMutexLock lock(&mu_);
     auto it = by_key_.find(key);
     if (it == by_key_.end()) return std::nullopt;
     return (*it)->value;
   }
 
   std::optional<ValueHandle> Put(std::string_view key, ValueHandle value) override {
-    std::unique_lock lock(mu_);
+    absl::MutexLock lock(&mu_);
     bool inserted = false;
     // One probe: the entry is built only when the key is new.
     auto it = by_key_.lazy_emplace(key, [&](const auto& construct) {
@@ -129,7 +128,7 @@ class MapStore final : public OrderedStore {
   }
 
   std::optional<ValueHandle> Erase(std::string_view key) override {
-    std::unique_lock lock(mu_);
+    absl::MutexLock lock(&mu_);
     auto it = by_key_.find(key);
     if (it == by_key_.end()) return std::nullopt;
     Entry* e = *it;
@@ -143,7 +142,7 @@ class MapStore final : public OrderedStore {
   // Holds the shared lock for the whole scan, which makes it a consistent snapshot; callers keep
   // scans short (SCAN and KRANGE work in bounded chunks).
   void Scan(const ScanStart& start, Direction direction, ScanVisitor visit) const override {
-    std::shared_lock lock(mu_);
+    absl::ReaderMutexLock lock(&mu_);
     if (direction == Direction::kForward) {
       auto it = start.unbounded  ? ordered_.begin()
                 : start.inclusive ? ordered_.lower_bound(Probe(start.key))
@@ -164,12 +163,12 @@ class MapStore final : public OrderedStore {
   }
 
   size_t size() const override {
-    std::shared_lock lock(mu_);
+    absl::ReaderMutexLock lock(&mu_);
     return by_key_.size();
   }
 
  private:
-  mutable std::shared_mutex mu_;
+  mutable absl::Mutex mu_;  // writer-fair, unlike glibc's std::shared_mutex
   absl::btree_set<Slot, SlotLess> ordered_;               // GUARDED_BY(mu_); owns entries
   absl::flat_hash_set<Entry*, EntryHash, EntryEq> by_key_;  // GUARDED_BY(mu_)
 };

@@ -1,8 +1,6 @@
 #include "server/dispatcher.h"
 
 #include <chrono>
-#include <mutex>
-#include <shared_mutex>
 
 #include "server/client_state.h"
 #include "server/command_table.h"
@@ -91,12 +89,12 @@ void Dispatcher::Dispatch(ClientState& client, resp::Writer& out,
 
 void Dispatcher::Hold(LockMode mode) {
   if (mode == held_) return;
-  std::shared_mutex& mu = server_.keyspace().mu();
-  if (held_ == LockMode::kShared) mu.unlock_shared();
-  if (held_ == LockMode::kExclusive) mu.unlock();
+  absl::Mutex& mu = server_.keyspace().mu();
+  if (held_ == LockMode::kShared) mu.ReaderUnlock();
+  if (held_ == LockMode::kExclusive) mu.Unlock();
   held_ = LockMode::kNone;
   if (mode == LockMode::kExclusive) {
-    mu.lock();
+    mu.Lock();
     held_ = mode;
     if (!expired_.empty()) {
       // Lazy expiry of what readers saw, as soon as we may delete.
@@ -104,7 +102,7 @@ void Dispatcher::Hold(LockMode mode) {
       expired_.clear();
     }
   } else if (mode == LockMode::kShared) {
-    mu.lock_shared();
+    mu.ReaderLock();
     held_ = mode;
   }
 }

@@ -30,7 +30,7 @@ Keyspace::Keyspace(int num_dbs) : store_(index::NewMapStore()), dbs_(num_dbs) {
 }
 
 Keyspace::~Keyspace() {
-  std::unique_lock lock(mu_);
+  absl::MutexLock lock(&mu_);
   FlushAll();
 }
 

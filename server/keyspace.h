@@ -9,19 +9,21 @@
 // through `expired` so the caller can delete it afterwards under the exclusive lock (lazy expiry);
 // writers delete it on sight. ActiveExpireCycle samples keys with a TTL as Redis does.
 //
-// Thread safety: the caller holds mu(): shared for the const-style methods marked "shared", exclusive
-// for everything else. Objects returned are valid while that lock is held.
+// Thread safety: the caller holds mu(): shared (ReaderLock) for the methods marked "shared",
+// exclusive for everything else. Objects returned are valid while that lock is held. mu() is an
+// absl::Mutex rather than std::shared_mutex because glibc's rwlock prefers readers: I/O threads
+// that keep reading starved writers indefinitely in the stress test.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <random>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/functional/function_ref.h"
+#include "absl/synchronization/mutex.h"
 #include "index/ordered_store.h"
 #include "server/object.h"
 #include "server/watch_registry.h"
@@ -43,7 +45,7 @@ class Keyspace {
   Keyspace(const Keyspace&) = delete;
   Keyspace& operator=(const Keyspace&) = delete;
 
-  std::shared_mutex& mu() { return mu_; }
+  absl::Mutex& mu() { return mu_; }
   int num_dbs() const { return static_cast<int>(physical_.size()); }
   WatchRegistry& watches() { return watches_; }
 
@@ -111,7 +113,7 @@ class Keyspace {
   void DeleteExpired(int db, std::string_view key);
   void FreeObject(Object* obj);
 
-  mutable std::shared_mutex mu_;
+  mutable absl::Mutex mu_;
   std::unique_ptr<index::OrderedStore> store_;
   std::vector<uint8_t> physical_;  // logical db -> physical id
   std::vector<Db> dbs_;            // by physical id

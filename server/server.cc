@@ -127,7 +127,7 @@ void Server::ActiveExpire(int64_t now_ms) {
   while (true) {
     size_t deleted;
     {
-      std::unique_lock lock(keyspace_->mu());
+      absl::MutexLock lock(&keyspace_->mu());
       deleted = keyspace_->ActiveExpireCycle(now_ms, kSamples);
     }
     auto spent = std::chrono::duration_cast<std::chrono::microseconds>(
