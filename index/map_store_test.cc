@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <latch>
 #include <map>
 #include <optional>
 #include <random>
@@ -116,8 +117,14 @@ class KeyGen {
       k += '/';
       k += kSegments[Uniform(rng_, std::size(kSegments))];
     }
-    if (Uniform(rng_, 2) == 0) k += "/" + std::to_string(Uniform(rng_, 500));
-    if (Uniform(rng_, 4) == 0) k += "?q=" + std::to_string(Uniform(rng_, 50));
+    if (Uniform(rng_, 2) == 0) {
+      k += '/';
+      k += std::to_string(Uniform(rng_, 500));
+    }
+    if (Uniform(rng_, 4) == 0) {
+      k += "?q=";
+      k += std::to_string(Uniform(rng_, 50));
+    }
     return k;
   }
 
@@ -516,7 +523,9 @@ TEST(MapStoreConcurrent, ReadersWritersScanners) {
   constexpr int kStable = 2000;
   constexpr int kWriterKeys = 2000;
   constexpr int kWriters = 3, kReaders = 2, kScanners = 3;  // 8 threads
-  constexpr int kWriterOps = 60000;
+  // Fixed amounts of work, started together, so that no thread's termination depends on another
+  // getting the lock (a reader-preferring rwlock let looping readers starve the writers).
+  constexpr int kWriterOps = 60000, kReaderOps = 120000, kScannerOps = 1500;
   auto store = NewMapStore();
   std::vector<std::string> stable;
   for (int i = 0; i < kStable; ++i) {
@@ -524,7 +533,7 @@ TEST(MapStoreConcurrent, ReadersWritersScanners) {
     store->Put(stable.back(), MakeValue(i, 0, 0));
   }
 
-  std::atomic<int> writers_running{kWriters};
+  std::latch start(kWriters + kReaders + kScanners);
   std::atomic<int64_t> scans_checked{0}, gets_checked{0};
   std::vector<Model> writer_models(kWriters);
   std::vector<std::thread> threads;
@@ -533,6 +542,7 @@ TEST(MapStoreConcurrent, ReadersWritersScanners) {
     threads.emplace_back([&, t] {
       Rng rng(100 + t);
       Model& model = writer_models[t];
+      start.arrive_and_wait();
       for (int op = 0; op < kWriterOps; ++op) {
         int i = static_cast<int>(Uniform(rng, kWriterKeys));
         std::string k = WriterKey(i, t);
@@ -541,7 +551,9 @@ TEST(MapStoreConcurrent, ReadersWritersScanners) {
           auto old = store->Put(k, v);
           auto it = model.find(k);
           EXPECT_EQ(old.has_value(), it != model.end());
-          if (old && it != model.end()) EXPECT_EQ(*old, it->second);
+          if (old && it != model.end()) {
+            EXPECT_EQ(*old, it->second);
+          }
           model[k] = v;
         } else {
           auto old = store->Erase(k);
@@ -550,7 +562,6 @@ TEST(MapStoreConcurrent, ReadersWritersScanners) {
           if (it != model.end()) model.erase(it);
         }
       }
-      writers_running.fetch_sub(1);
     });
   }
 
@@ -558,15 +569,17 @@ TEST(MapStoreConcurrent, ReadersWritersScanners) {
     threads.emplace_back([&, t] {
       Rng rng(200 + t);
       int64_t n = 0;
-      // At least some work even if the writers finish first; then run until they do.
-      while (n < 20000 || writers_running.load() > 0) {
+      start.arrive_and_wait();
+      while (n < kReaderOps) {
         int i = static_cast<int>(Uniform(rng, kStable));
         auto v = store->Get(stable[i]);
         EXPECT_EQ(v, MakeValue(i, 0, 0)) << stable[i];
         int w = static_cast<int>(Uniform(rng, kWriters));
         std::string k = WriterKey(static_cast<int>(Uniform(rng, kWriterKeys)), w);
         auto wv = store->Get(k);
-        if (wv) EXPECT_TRUE(ValueMatchesKey(k, *wv)) << k;
+        if (wv) {
+          EXPECT_TRUE(ValueMatchesKey(k, *wv)) << k;
+        }
         ++n;
         if (::testing::Test::HasFailure()) break;
       }
@@ -578,7 +591,8 @@ TEST(MapStoreConcurrent, ReadersWritersScanners) {
     threads.emplace_back([&, t] {
       Rng rng(300 + t);
       int64_t n = 0;
-      while (n < 300 || writers_running.load() > 0) {
+      start.arrive_and_wait();
+      while (n < kScannerOps) {
         Direction dir = Uniform(rng, 2) == 0 ? Direction::kForward : Direction::kReverse;
         std::string bound;
         ScanStart start = ScanStart::Edge();
@@ -658,8 +672,10 @@ TEST(MapStoreConcurrent, InOrderInsertsAreSeenAsPrefixes) {
   };
   std::atomic<bool> done{false};
   std::atomic<int64_t> scans{0};
+  std::latch start(1 + kScanners);
   std::vector<std::thread> threads;
   threads.emplace_back([&] {
+    start.arrive_and_wait();
     for (int i = 0; i < kKeys; ++i) store->Put(key(i), static_cast<ValueHandle>(i));
     done.store(true);
   });
@@ -667,7 +683,9 @@ TEST(MapStoreConcurrent, InOrderInsertsAreSeenAsPrefixes) {
     threads.emplace_back([&, t] {
       int64_t n = 0;
       Rng rng(400 + t);
-      while (n < 50 || !done.load()) {
+      start.arrive_and_wait();
+      // Until the writer is done, but bounded in case the lock starves it.
+      while (n < 50 || (!done.load() && n < 2000)) {
         // Written before the scan started: the scan must see at least these.
         int64_t floor = static_cast<int64_t>(store->size()) - 2;
         std::vector<ValueHandle> seen;

@@ -123,6 +123,11 @@ class ModelCheckTest(ServerTestCase):
         reply = self.raw.call("ZADD", "z", "0", "probe")
         if isinstance(reply, RespError) and "unknown command" in reply.message:
             self.skipTest("server has no sorted sets")
+        # The model is checked against lex ranges, which ordis's first sorted sets lack (they
+        # arrive with the sorted-set issue); probe rather than branch on the server's name.
+        reply = self.raw.call("ZRANGE", "z", "-", "+", "BYLEX")
+        if isinstance(reply, RespError):
+            self.skipTest("server has no ZRANGE ... BYLEX yet")
 
     def test_model_matches_zrange_bylex(self):
         rng = random.Random(20240601)

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "server/command.h"
+#include "server/errors.h"
 #include "server/io_thread.h"
 #include "server/object.h"
 #include "server/server.h"
@@ -43,6 +44,52 @@ inline Object* LookupRead(CommandContext& ctx, std::string_view key) {
     RecordAccess(ctx, obj);
   }
   return obj;
+}
+
+// The collection of type t at key for a write command. A missing key yields a new empty object
+// stored at key when create is true (nullptr otherwise). A key of another type yields nullptr
+// with *wrong_type set, after replying WRONGTYPE.
+inline Object* FindCollectionForWrite(CommandContext& ctx, std::string_view key, ObjType t,
+                                      bool create, bool* wrong_type) {
+  *wrong_type = false;
+  Object* obj = ctx.keyspace().FindForWrite(ctx.db(), key, ctx.now_ms);
+  if (obj != nullptr && obj->type != t) {
+    *wrong_type = true;
+    ctx.out.Error(errors::kWrongType);
+    return nullptr;
+  }
+  if (obj == nullptr && create) {
+    auto fresh = NewObject(t);
+    fresh->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
+    obj = ctx.keyspace().Set(ctx.db(), key, std::move(fresh));
+  } else if (obj != nullptr) {
+    RecordAccess(ctx, obj);
+  }
+  return obj;
+}
+
+// The collection of type t at key for a read command: nullptr if missing, or (with *wrong_type
+// set, after replying WRONGTYPE) if the key holds another type.
+inline Object* FindCollectionForRead(CommandContext& ctx, std::string_view key, ObjType t,
+                                     bool* wrong_type) {
+  *wrong_type = false;
+  Object* obj = LookupRead(ctx, key);
+  if (obj != nullptr && obj->type != t) {
+    *wrong_type = true;
+    ctx.out.Error(errors::kWrongType);
+    return nullptr;
+  }
+  return obj;
+}
+
+// After a write command changed the collection at key in place: signals watchers and deletes the
+// key if the collection is now empty, as Redis does.
+inline void FinishCollectionWrite(CommandContext& ctx, std::string_view key, Object* obj) {
+  if (obj->EmptyCollection()) {
+    ctx.keyspace().Delete(ctx.db(), key);
+  } else {
+    ctx.keyspace().SignalModified(ctx.db(), key);
+  }
 }
 
 }  // namespace ordis::server

@@ -36,7 +36,10 @@ std::vector<std::string> AclCategories(const CommandSpec& spec) {
   if (spec.flags & cmd::kKeyspaceWide) out.push_back("@dangerous");
   std::string_view g = spec.group;
   std::string category = "@";
-  category += g == "generic" ? "keyspace" : g == "transactions" ? "transaction" : g;
+  category += g == "generic"        ? "keyspace"
+              : g == "transactions" ? "transaction"
+              : g == "sorted-set"   ? "sortedset"
+                                    : g;
   out.push_back(std::move(category));
   out.push_back(spec.flags & cmd::kFast ? "@fast" : "@slow");
   return out;

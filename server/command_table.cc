@@ -83,6 +83,10 @@ const CommandTable& Commands() {
     RegisterExpireFamily(t);
     RegisterTransactionFamily(t);
     RegisterRangeFamily(t);
+    RegisterListFamily(t);
+    RegisterHashFamily(t);
+    RegisterSetFamily(t);
+    RegisterZSetFamily(t);
     t->Freeze();
     return t;
   }();

@@ -48,6 +48,10 @@ void RegisterKeysFamily(CommandTable* table);
 void RegisterExpireFamily(CommandTable* table);
 void RegisterTransactionFamily(CommandTable* table);
 void RegisterRangeFamily(CommandTable* table);
+void RegisterListFamily(CommandTable* table);
+void RegisterHashFamily(CommandTable* table);
+void RegisterSetFamily(CommandTable* table);
+void RegisterZSetFamily(CommandTable* table);
 
 // The table with every family registered.
 const CommandTable& Commands();

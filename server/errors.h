@@ -46,6 +46,22 @@ inline constexpr std::string_view kMaxClients = "ERR max number of clients reach
 inline constexpr std::string_view kNxAndXxGtLt =
     "ERR NX and XX, GT or LT options at the same time are not compatible";
 inline constexpr std::string_view kGtLtNx = "ERR GT, LT, and/or NX options at the same time are not compatible";
+inline constexpr std::string_view kXxAndNx =
+    "ERR XX and NX options at the same time are not compatible";
+inline constexpr std::string_view kIncrSinglePair =
+    "ERR INCR option supports a single increment-element pair";
+inline constexpr std::string_view kScoreNaN = "ERR resulting score is not a number (NaN)";
+inline constexpr std::string_view kLimitNeedsByScoreOrLex =
+    "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX";
+// Count and numkeys arguments (getPositiveLongFromObjectOrReply and friends).
+inline constexpr std::string_view kOutOfRange = "ERR value is out of range";
+inline constexpr std::string_view kNotPositive = "ERR value is out of range, must be positive";
+inline constexpr std::string_view kSRandCountRange =
+    "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807";
+inline constexpr std::string_view kNumKeysNotPositive = "ERR numkeys should be greater than 0";
+inline constexpr std::string_view kNumKeysTooMany =
+    "ERR Number of keys can't be greater than number of args";
+inline constexpr std::string_view kLimitNegative = "ERR LIMIT can't be negative";
 
 // "ERR wrong number of arguments for 'get' command"
 std::string WrongArity(std::string_view command);

@@ -19,8 +19,7 @@ inline bool ToAbsoluteMs(int64_t value, TimeUnit unit, bool absolute, int64_t no
     value *= 1000;
   }
   if (!absolute) {
-    if (value > 0 && value > INT64_MAX - now_ms) return false;
-    if (value < 0 && value < INT64_MIN + now_ms) return false;
+    if (value > 0 && value > INT64_MAX - now_ms) return false;  // now_ms > 0: only this overflows
     value += now_ms;
   }
   if (!allow_non_positive && value <= 0) return false;

@@ -11,21 +11,53 @@
 namespace ordis::server {
 namespace {
 
-std::string_view TypeName(const Object& obj) {
-  switch (obj.type) {
-    case ObjType::kString:
-      return "string";
-  }
-  return "none";
-}
-
 // Redis's encoding for a string: "int" if it is a canonical 64-bit integer, "embstr" up to 44
 // bytes, "raw" beyond.
-std::string_view EncodingName(const Object& obj) {
+// Redis 7.0's encoding names. ordis keeps one representation per type and reports the name Redis
+// would choose for the value as it is now (Redis never converts back to the compact form; this
+// does).
+std::string_view EncodingName(const Object& obj, const Config& config) {
+  auto limit = [&](std::string_view name) {
+    int64_t v = 0;
+    ParseInt64(config.Value(name), &v);
+    return static_cast<size_t>(v);
+  };
   int64_t v;
-  if (obj.raw_encoding) return "raw";
-  if (obj.str.size() <= 20 && ParseInt64(obj.str, &v)) return "int";
-  return obj.str.size() <= 44 ? "embstr" : "raw";
+  switch (obj.type) {
+    case ObjType::kString:
+      if (obj.raw_encoding) return "raw";
+      if (obj.str.size() <= 20 && ParseInt64(obj.str, &v)) return "int";
+      return obj.str.size() <= 44 ? "embstr" : "raw";
+    case ObjType::kList:
+      return "quicklist";
+    case ObjType::kSet: {
+      const SetValue& set = std::get<SetValue>(*obj.coll);
+      if (set.size() > limit("set-max-intset-entries")) return "hashtable";
+      for (const auto& m : set) {
+        if (!ParseInt64(m, &v)) return "hashtable";
+      }
+      return "intset";
+    }
+    case ObjType::kHash: {
+      const HashValue& hash = std::get<HashValue>(*obj.coll);
+      size_t max_value = limit("hash-max-listpack-value");
+      if (hash.size() > limit("hash-max-listpack-entries")) return "hashtable";
+      for (const auto& [f, val] : hash) {
+        if (f.size() > max_value || val.size() > max_value) return "hashtable";
+      }
+      return "listpack";
+    }
+    case ObjType::kZSet: {
+      const ZSetValue& zset = std::get<ZSetValue>(*obj.coll);
+      size_t max_value = limit("zset-max-listpack-value");
+      if (zset.scores.size() > limit("zset-max-listpack-entries")) return "skiplist";
+      for (const auto& [m, score] : zset.scores) {
+        if (m.size() > max_value) return "skiplist";
+      }
+      return "listpack";
+    }
+  }
+  return "raw";
 }
 
 // DEL key [key ...] / UNLINK key [key ...]
@@ -55,7 +87,7 @@ void CmdTouch(CommandContext& ctx) { CmdExists(ctx); }
 // TYPE key
 void CmdType(CommandContext& ctx) {
   Object* obj = ctx.keyspace().Find(ctx.db(), ctx.args[1], ctx.now_ms, ctx.expired);
-  ctx.out.SimpleString(obj == nullptr ? "none" : TypeName(*obj));
+  ctx.out.SimpleString(obj == nullptr ? "none" : TypeName(obj->type));
 }
 
 void Rename(CommandContext& ctx, bool nx) {
@@ -134,11 +166,7 @@ void CmdCopy(CommandContext& ctx) {
     ctx.out.Integer(0);
     return;
   }
-  auto copy = std::make_unique<Object>();
-  copy->type = src->type;
-  copy->str = src->str;
-  copy->raw_encoding = src->raw_encoding;
-  copy->expire_at_ms = src->expire_at_ms;
+  auto copy = CloneObject(*src);
   copy->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
   ks.Set(dst_db, to, std::move(copy));
   ctx.out.Integer(1);
@@ -202,7 +230,7 @@ Object* ObjectTarget(CommandContext& ctx) {
 
 // OBJECT ENCODING key
 void CmdObjectEncoding(CommandContext& ctx) {
-  if (Object* obj = ObjectTarget(ctx)) ctx.out.Bulk(EncodingName(*obj));
+  if (Object* obj = ObjectTarget(ctx)) ctx.out.Bulk(EncodingName(*obj, ctx.server.config()));
 }
 
 // OBJECT REFCOUNT key
@@ -240,9 +268,6 @@ void CmdObjectFreq(CommandContext& ctx) {
 }
 
 }  // namespace
-
-// Exposed for the MEMORY and KRANGE implementations' type checks.
-std::string_view ObjectTypeName(const Object& obj) { return TypeName(obj); }
 
 void RegisterKeysFamily(CommandTable* table) {
   using namespace cmd;

@@ -258,25 +258,63 @@ int64_t Keyspace::AvgTtlMs(int db, int64_t now_ms) const {
   return count ? sum / count : 0;
 }
 
+namespace {
+
+// The first 8 bytes of k after skip, big-endian and zero-padded.
+uint64_t Window(std::string_view k, size_t skip) {
+  uint64_t v = 0;
+  for (size_t i = 0; i < 8; ++i) {
+    v = (v << 8) | (skip + i < k.size() ? static_cast<unsigned char>(k[skip + i]) : 0);
+  }
+  return v;
+}
+
+// A byte string uniformly placed between first and last in the 8 bytes after their common
+// prefix, so a seek to it lands in proportion to where keys actually are.
+std::string PointBetween(std::string_view first, std::string_view last, std::mt19937_64& rng) {
+  size_t common = 0;
+  while (common < first.size() && common < last.size() && first[common] == last[common]) ++common;
+  uint64_t lo = Window(first, common), hi = Window(last, common);
+  uint64_t span = hi - lo;  // hi >= lo: first <= last
+  uint64_t u = lo + (span == UINT64_MAX ? rng() : rng() % (span + 1));
+  std::string point(first.substr(0, common));
+  for (int i = 7; i >= 0; --i) point.push_back(static_cast<char>(u >> (8 * i)));
+  return point;
+}
+
+}  // namespace
+
 bool Keyspace::RandomKey(int db, int64_t now_ms, std::string* out) {
+  // The store has no rank access, so: seek to a point interpolated between the first and last key,
+  // then walk a uniform offset of up to kWalk keys, wrapping at the end. For up to kWalk keys this
+  // is exactly uniform; beyond, the walk evens out local differences in key density.
+  constexpr size_t kWalk = 64;
   for (int attempt = 0; attempt < 100 && DbSize(db) > 0; ++attempt) {
-    // Seek to a random point of the key space and take the next key, wrapping at the end.
-    char random_bytes[8];
-    uint64_t r = rng_();
-    std::memcpy(random_bytes, &r, sizeof(r));
-    bool found = false;
-    std::string key;
+    std::string first, last, key;
     Object* obj = nullptr;
-    auto take = [&](std::string_view k, Object* o) {
+    auto grab = [](std::string* dst) {
+      return [dst](std::string_view k, Object*) {
+        dst->assign(k);
+        return false;
+      };
+    };
+    // INT64_MIN as "now": expired keys are candidates too; one drawn is deleted and we retry.
+    Scan(db, index::ScanStart::Edge(), index::Direction::kForward, INT64_MIN, grab(&first));
+    Scan(db, index::ScanStart::Edge(), index::Direction::kReverse, INT64_MIN, grab(&last));
+    std::string point = PointBetween(first, last, rng_);
+    size_t steps = rng_() % std::min(DbSize(db), kWalk);
+    auto walk = [&](std::string_view k, Object* o) {
       key.assign(k);
       obj = o;
-      found = true;
-      return false;
+      return steps-- > 0;
     };
-    std::string_view seek(random_bytes, sizeof(random_bytes));
-    Scan(db, index::ScanStart::At(seek), index::Direction::kForward, INT64_MIN, take);
-    if (!found) Scan(db, index::ScanStart::Edge(), index::Direction::kForward, INT64_MIN, take);
-    if (!found) return false;
+    Scan(db, index::ScanStart::At(point), index::Direction::kForward, INT64_MIN, walk);
+    // The walk stops with steps wrapped to SIZE_MAX; otherwise it ran off the end and continues
+    // from the first key (steps < DbSize, so it wraps at most once).
+    if (steps != SIZE_MAX) {
+      Scan(db, index::ScanStart::Edge(), index::Direction::kForward, INT64_MIN, walk);
+    }
+    if (obj == nullptr) return false;
     if (Expired(obj, now_ms)) {
       DeleteExpired(db, key);
       continue;
@@ -288,8 +326,25 @@ bool Keyspace::RandomKey(int db, int64_t now_ms, std::string* out) {
 }
 
 size_t Keyspace::MemoryUsage(std::string_view key, const Object& obj) {
-  constexpr size_t kIndexEntryOverhead = 64;  // map node + encoded key header
-  size_t payload = obj.str.capacity() > 15 ? obj.str.capacity() + 1 : 0;
+  constexpr size_t kIndexEntryOverhead = 64;  // index entry, slot and hash slot
+  constexpr size_t kElementOverhead = 48;     // container node or slot per element, estimated
+  auto bytes = [](const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; };
+  size_t payload = bytes(obj.str);
+  if (obj.coll) {
+    payload += sizeof(Collection);
+    std::visit(
+        [&](const auto& v) {
+          using T = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<T, ListValue> || std::is_same_v<T, SetValue>) {
+            for (const auto& e : v) payload += kElementOverhead + bytes(e);
+          } else if constexpr (std::is_same_v<T, HashValue>) {
+            for (const auto& [f, val] : v) payload += kElementOverhead + bytes(f) + bytes(val);
+          } else {
+            for (const auto& [m, score] : v.scores) payload += 2 * kElementOverhead + 2 * bytes(m);
+          }
+        },
+        *obj.coll);
+  }
   return kIndexEntryOverhead + key.size() + kPrefixLen + sizeof(Object) + payload;
 }
 

@@ -66,6 +66,10 @@ class Keyspace {
   // exclusive. Sets (kNoExpire clears) the TTL of an object stored at key.
   void SetExpire(int db, std::string_view key, Object* obj, int64_t expire_at_ms);
 
+  // exclusive. Every change to a key's value made in place (not through Set/Delete/Move/
+  // SetExpire, which signal themselves) must call this: it marks WATCHers dirty.
+  void SignalModified(int db, std::string_view key) { watches_.Touch(db, key); }
+
   // exclusive. Deletes expired keys reported by readers, if they are still expired.
   void ExpireReported(const std::vector<ExpiredKey>& keys, int64_t now_ms);
   // exclusive. One round of Redis's active expiry over every database: samples up to

@@ -3,15 +3,37 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
+#include <memory>
+#include <set>
 #include <string>
+#include <utility>
+#include <variant>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 
 namespace ordis::server {
 
-// on disk (snapshots, later): never renumber.
-enum class ObjType : uint8_t { kString = 0 };
+// on disk (snapshots, later): never renumber. Same order as Redis's OBJ_* constants.
+enum class ObjType : uint8_t { kString = 0, kList = 1, kSet = 2, kZSet = 3, kHash = 4 };
 
 inline constexpr int64_t kNoExpire = -1;
 inline constexpr uint32_t kNoTtlSlot = UINT32_MAX;
+
+using ListValue = std::deque<std::string>;
+using SetValue = absl::flat_hash_set<std::string>;
+using HashValue = absl::flat_hash_map<std::string, std::string>;
+
+// A first, simple sorted set: member -> score plus (score, member) order. Rank operations walk the
+// order (O(n)); the sorted-set issue replaces this with records in the ordered index.
+struct ZSetValue {
+  absl::flat_hash_map<std::string, double> scores;
+  std::set<std::pair<double, std::string>> order;
+};
+
+// Payload of the collection types, allocated only for them so a string key pays 8 bytes for it.
+using Collection = std::variant<ListValue, SetValue, HashValue, ZSetValue>;
 
 struct Object {
   ObjType type = ObjType::kString;
@@ -25,7 +47,23 @@ struct Object {
   int64_t expire_at_ms = kNoExpire;  // absolute unix time in ms
   // The string was modified in place (APPEND, SETRANGE): Redis then reports encoding "raw".
   bool raw_encoding = false;
-  std::string str;  // kString payload
+  std::string str;                   // kString payload
+  std::unique_ptr<Collection> coll;  // payload of every other type
+
+  ListValue& list() { return std::get<ListValue>(*coll); }
+  SetValue& set() { return std::get<SetValue>(*coll); }
+  HashValue& hash() { return std::get<HashValue>(*coll); }
+  ZSetValue& zset() { return std::get<ZSetValue>(*coll); }
+
+  // True iff a collection has no elements left (Redis then deletes the key).
+  bool EmptyCollection() const;
 };
+
+// A new object of type t with an empty payload.
+std::unique_ptr<Object> NewObject(ObjType t);
+// A deep copy (COPY): payload, TTL and encoding hints; fresh access statistics.
+std::unique_ptr<Object> CloneObject(const Object& obj);
+// "string", "list", "set", "zset", "hash" (TYPE, SCAN TYPE).
+std::string_view TypeName(ObjType t);
 
 }  // namespace ordis::server

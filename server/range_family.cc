@@ -12,8 +12,6 @@
 
 namespace ordis::server {
 
-std::string_view ObjectTypeName(const Object& obj);  // keys_family.cc
-
 namespace {
 
 using index::Direction;
@@ -210,7 +208,7 @@ void CmdScan(CommandContext& ctx) {
         ++examined;
         last.assign(key);
         if (use_pattern && !GlobMatch(pattern, key)) return true;
-        if (use_type && !EqualsIgnoreCase(type, ObjectTypeName(*obj))) return true;
+        if (use_type && !EqualsIgnoreCase(type, TypeName(obj->type))) return true;
         found.emplace_back(key);
         return true;
       },

@@ -319,7 +319,7 @@ void CmdAppend(CommandContext& ctx) {
   if (!WithinBulkLimit(ctx, obj->str.size() + ctx.args[2].size())) return;
   obj->str.append(ctx.args[2]);
   obj->raw_encoding = true;
-  ctx.keyspace().watches().Touch(ctx.db(), ctx.args[1]);
+  ctx.keyspace().SignalModified(ctx.db(), ctx.args[1]);
   ctx.out.Integer(static_cast<int64_t>(obj->str.size()));
 }
 
@@ -359,7 +359,7 @@ void IncrBy(CommandContext& ctx, int64_t delta) {
     obj->str.clear();
     AppendInt64(&obj->str, result);
     obj->raw_encoding = false;
-    ctx.keyspace().watches().Touch(ctx.db(), key);
+    ctx.keyspace().SignalModified(ctx.db(), key);
   }
   ctx.out.Integer(result);
 }
@@ -418,7 +418,7 @@ void CmdIncrByFloat(CommandContext& ctx) {
   } else {
     obj->str = text;
     obj->raw_encoding = false;
-    ctx.keyspace().watches().Touch(ctx.db(), key);
+    ctx.keyspace().SignalModified(ctx.db(), key);
   }
   ctx.out.Bulk(text);
 }
@@ -493,7 +493,7 @@ void CmdSetRange(CommandContext& ctx) {
   if (obj->str.size() < needed) obj->str.resize(needed, '\0');
   obj->str.replace(static_cast<size_t>(offset), value.size(), value);
   obj->raw_encoding = true;
-  ctx.keyspace().watches().Touch(ctx.db(), ctx.args[1]);
+  ctx.keyspace().SignalModified(ctx.db(), ctx.args[1]);
   ctx.out.Integer(static_cast<int64_t>(obj->str.size()));
 }
 
