@@ -89,12 +89,12 @@ void Dispatcher::Dispatch(ClientState& client, resp::Writer& out,
 
 void Dispatcher::Hold(LockMode mode) {
   if (mode == held_) return;
-  absl::Mutex& mu = server_.keyspace().mu();
-  if (held_ == LockMode::kShared) mu.ReaderUnlock();
-  if (held_ == LockMode::kExclusive) mu.Unlock();
+  index::RwLock& mu = server_.keyspace().mu();
+  if (held_ == LockMode::kShared) mu.unlock_shared();
+  if (held_ == LockMode::kExclusive) mu.unlock();
   held_ = LockMode::kNone;
   if (mode == LockMode::kExclusive) {
-    mu.Lock();
+    mu.lock();
     held_ = mode;
     if (!expired_.empty()) {
       // Lazy expiry of what readers saw, as soon as we may delete.
@@ -102,7 +102,7 @@ void Dispatcher::Hold(LockMode mode) {
       expired_.clear();
     }
   } else if (mode == LockMode::kShared) {
-    mu.ReaderLock();
+    mu.lock_shared();
     held_ = mode;
   }
 }

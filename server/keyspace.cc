@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <mutex>
 
 namespace ordis::server {
 namespace {
@@ -30,7 +31,7 @@ Keyspace::Keyspace(int num_dbs) : store_(index::NewMapStore()), dbs_(num_dbs) {
 }
 
 Keyspace::~Keyspace() {
-  absl::MutexLock lock(&mu_);
+  std::unique_lock lock(mu_);
   FlushAll();
 }
 

@@ -9,10 +9,9 @@
 // through `expired` so the caller can delete it afterwards under the exclusive lock (lazy expiry);
 // writers delete it on sight. ActiveExpireCycle samples keys with a TTL as Redis does.
 //
-// Thread safety: the caller holds mu(): shared (ReaderLock) for the methods marked "shared",
-// exclusive for everything else. Objects returned are valid while that lock is held. mu() is an
-// absl::Mutex rather than std::shared_mutex because glibc's rwlock prefers readers: I/O threads
-// that keep reading starved writers indefinitely in the stress test.
+// Thread safety: the caller holds mu(): shared for the methods marked "shared", exclusive for
+// everything else. Objects returned are valid while that lock is held. mu() prefers writers (see
+// index/rw_lock.h).
 #pragma once
 
 #include <cstdint>
@@ -23,7 +22,7 @@
 #include <vector>
 
 #include "absl/functional/function_ref.h"
-#include "absl/synchronization/mutex.h"
+#include "index/rw_lock.h"
 #include "index/ordered_store.h"
 #include "server/object.h"
 #include "server/watch_registry.h"
@@ -45,7 +44,7 @@ class Keyspace {
   Keyspace(const Keyspace&) = delete;
   Keyspace& operator=(const Keyspace&) = delete;
 
-  absl::Mutex& mu() { return mu_; }
+  index::RwLock& mu() { return mu_; }
   int num_dbs() const { return static_cast<int>(physical_.size()); }
   WatchRegistry& watches() { return watches_; }
 
@@ -117,7 +116,7 @@ class Keyspace {
   void DeleteExpired(int db, std::string_view key);
   void FreeObject(Object* obj);
 
-  mutable absl::Mutex mu_;
+  mutable index::RwLock mu_;
   std::unique_ptr<index::OrderedStore> store_;
   std::vector<uint8_t> physical_;  // logical db -> physical id
   std::vector<Db> dbs_;            // by physical id

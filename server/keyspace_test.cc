@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <mutex>
+#include <shared_mutex>
+
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -14,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "absl/synchronization/mutex.h"
+#include "index/rw_lock.h"
 #include "server/watch_registry.h"
 
 namespace ordis::server {
@@ -68,11 +71,11 @@ class KeyspaceTest : public ::testing::Test {
  protected:
   Keyspace ks_{4};
   // Taken by each test body as needed.
-  absl::Mutex& mu() { return ks_.mu(); }
+  index::RwLock& mu() { return ks_.mu(); }
 };
 
 TEST_F(KeyspaceTest, SetFindDelete) {
-  absl::MutexLock lock(&mu());
+  std::unique_lock lock(mu());
   EXPECT_EQ(ks_.Find(0, "k", kT0), nullptr);
   Object* o = ks_.Set(0, "k", Str("v1"));
   ASSERT_NE(o, nullptr);
@@ -92,7 +95,7 @@ TEST_F(KeyspaceTest, SetFindDelete) {
 }
 
 TEST_F(KeyspaceTest, BinaryKeysAndTheEmptyKey) {
-  absl::MutexLock lock(&mu());
+  std::unique_lock lock(mu());
   const std::vector<std::string> keys = {""s,     "\0"s,    "\0\0"s,          "a"s,
                                          "a\0"s,  "a\0b"s,  "\xff"s,          "\xff\xff"s,
                                          "\x01"s, "\x02"s,  std::string(40, 'x'),
@@ -119,7 +122,7 @@ TEST_F(KeyspaceTest, BinaryKeysAndTheEmptyKey) {
 }
 
 TEST_F(KeyspaceTest, DatabasesAreIsolated) {
-  absl::MutexLock lock(&mu());
+  std::unique_lock lock(mu());
   // The same keys in every db, with extreme bytes, so a scan that ran past its db would show.
   for (int db = 0; db < 4; ++db) {
     for (std::string k : {""s, "\0"s, "m"s, "\xff"s, "\xff\xff\xff"s}) {
@@ -158,7 +161,7 @@ TEST_F(KeyspaceTest, DatabasesAreIsolated) {
 // The physical db id is a key byte: the last possible db (255) must scan correctly too.
 TEST(Keyspace, AllDatabasesUpToTheMaximum) {
   Keyspace ks(Keyspace::kMaxDatabases);
-  absl::MutexLock lock(&ks.mu());
+  std::unique_lock lock(ks.mu());
   for (int db : {0, 1, 127, 128, 254, 255}) {
     ks.Set(db, "\xff", Str("a"));
     ks.Set(db, "", Str("b"));
@@ -182,7 +185,7 @@ TEST(Keyspace, AllDatabasesUpToTheMaximum) {
 }
 
 TEST_F(KeyspaceTest, ScanBoundsAndOrder) {
-  absl::MutexLock lock(&mu());
+  std::unique_lock lock(mu());
   for (std::string k : {"a", "b", "ba", "bb", "c"}) ks_.Set(0, k, Str(k));
   using V = std::vector<std::string>;
   EXPECT_EQ(ScanKeys(ks_, 0, ScanStart::At("b"), Direction::kForward, kT0), (V{"b", "ba", "bb", "c"}));
@@ -198,7 +201,7 @@ TEST_F(KeyspaceTest, ScanBoundsAndOrder) {
 }
 
 TEST_F(KeyspaceTest, ExpiredKeysAreInvisibleAndReported) {
-  absl::MutexLock lock(&mu());
+  std::unique_lock lock(mu());
   ks_.Set(0, "live", Str("1"));
   ks_.Set(0, "ttl", Str("2", kT0 + 100));
   ks_.Set(0, "gone", Str("3", kT0));  // expires at kT0: gone at kT0 already
@@ -239,7 +242,7 @@ TEST_F(KeyspaceTest, ExpiredKeysAreInvisibleAndReported) {
 }
 
 TEST_F(KeyspaceTest, FindForWriteDeletesExpired) {
-  absl::MutexLock lock(&mu());
+  std::unique_lock lock(mu());
   ks_.Set(2, "k", Str("v", kT0 + 10));
   EXPECT_NE(ks_.FindForWrite(2, "k", kT0 + 9), nullptr);
   uint64_t before = ks_.expired_keys();
@@ -253,7 +256,7 @@ TEST_F(KeyspaceTest, FindForWriteDeletesExpired) {
 }
 
 TEST_F(KeyspaceTest, SetExpireMaintainsTheTtlIndex) {
-  absl::MutexLock lock(&mu());
+  std::unique_lock lock(mu());
   Object* a = ks_.Set(0, "a", Str("1"));
   Object* b = ks_.Set(0, "b", Str("2"));
   Object* c = ks_.Set(0, "c", Str("3"));
@@ -288,7 +291,7 @@ TEST_F(KeyspaceTest, SetExpireMaintainsTheTtlIndex) {
 }
 
 TEST_F(KeyspaceTest, WritesTouchWatchers) {
-  absl::MutexLock lock(&mu());
+  std::unique_lock lock(mu());
   WatchState w0, w1, other;
   ks_.watches().Watch(0, "k", &w0);
   ks_.watches().Watch(1, "k", &w1);
@@ -334,7 +337,7 @@ TEST_F(KeyspaceTest, WritesTouchWatchers) {
 }
 
 TEST_F(KeyspaceTest, MoveCarriesTheTtlAndReplaces) {
-  absl::MutexLock lock(&mu());
+  std::unique_lock lock(mu());
   ks_.Set(0, "src", Str("payload", kT0 + 500));
   ks_.Set(0, "filler", Str("f", kT0 + 600));
   ks_.Set(1, "dst", Str("old", kT0 + 900));
@@ -365,7 +368,7 @@ TEST_F(KeyspaceTest, MoveCarriesTheTtlAndReplaces) {
 }
 
 TEST_F(KeyspaceTest, SwapDbSwapsContentsAndTtls) {
-  absl::MutexLock lock(&mu());
+  std::unique_lock lock(mu());
   ks_.Set(0, "a", Str("0a", kT0 + 100));
   ks_.Set(0, "b", Str("0b"));
   ks_.Set(1, "c", Str("1c"));
@@ -388,7 +391,7 @@ TEST_F(KeyspaceTest, SwapDbSwapsContentsAndTtls) {
 }
 
 TEST_F(KeyspaceTest, ActiveExpireCycleDeletesOnlyExpired) {
-  absl::MutexLock lock(&mu());
+  std::unique_lock lock(mu());
   for (int i = 0; i < 50; ++i) {
     ks_.Set(0, "expired" + std::to_string(i), Str("x", kT0 - 1));
     ks_.Set(0, "future" + std::to_string(i), Str("x", kT0 + 1000));
@@ -407,7 +410,7 @@ TEST_F(KeyspaceTest, ActiveExpireCycleDeletesOnlyExpired) {
 }
 
 TEST_F(KeyspaceTest, RandomKey) {
-  absl::MutexLock lock(&mu());
+  std::unique_lock lock(mu());
   std::string out = "unchanged";
   EXPECT_FALSE(ks_.RandomKey(0, kT0, &out));
   std::set<std::string> keys;
@@ -440,7 +443,7 @@ TEST_F(KeyspaceTest, RandomKey) {
 // the db's first key: with "key0".."key19", 2000 calls return "key0" every time. Redis's
 // RANDOMKEY picks uniformly (dictGetFairRandomKey).
 TEST_F(KeyspaceTest, RandomKeyIsSpreadOverKeysWithACommonPrefix) {
-  absl::MutexLock lock(&mu());
+  std::unique_lock lock(mu());
   std::set<std::string> keys;
   for (int i = 0; i < 20; ++i) {
     keys.insert("key" + std::to_string(i));
@@ -534,7 +537,7 @@ class Differential {
     } else if (r < 856) {
       DoSwapDb();
     } else if (r < 857) {
-      absl::MutexLock lock(&ks_.mu());
+      std::unique_lock lock(ks_.mu());
       ks_.FlushAll();
       for (auto& db : model_) db.clear();
     } else {
@@ -547,7 +550,7 @@ class Differential {
     std::string key = RandomKey();
     std::string value = std::to_string(rng_());
     int64_t expire = Uniform(3) == 0 ? RandomExpire() : kNoExpire;
-    absl::MutexLock lock(&ks_.mu());
+    std::unique_lock lock(ks_.mu());
     Object* o = ks_.Set(db, key, Str(value, expire));
     ASSERT_EQ(o->str, value);
     model_[db][key] = {value, expire};
@@ -556,7 +559,7 @@ class Differential {
   void DoDelete() {
     int db = RandomDb();
     std::string key = RandomKey();
-    absl::MutexLock lock(&ks_.mu());
+    std::unique_lock lock(ks_.mu());
     bool existed = model_[db].erase(key) > 0;
     ASSERT_EQ(ks_.Delete(db, key), existed) << Printable(key);
   }
@@ -568,7 +571,7 @@ class Differential {
     std::string key = RandomKey();
     std::vector<ExpiredKey> expired;
     {
-      absl::ReaderMutexLock lock(&ks_.mu());
+      std::shared_lock lock(ks_.mu());
       Object* o = ks_.Find(db, key, now_, &expired);
       auto it = model_[db].find(key);
       if (it == model_[db].end()) {
@@ -587,7 +590,7 @@ class Differential {
       }
     }
     if (Uniform(2) == 0) now_ += static_cast<int64_t>(Uniform(5));  // time may pass meanwhile
-    absl::MutexLock lock(&ks_.mu());
+    std::unique_lock lock(ks_.mu());
     ks_.ExpireReported(expired, now_);
     for (const ExpiredKey& e : expired) {
       auto it = model_[e.db].find(e.key);
@@ -599,7 +602,7 @@ class Differential {
   void DoFindForWriteAndExpire() {
     int db = RandomDb();
     std::string key = RandomKey();
-    absl::MutexLock lock(&ks_.mu());
+    std::unique_lock lock(ks_.mu());
     Object* o = ks_.FindForWrite(db, key, now_);
     auto it = model_[db].find(key);
     if (it != model_[db].end() && it->second.ExpiredAt(now_)) {
@@ -644,7 +647,7 @@ class Differential {
     std::vector<std::string> got;
     std::vector<ExpiredKey> got_expired;
     {
-      absl::ReaderMutexLock lock(&ks_.mu());
+      std::shared_lock lock(ks_.mu());
       ks_.Scan(db, start, dir, now_, [&](std::string_view k, Object* o) {
         auto it = model_[db].find(std::string(k));
         EXPECT_TRUE(it != model_[db].end() && it->second.value == o->str) << Printable(k);
@@ -678,7 +681,7 @@ class Differential {
       got_expired_keys.push_back(e.key);
     }
     ASSERT_EQ(got_expired_keys, want_expired);
-    absl::MutexLock lock(&ks_.mu());
+    std::unique_lock lock(ks_.mu());
     ks_.ExpireReported(got_expired, now_);
     for (const std::string& k : want_expired) model_[db].erase(k);
   }
@@ -686,7 +689,7 @@ class Differential {
   void DoMove() {
     int db = RandomDb(), to_db = RandomDb();
     std::string from = RandomKey(), to = RandomKey();
-    absl::MutexLock lock(&ks_.mu());
+    std::unique_lock lock(ks_.mu());
     ks_.Move(db, from, to_db, to);
     auto it = model_[db].find(from);
     if (it == model_[db].end()) return;
@@ -710,7 +713,7 @@ class Differential {
   }
 
   void DoActiveExpire() {
-    absl::MutexLock lock(&ks_.mu());
+    std::unique_lock lock(ks_.mu());
     size_t before = 0, after = 0;
     for (int db = 0; db < kDbs; ++db) before += ks_.DbSize(db);
     size_t deleted = ks_.ActiveExpireCycle(now_, static_cast<int>(Uniform(30)));
@@ -723,7 +726,7 @@ class Differential {
 
   void DoRandomKey() {
     int db = RandomDb();
-    absl::MutexLock lock(&ks_.mu());
+    std::unique_lock lock(ks_.mu());
     std::string out;
     size_t before = model_[db].size();
     bool found = ks_.RandomKey(db, now_, &out);
@@ -741,20 +744,20 @@ class Differential {
 
   void DoFlushDb() {
     int db = RandomDb();
-    absl::MutexLock lock(&ks_.mu());
+    std::unique_lock lock(ks_.mu());
     ks_.FlushDb(db);
     model_[db].clear();
   }
 
   void DoSwapDb() {
     int a = RandomDb(), b = RandomDb();
-    absl::MutexLock lock(&ks_.mu());
+    std::unique_lock lock(ks_.mu());
     ks_.SwapDb(a, b);
     std::swap(model_[a], model_[b]);
   }
 
   void CheckAll() {
-    absl::ReaderMutexLock lock(&ks_.mu());
+    std::shared_lock lock(ks_.mu());
     for (int db = 0; db < kDbs; ++db) {
       SCOPED_TRACE("db " + std::to_string(db));
       const ModelDb& m = model_[db];

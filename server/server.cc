@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <mutex>
 
 #include "server/connection.h"
 
@@ -127,7 +128,7 @@ void Server::ActiveExpire(int64_t now_ms) {
   while (true) {
     size_t deleted;
     {
-      absl::MutexLock lock(&keyspace_->mu());
+      std::unique_lock lock(keyspace_->mu());
       deleted = keyspace_->ActiveExpireCycle(now_ms, kSamples);
     }
     auto spent = std::chrono::duration_cast<std::chrono::microseconds>(

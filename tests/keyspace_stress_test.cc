@@ -5,6 +5,9 @@
 // also checks invariants that a race would break. Runs a fixed amount of work, never sleeps.
 #include <gtest/gtest.h>
 
+#include <mutex>
+#include <shared_mutex>
+
 #include <atomic>
 #include <cstdint>
 #include <latch>
@@ -14,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-#include "absl/synchronization/mutex.h"
+#include "index/rw_lock.h"
 #include "server/keyspace.h"
 #include "server/number.h"
 #include "server/watch_registry.h"
@@ -62,7 +65,7 @@ bool Pace(const std::atomic<int64_t>& writer_ops, int64_t target, const std::ato
 // INCR under the exclusive lock, as the string family does it: FindForWrite, parse, then either
 // an in-place update plus SetExpire (which signals watchers) or a fresh Set.
 void Incr(Keyspace& ks, int db, std::string_view key, int64_t now, bool in_place) {
-  absl::MutexLock lock(&ks.mu());
+  std::unique_lock lock(ks.mu());
   Object* obj = ks.FindForWrite(db, key, now);
   int64_t v = 0;
   if (obj != nullptr) {
@@ -102,7 +105,7 @@ TEST(KeyspaceStress, NoLostIncrements) {
       int64_t last = 0;
       int reads = 0;
       while (Pace(writer_ops, reads * 4, writers_left)) {
-        absl::ReaderMutexLock lock(&ks.mu());
+        std::shared_lock lock(ks.mu());
         Object* obj = ks.Find(1, "counter", kT0);
         if (obj != nullptr) {
           // Readers touch the access statistics under the shared lock, as LookupRead does.
@@ -117,7 +120,7 @@ TEST(KeyspaceStress, NoLostIncrements) {
     });
   }
   for (auto& th : threads) th.join();
-  absl::ReaderMutexLock lock(&ks.mu());
+  std::shared_lock lock(ks.mu());
   Object* obj = ks.Find(1, "counter", kT0);
   ASSERT_NE(obj, nullptr);
   EXPECT_EQ(obj->str, std::to_string(kThreads * kIncrements));
@@ -144,7 +147,7 @@ TEST(KeyspaceStress, DbSizeMatchesScanWhileWriting) {
         writer_ops.fetch_add(1);
         int db = static_cast<int>(Uniform(rng, kDbs));
         std::string key = Named("key:", Uniform(rng, kKeys));
-        absl::MutexLock lock(&ks.mu());
+        std::unique_lock lock(ks.mu());
         switch (Uniform(rng, 6)) {
           case 0:
           case 1:
@@ -182,7 +185,7 @@ TEST(KeyspaceStress, DbSizeMatchesScanWhileWriting) {
       while (Pace(writer_ops, n * 4, writers_left)) {
         int db = static_cast<int>(Uniform(rng, kDbs));
         std::string key = Named("key:", Uniform(rng, kKeys));
-        absl::ReaderMutexLock lock(&ks.mu());
+        std::shared_lock lock(ks.mu());
         Object* obj = ks.Find(db, key, kT0);
         if (obj != nullptr) {
           ASSERT_EQ(obj->str[0], 'v');
@@ -204,7 +207,7 @@ TEST(KeyspaceStress, DbSizeMatchesScanWhileWriting) {
       start.arrive_and_wait();
       int n = 0;
       while (Pace(writer_ops, n * 100, writers_left)) {
-        absl::ReaderMutexLock lock(&ks.mu());
+        std::shared_lock lock(ks.mu());
         for (int db = 0; db < kDbs; ++db) {
           size_t scanned = 0, with_ttl = 0;
           std::string prev;
@@ -251,7 +254,7 @@ TEST(KeyspaceStress, LazyAndActiveExpiry) {
         std::string key = Named("e:", Uniform(rng, kKeys));
         // The clock only moves forward, under the exclusive lock (a command's now_ms is taken
         // before it runs; a later command never sees an earlier time).
-        absl::MutexLock lock(&ks.mu());
+        std::unique_lock lock(ks.mu());
         int64_t t_now = now.fetch_add(static_cast<int64_t>(Uniform(rng, 3)));
         if (Uniform(rng, 4) == 0) {
           Object* obj = ks.FindForWrite(db, key, t_now);
@@ -274,7 +277,7 @@ TEST(KeyspaceStress, LazyAndActiveExpiry) {
         int db = static_cast<int>(Uniform(rng, kDbs));
         std::vector<ExpiredKey> expired;
         {
-          absl::ReaderMutexLock lock(&ks.mu());
+          std::shared_lock lock(ks.mu());
           int64_t t_now = now.load();
           if (Uniform(rng, 4) == 0) {
             // A full scan: every counted key is seen live or reported.
@@ -296,7 +299,7 @@ TEST(KeyspaceStress, LazyAndActiveExpiry) {
           }
         }
         if (!expired.empty()) {
-          absl::MutexLock lock(&ks.mu());
+          std::unique_lock lock(ks.mu());
           size_t before = ks.DbSize(db);
           ks.ExpireReported(expired, now.load());
           ASSERT_LE(ks.DbSize(db), before);
@@ -309,7 +312,7 @@ TEST(KeyspaceStress, LazyAndActiveExpiry) {
     start.arrive_and_wait();
     int n = 0;
     while (Pace(writer_ops, n * 20, writers_left)) {
-      absl::MutexLock lock(&ks.mu());
+      std::unique_lock lock(ks.mu());
       ks.ActiveExpireCycle(now.load(), 20);
       ++n;
     }
@@ -317,7 +320,7 @@ TEST(KeyspaceStress, LazyAndActiveExpiry) {
   for (auto& th : threads) th.join();
 
   // Quiescent: after expiring everything past the final time, every remaining key is live.
-  absl::MutexLock lock(&ks.mu());
+  std::unique_lock lock(ks.mu());
   int64_t end = now.load();
   for (int db = 0; db < kDbs; ++db) {
     std::vector<ExpiredKey> expired;
@@ -353,7 +356,7 @@ TEST(KeyspaceStress, WatchedIncrementsAreNotLost) {
         int64_t seen = 0;
         {
           // WATCH wcounter other<c>; GET wcounter
-          absl::ReaderMutexLock lock(&ks.mu());
+          std::shared_lock lock(ks.mu());
           for (const auto& [db, key] : watched) ks.watches().Watch(db, key, &state);
           Object* obj = ks.Find(0, "wcounter", kT0);
           if (obj != nullptr) {
@@ -362,7 +365,7 @@ TEST(KeyspaceStress, WatchedIncrementsAreNotLost) {
         }
         {
           // MULTI; SET wcounter seen+1; EXEC
-          absl::MutexLock lock(&ks.mu());
+          std::unique_lock lock(ks.mu());
           // acquire: pairs with the writers' release in WatchRegistry::Touch.
           if (!state.dirty.load(std::memory_order_acquire)) {
             Object* obj = ks.FindForWrite(0, "wcounter", kT0);
@@ -392,7 +395,7 @@ TEST(KeyspaceStress, WatchedIncrementsAreNotLost) {
     std::mt19937_64 rng(99);
     int n = 0;
     while (Pace(attempts, n, clients_left)) {
-      absl::MutexLock lock(&ks.mu());
+      std::unique_lock lock(ks.mu());
       int which = static_cast<int>(Uniform(rng, kClients));
       switch (Uniform(rng, 4)) {
         case 0: ks.Set(0, Named("other", which), Str("x")); break;
@@ -416,7 +419,7 @@ TEST(KeyspaceStress, WatchedIncrementsAreNotLost) {
     }
   });
   for (auto& th : threads) th.join();
-  absl::ReaderMutexLock lock(&ks.mu());
+  std::shared_lock lock(ks.mu());
   Object* obj = ks.Find(0, "wcounter", kT0);
   ASSERT_NE(obj, nullptr);
   EXPECT_EQ(commits.load(), kClients * kCommitsPerClient);
@@ -433,7 +436,7 @@ TEST(KeyspaceStress, WritersAreNotStarvedByReaders) {
   constexpr int64_t kReaderOps = 2'000'000;
   Keyspace ks(1);
   {
-    absl::MutexLock lock(&ks.mu());
+    std::unique_lock lock(ks.mu());
     ks.Set(0, "k", Str("v"));
   }
   std::atomic<int> readers_left{kReaders};
@@ -445,7 +448,7 @@ TEST(KeyspaceStress, WritersAreNotStarvedByReaders) {
     threads.emplace_back([&] {
       start.arrive_and_wait();
       for (int64_t i = 0; i < kReaderOps && !writer_done.load(); ++i) {
-        absl::ReaderMutexLock lock(&ks.mu());
+        std::shared_lock lock(ks.mu());
         ASSERT_NE(ks.Find(0, "k", kT0), nullptr);
       }
       readers_left.fetch_sub(1);
@@ -454,7 +457,7 @@ TEST(KeyspaceStress, WritersAreNotStarvedByReaders) {
   threads.emplace_back([&] {
     start.arrive_and_wait();
     for (int w = 0; w < kWrites; ++w) {
-      absl::MutexLock lock(&ks.mu());
+      std::unique_lock lock(ks.mu());
       ks.Set(0, "k", Str(std::to_string(w)));
     }
     readers_left_when_written = readers_left.load();
