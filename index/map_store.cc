@@ -164,6 +164,11 @@ class MapStore final : public OrderedStore {
     }
   }
 
+  void Prefetch(std::span<const std::string_view> keys) const override {
+    std::shared_lock lock(mu_);
+    for (std::string_view k : keys) by_key_.prefetch(k);
+  }
+
   size_t size() const override {
     std::shared_lock lock(mu_);
     return by_key_.size();

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include "absl/functional/function_ref.h"
@@ -45,6 +46,9 @@ class OrderedStore {
   // Returns the handle it removed, if any.
   virtual std::optional<ValueHandle> Erase(std::string_view key) = 0;
   virtual void Scan(const ScanStart& start, Direction direction, ScanVisitor visit) const = 0;
+  // A hint that Get or Put of these keys follows soon: starts loading what their lookups will
+  // touch, so a batch of lookups overlaps its cache misses instead of paying them one by one.
+  virtual void Prefetch(std::span<const std::string_view> keys) const { (void)keys; }
   virtual size_t size() const = 0;
 };
 

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "server/command_table.h"
 #include "server/io_thread.h"
 #include "server/keyspace.h"
 #include "server/server.h"
@@ -111,40 +112,80 @@ void Connection::HandleRead() {
   ProcessInput();
 }
 
-void Connection::ProcessInput() {
-  Server& server = thread_.server();
-  Dispatcher& dispatcher = thread_.dispatcher();
-  resp::ParserLimits limits;
-  limits.max_bulk_len = static_cast<uint64_t>(server.config().proto_max_bulk_len());
-  parser_.set_limits(limits);
-  while (!closed_ && !state_.close_after_reply && in_.size() > 0) {
-    parser_.set_authenticated(state_.authenticated || !server.AuthRequired());
+bool Connection::ParseBatch() {
+  batch_.clear();
+  batch_args_.clear();
+  std::string_view input = in_.view();
+  size_t offset = 0;
+  while (batch_.size() < kMaxBatch && offset < input.size()) {
+    parser_.set_authenticated(state_.authenticated || !thread_.server().AuthRequired());
     size_t consumed = 0;
-    resp::ParseStatus status = parser_.Parse(in_.view(), &consumed, &args_);
+    resp::ParseStatus status = parser_.Parse(input.substr(offset), &consumed, &args_);
+    if (status == resp::ParseStatus::kError) return false;
     if (status == resp::ParseStatus::kNeedMore) {
-      in_.Consume(consumed);  // skipped empty commands, if any
+      if (batch_.empty()) in_.Consume(consumed);  // skipped empty commands, if any
+      else batch_.back().consumed += consumed;
       break;
     }
-    if (status == resp::ParseStatus::kError) {
+    batch_.push_back({batch_args_.size(), args_.size(), consumed});
+    batch_args_.insert(batch_args_.end(), args_.begin(), args_.end());
+    offset += consumed;
+    // Inline arguments live in the parser until its next call: end the batch after one. Before
+    // AUTH, parse one command at a time: AUTH changes the limits the next one is parsed with.
+    const char* arg = args_[0].data();
+    if (arg < input.data() || arg >= input.data() + input.size()) break;
+    if (!state_.authenticated && thread_.server().AuthRequired()) break;
+  }
+  return true;
+}
+
+void Connection::PrefetchBatchKeys() {
+  if (batch_.size() < 2) return;  // nothing to overlap
+  const CommandTable& table = thread_.server().commands();
+  batch_keys_.clear();
+  for (const ParsedCommand& cmd : batch_) {
+    const CommandSpec* spec = table.Find(batch_args_[cmd.first_arg]);
+    if (spec != nullptr && spec->first_key > 0 && static_cast<size_t>(spec->first_key) < cmd.argc) {
+      batch_keys_.push_back(batch_args_[cmd.first_arg + spec->first_key]);
+    }
+  }
+  thread_.server().keyspace().Prefetch(state_.db.load(std::memory_order_relaxed), batch_keys_);
+}
+
+void Connection::ProcessInput() {
+  Dispatcher& dispatcher = thread_.dispatcher();
+  resp::ParserLimits limits;
+  limits.max_bulk_len = static_cast<uint64_t>(thread_.server().config().proto_max_bulk_len());
+  parser_.set_limits(limits);
+  while (!closed_ && !state_.close_after_reply && in_.size() > 0) {
+    // Pre-parse a batch of whole commands so their keys are prefetched together, then run them in
+    // order. A protocol error is answered after the commands before it, as Redis does.
+    bool parse_ok = ParseBatch();
+    PrefetchBatchKeys();
+    for (const ParsedCommand& cmd : batch_) {
+      std::span<const std::string_view> args(batch_args_.data() + cmd.first_arg, cmd.argc);
+      // CLIENT REPLY: OFF discards every reply; SKIP discards the next command's.
+      if (state_.reply_mode == ReplyMode::kSkipNext) state_.reply_mode = ReplyMode::kSkipThis;
+      bool discard =
+          state_.reply_mode == ReplyMode::kOff || state_.reply_mode == ReplyMode::kSkipThis;
+      if (state_.reply_mode == ReplyMode::kSkipThis) state_.reply_mode = ReplyMode::kOn;
+      writer_.set_out(discard ? &discard_ : &out_);
+      dispatcher.Dispatch(state_, writer_, args);
+      in_.Consume(cmd.consumed);  // only now: args point into the buffer
+      if (discard) discard_.Clear();
       writer_.set_out(&out_);
+      if (closed_ || OverHardLimit()) {
+        dispatcher.EndBatch();
+        return;
+      }
+      if (state_.close_after_reply) break;
+    }
+    if (!parse_ok && !state_.close_after_reply) {
       writer_.Error(parser_.ErrorText());
       Bump(thread_.stats().error_replies);
       state_.close_after_reply = true;
-      break;
     }
-    // CLIENT REPLY: OFF discards every reply; SKIP discards the next command's.
-    if (state_.reply_mode == ReplyMode::kSkipNext) state_.reply_mode = ReplyMode::kSkipThis;
-    bool discard = state_.reply_mode == ReplyMode::kOff || state_.reply_mode == ReplyMode::kSkipThis;
-    if (state_.reply_mode == ReplyMode::kSkipThis) state_.reply_mode = ReplyMode::kOn;
-    writer_.set_out(discard ? &discard_ : &out_);
-    dispatcher.Dispatch(state_, writer_, args_);
-    in_.Consume(consumed);  // only now: args_ point into the buffer
-    if (discard) discard_.Clear();
-    writer_.set_out(&out_);
-    if (closed_ || OverHardLimit()) {
-      dispatcher.EndBatch();
-      return;
-    }
+    if (batch_.empty()) break;  // waiting for the rest of a command
   }
   dispatcher.EndBatch();
   in_.ShrinkIfIdle();

@@ -48,6 +48,10 @@ class Connection {
   static void OnWritable(evutil_socket_t fd, short what, void* arg);
   void HandleRead();
   void ProcessInput();
+  // Parses up to kMaxBatch whole commands from the input into batch_. False on a protocol error
+  // (the commands parsed before it are in batch_).
+  bool ParseBatch();
+  void PrefetchBatchKeys();
   // Writes as much pending output as the socket takes; arms the write event for the rest.
   void Flush();
   bool OverHardLimit();
@@ -62,6 +66,18 @@ class Connection {
   InputBuffer in_;
   resp::Parser parser_;
   std::vector<std::string_view> args_;
+
+  // The commands of the current batch: arguments are views into in_ (or, for an inline command,
+  // which always ends a batch, into the parser).
+  struct ParsedCommand {
+    size_t first_arg;  // index into batch_args_
+    size_t argc;
+    size_t consumed;  // input bytes, including skipped empty commands after it
+  };
+  static constexpr size_t kMaxBatch = 32;
+  std::vector<ParsedCommand> batch_;
+  std::vector<std::string_view> batch_args_;
+  std::vector<std::string_view> batch_keys_;
 
   resp::OutBuffer out_;
   resp::OutBuffer discard_;  // CLIENT REPLY OFF/SKIP target

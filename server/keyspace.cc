@@ -25,9 +25,9 @@ int64_t NowMs() {
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
-Keyspace::Keyspace(int num_dbs) : store_(index::NewMapStore()), dbs_(num_dbs) {
-  physical_.resize(num_dbs);
-  for (int i = 0; i < num_dbs; ++i) physical_[i] = static_cast<uint8_t>(i);
+Keyspace::Keyspace(int num_dbs)
+    : store_(index::NewMapStore()), physical_(num_dbs), dbs_(num_dbs) {
+  for (int i = 0; i < num_dbs; ++i) physical_[i].store(static_cast<uint8_t>(i));
 }
 
 Keyspace::~Keyspace() {
@@ -39,7 +39,7 @@ std::string& Keyspace::EncodeKey(int db, std::string_view key) const {
   // One scratch buffer per thread: encoding is on every command's path and must not allocate.
   thread_local std::string buf;
   buf.clear();
-  buf.push_back(static_cast<char>(physical_[db]));
+  buf.push_back(static_cast<char>(physical_[db].load(std::memory_order_relaxed)));
   buf.push_back(kSpaceKeys);
   buf.append(key);
   return buf;
@@ -200,7 +200,9 @@ void Keyspace::FlushAll() {
 }
 
 void Keyspace::SwapDb(int a, int b) {
-  std::swap(physical_[a], physical_[b]);
+  uint8_t pa = physical_[a].load(std::memory_order_relaxed);
+  physical_[a].store(physical_[b].load(std::memory_order_relaxed), std::memory_order_relaxed);
+  physical_[b].store(pa, std::memory_order_relaxed);
   watches_.TouchDb(a);
   watches_.TouchDb(b);
 }
@@ -237,6 +239,18 @@ void Keyspace::Scan(int db, const index::ScanStart& start, index::Direction dire
     }
     return visit(user_key, obj);
   });
+}
+
+void Keyspace::Prefetch(int db, std::span<const std::string_view> keys) const {
+  thread_local std::vector<std::string> encoded;
+  thread_local std::vector<std::string_view> views;
+  encoded.resize(std::max(encoded.size(), keys.size()));
+  views.clear();
+  for (size_t i = 0; i < keys.size(); ++i) {
+    encoded[i] = EncodeKey(db, keys[i]);
+    views.push_back(encoded[i]);
+  }
+  store_->Prefetch(views);
 }
 
 size_t Keyspace::DbSize(int db) const { return PhysicalDb(db).keys; }

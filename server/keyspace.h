@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -86,6 +87,9 @@ class Keyspace {
   void Scan(int db, const index::ScanStart& start, index::Direction direction, int64_t now_ms,
             KeyVisitor visit, std::vector<ExpiredKey>* expired = nullptr) const;
 
+  // No lock needed. Prefetches the index entries of keys in db (a hint; see OrderedStore).
+  void Prefetch(int db, std::span<const std::string_view> keys) const;
+
   // shared. Keys in db, counting expired keys not yet deleted (as Redis's DBSIZE does).
   size_t DbSize(int db) const;
   size_t ExpiresCount(int db) const;
@@ -108,8 +112,10 @@ class Keyspace {
   };
 
   std::string& EncodeKey(int db, std::string_view key) const;
-  Db& PhysicalDb(int db) { return dbs_[physical_[db]]; }
-  const Db& PhysicalDb(int db) const { return dbs_[physical_[db]]; }
+  Db& PhysicalDb(int db) { return dbs_[physical_[db].load(std::memory_order_relaxed)]; }
+  const Db& PhysicalDb(int db) const {
+    return dbs_[physical_[db].load(std::memory_order_relaxed)];
+  }
   Object* Lookup(int db, std::string_view key) const;
   void TtlAdd(Db& d, std::string_view key, Object* obj);
   void TtlRemove(int db, Db& d, Object* obj);
@@ -118,7 +124,9 @@ class Keyspace {
 
   mutable index::RwLock mu_;
   std::unique_ptr<index::OrderedStore> store_;
-  std::vector<uint8_t> physical_;  // logical db -> physical id
+  // Logical db -> physical id. Atomic only so Prefetch may read it without the lock (relaxed: a
+  // stale id just prefetches the wrong lines); changed by SwapDb under the exclusive lock.
+  std::vector<std::atomic<uint8_t>> physical_;
   std::vector<Db> dbs_;            // by physical id
   WatchRegistry watches_;
   std::atomic<uint64_t> expired_keys_{0};
