@@ -112,6 +112,15 @@ class MapStore final : public OrderedStore {
     return (*it)->value;
   }
 
+  void GetBatch(std::span<const std::string_view> keys,
+                std::span<std::optional<ValueHandle>> found) const override {
+    std::shared_lock lock(mu_);
+    for (size_t i = 0; i < keys.size(); ++i) {
+      auto it = by_key_.find(keys[i]);
+      found[i] = it == by_key_.end() ? std::nullopt : std::optional<ValueHandle>((*it)->value);
+    }
+  }
+
   std::optional<ValueHandle> Put(std::string_view key, ValueHandle value) override {
     std::unique_lock lock(mu_);
     bool inserted = false;

@@ -41,6 +41,9 @@ class OrderedStore {
   virtual ~OrderedStore() = default;
 
   virtual std::optional<ValueHandle> Get(std::string_view key) const = 0;
+  // Get of each key at once: found[i] is keys[i]'s handle, or nullopt.
+  virtual void GetBatch(std::span<const std::string_view> keys,
+                        std::span<std::optional<ValueHandle>> found) const = 0;
   // Inserts or replaces; returns the handle it replaced, if any.
   virtual std::optional<ValueHandle> Put(std::string_view key, ValueHandle value) = 0;
   // Returns the handle it removed, if any.

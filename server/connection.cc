@@ -108,7 +108,7 @@ void Connection::HandleRead() {
   }
   in_.Commit(static_cast<size_t>(n));
   Bump(thread_.stats().net_input_bytes, static_cast<uint64_t>(n));
-  state_.last_interaction_ms.store(NowMs(), std::memory_order_relaxed);
+  state_.last_interaction_ms.store(CoarseNowMs(), std::memory_order_relaxed);
   ProcessInput();
 }
 

@@ -11,10 +11,7 @@
 namespace ordis::server {
 namespace {
 
-int64_t MonotonicUs() {
-  using namespace std::chrono;
-  return duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count();
-}
+
 
 bool ArityOk(const CommandSpec& spec, size_t argc) {
   return spec.arity > 0 ? argc == static_cast<size_t>(spec.arity)
@@ -84,7 +81,7 @@ void Dispatcher::Dispatch(ClientState& client, resp::Writer& out,
     out.SimpleString("QUEUED");
     return;
   }
-  Run(*spec, client, out, args, NowMs(), Locking::kByFlags);
+  Run(*spec, client, out, args, NowUs(), Locking::kByFlags);
 }
 
 void Dispatcher::Hold(LockMode mode) {
@@ -113,8 +110,10 @@ void Dispatcher::EndBatch() {
 }
 
 void Dispatcher::Run(const CommandSpec& spec, ClientState& client, resp::Writer& out,
-                     std::span<const std::string_view> args, int64_t now_ms, Locking locking) {
-  int64_t start_us = MonotonicUs();
+                     std::span<const std::string_view> args, int64_t start_us, Locking locking) {
+  // One clock read gives the command's time (Redis semantics: one "now" per command) and the
+  // start of its duration for commandstats.
+  int64_t now_ms = start_us / 1000;
   size_t errors_before = out.errors_written();
   if (locking == Locking::kByFlags) {
     if (spec.flags & (cmd::kWrite | cmd::kExclusiveLock)) {
@@ -134,7 +133,8 @@ void Dispatcher::Run(const CommandSpec& spec, ClientState& client, resp::Writer&
   }
   CommandStats& cs = stats_.per_command[spec.id];
   Bump(cs.calls);
-  Bump(cs.usec, static_cast<uint64_t>(MonotonicUs() - start_us));
+  int64_t elapsed_us = NowUs() - start_us;
+  Bump(cs.usec, static_cast<uint64_t>(elapsed_us > 0 ? elapsed_us : 0));
   Bump(stats_.commands_processed);
   if (out.errors_written() != errors_before) {
     Bump(cs.failed_calls);
@@ -145,7 +145,8 @@ void Dispatcher::Run(const CommandSpec& spec, ClientState& client, resp::Writer&
 void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
   Keyspace& ks = server_.keyspace();
   Hold(LockMode::kExclusive);  // released by the batch's EndBatch()
-  int64_t now_ms = NowMs();
+  int64_t now_us = NowUs();
+  int64_t now_ms = now_us / 1000;
   // A watched key that expired since WATCH counts as modified (Redis 7 isWatchedKeyExpired).
   bool expired_watch = false;
   for (const auto& [db, key] : client.watched_with_ttl) {
@@ -167,7 +168,7 @@ void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
       out.Error(errors::kNoAuth);
       continue;
     }
-    Run(*spec, client, out, argv_, now_ms, Locking::kHeld);
+    Run(*spec, client, out, argv_, now_us, Locking::kHeld);
   }
 }
 

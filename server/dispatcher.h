@@ -34,7 +34,7 @@ class Dispatcher {
   enum class LockMode { kNone, kShared, kExclusive };
   void Hold(LockMode mode);
   void Run(const CommandSpec& spec, ClientState& client, resp::Writer& out,
-           std::span<const std::string_view> args, int64_t now_ms, Locking locking);
+           std::span<const std::string_view> args, int64_t start_us, Locking locking);
   // The spec to run for args (a subcommand's for containers), or nullptr after replying with
   // the error (unknown command or subcommand, wrong arity).
   const CommandSpec* Resolve(ClientState& client, resp::Writer& out,

@@ -133,7 +133,11 @@ class Keyspace {
   std::mt19937_64 rng_{0x6f726469};  // exclusive: sampling and RANDOMKEY
 };
 
-// Current unix time in milliseconds.
+// Current unix time in milliseconds / microseconds.
 int64_t NowMs();
+int64_t NowUs();
+// Unix time in milliseconds from the kernel's coarse clock (a few ms of resolution, no TSC read):
+// for idle bookkeeping on every read.
+int64_t CoarseNowMs();
 
 }  // namespace ordis::server

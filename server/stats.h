@@ -1,6 +1,8 @@
 // Server statistics, kept per I/O thread so the hot path touches only its own cache lines, and
 // summed when INFO asks. Counters are atomics only so that INFO and CONFIG RESETSTAT can read and
-// reset them from other threads; relaxed everywhere: they order nothing.
+// reset them from other threads; relaxed everywhere: they order nothing. Only the owning thread
+// adds, so Bump is a plain load and store rather than a locked read-modify-write (a reset racing
+// with an add may be lost; it is a statistic).
 #pragma once
 
 #include <atomic>
@@ -11,7 +13,9 @@ namespace ordis::server {
 
 using Counter = std::atomic<uint64_t>;
 
-inline void Bump(Counter& c, uint64_t n = 1) { c.fetch_add(n, std::memory_order_relaxed); }
+inline void Bump(Counter& c, uint64_t n = 1) {
+  c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+}
 inline uint64_t Read(const Counter& c) { return c.load(std::memory_order_relaxed); }
 
 struct CommandStats {
