@@ -77,14 +77,14 @@ std::string ParseClientFilter(std::span<const std::string_view> pairs, ClientFil
     std::string_view name = pairs[i], value = pairs[i + 1];
     if (EqualsIgnoreCase(name, "ID")) {
       int64_t id;
-      if (!ParseInt64(value, &id) || id <= 0) return "ERR client-id should be greater than 0";
+      if (!ParseInt64(value, &id) || id <= 0) return std::string(errors::kClientIdNotPositive);
       out->id = static_cast<uint64_t>(id);
     } else if (EqualsIgnoreCase(name, "ADDR")) {
       out->addr = value;
     } else if (EqualsIgnoreCase(name, "LADDR")) {
       out->laddr = value;
     } else if (EqualsIgnoreCase(name, "USER")) {
-      if (value != "default") return "ERR No such user '" + std::string(value) + "'";
+      if (value != "default") return errors::NoSuchUser(value);
       out->user = value;
     } else if (EqualsIgnoreCase(name, "SKIPME")) {
       if (EqualsIgnoreCase(value, "yes")) out->skip_me = true;
@@ -101,7 +101,7 @@ std::string ParseClientFilter(std::span<const std::string_view> pairs, ClientFil
                  EqualsIgnoreCase(value, "slave") || EqualsIgnoreCase(value, "pubsub")) {
         out->type_other = true;
       } else {
-        return "ERR Unknown client type '" + std::string(value) + "'";
+        return errors::UnknownClientType(value);
       }
     } else {
       return std::string(errors::kSyntax);

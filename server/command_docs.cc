@@ -199,19 +199,19 @@ void CmdCommandGetKeys(CommandContext& ctx) {
     spec = CommandTable::FindSubcommand(*spec, cmd_args[1]);
   }
   if (spec == nullptr) {
-    ctx.out.Error("ERR Invalid command specified");
+    ctx.out.Error(errors::kInvalidCommandSpecified);
     return;
   }
   bool arity_ok = spec->arity > 0 ? cmd_args.size() == static_cast<size_t>(spec->arity)
                                    : cmd_args.size() >= static_cast<size_t>(-spec->arity);
   if (!arity_ok) {
-    ctx.out.Error("ERR Invalid number of arguments specified for command");
+    ctx.out.Error(errors::kInvalidArgCountSpecified);
     return;
   }
   std::vector<size_t> positions;
   KeyPositions(*spec, cmd_args.size(), &positions);
   if (positions.empty()) {
-    ctx.out.Error("ERR The command has no key arguments");
+    ctx.out.Error(errors::kNoKeyArguments);
     return;
   }
   ctx.out.ArrayHeader(static_cast<int64_t>(positions.size()));

@@ -61,7 +61,7 @@ void CmdHello(CommandContext& ctx) {
   size_t i = 1;
   if (ctx.args.size() > 1) {
     if (!ParseInt64(ctx.args[1], &version)) {
-      ctx.out.Error("ERR Protocol version is not an integer or out of range");
+      ctx.out.Error(errors::kProtoVersionNotInteger);
       return;
     }
     if (version < 2 || version > 3) {
@@ -85,15 +85,13 @@ void CmdHello(CommandContext& ctx) {
       has_setname = true;
       ++i;
     } else {
-      ctx.out.Error("ERR Syntax error in HELLO option '" + std::string(ctx.args[i]) + "'");
+      ctx.out.Error(errors::HelloSyntax(ctx.args[i]));
       return;
     }
   }
   if (!ctx.client.authenticated && ctx.server.AuthRequired()) {
     ctx.out.Error(
-        "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO "
-        "AUTH <user> <pass> option can be used to authenticate the client and select the RESP "
-        "protocol version at the same time");
+        errors::kHelloNoAuth);
     return;
   }
   if (has_setname) {
@@ -214,7 +212,7 @@ void CmdClientList(CommandContext& ctx) {
       if (!EqualsIgnoreCase(type, "normal") && !EqualsIgnoreCase(type, "master") &&
           !EqualsIgnoreCase(type, "replica") && !EqualsIgnoreCase(type, "slave") &&
           !EqualsIgnoreCase(type, "pubsub")) {
-        ctx.out.Error("ERR Unknown client type '" + std::string(type) + "'");
+        ctx.out.Error(errors::UnknownClientType(type));
         return;
       }
       if (!EqualsIgnoreCase(type, "normal")) filter_ids = true;  // only normal clients exist
@@ -223,7 +221,7 @@ void CmdClientList(CommandContext& ctx) {
       for (++i; i < ctx.args.size(); ++i) {
         int64_t id;
         if (!ParseInt64(ctx.args[i], &id) || id <= 0) {
-          ctx.out.Error("ERR Invalid client ID");
+          ctx.out.Error(errors::kInvalidClientId);
           return;
         }
         ids.push_back(static_cast<uint64_t>(id));

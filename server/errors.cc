@@ -43,6 +43,27 @@ std::string UnknownSubcommand(std::string_view command, std::string_view sub) {
          " HELP.";
 }
 
+std::string HelloSyntax(std::string_view option) {
+  return "ERR Syntax error in HELLO option '" + std::string(option) + "'";
+}
+
+std::string UnknownClientType(std::string_view type) {
+  return "ERR Unknown client type '" + std::string(type) + "'";
+}
+
+std::string UnsupportedOption(std::string_view option) {
+  return "ERR Unsupported option " + std::string(option);
+}
+
+std::string NoSuchUser(std::string_view user) {
+  return "ERR No such user '" + std::string(user) + "'";
+}
+
+std::string DebugUnknownSubcommand(std::string_view sub) {
+  return "ERR unknown subcommand or wrong number of arguments for '" + std::string(sub) +
+         "'. Try DEBUG HELP.";
+}
+
 std::string InvalidExpireTime(std::string_view command) {
   return "ERR invalid expire time in '" + Lower(command) + "' command";
 }

@@ -16,8 +16,7 @@ inline constexpr std::string_view kWrongType =
 inline constexpr std::string_view kNoSuchKey = "ERR no such key";
 inline constexpr std::string_view kDbIndexOutOfRange = "ERR DB index is out of range";
 inline constexpr std::string_view kInvalidDbIndex = "ERR invalid DB index";
-inline constexpr std::string_view kSameObject =
-    "ERR source and destination objects are the same";
+inline constexpr std::string_view kSameObject = "ERR source and destination objects are the same";
 inline constexpr std::string_view kNoAuth = "NOAUTH Authentication required.";
 inline constexpr std::string_view kWrongPass =
     "WRONGPASS invalid username-password pair or user is disabled.";
@@ -40,12 +39,14 @@ inline constexpr std::string_view kNoSuchClient = "ERR No such client";
 inline constexpr std::string_view kClientNameSpaces =
     "ERR Client names cannot contain spaces, newlines or special characters.";
 inline constexpr std::string_view kNoConfigFile = "ERR The server is running without a config file";
-inline constexpr std::string_view kTimeoutNotInteger = "ERR timeout is not an integer or out of range";
+inline constexpr std::string_view kTimeoutNotInteger =
+    "ERR timeout is not an integer or out of range";
 inline constexpr std::string_view kTimeoutNegative = "ERR timeout is negative";
 inline constexpr std::string_view kMaxClients = "ERR max number of clients reached";
 inline constexpr std::string_view kNxAndXxGtLt =
     "ERR NX and XX, GT or LT options at the same time are not compatible";
-inline constexpr std::string_view kGtLtNx = "ERR GT, LT, and/or NX options at the same time are not compatible";
+inline constexpr std::string_view kGtLtNx =
+    "ERR GT, LT, and/or NX options at the same time are not compatible";
 inline constexpr std::string_view kXxAndNx =
     "ERR XX and NX options at the same time are not compatible";
 inline constexpr std::string_view kIncrSinglePair =
@@ -63,6 +64,56 @@ inline constexpr std::string_view kNumKeysTooMany =
     "ERR Number of keys can't be greater than number of args";
 inline constexpr std::string_view kLimitNegative = "ERR LIMIT can't be negative";
 
+inline constexpr std::string_view kProtoVersionNotInteger =
+    "ERR Protocol version is not an integer or out of range";
+inline constexpr std::string_view kHelloNoAuth =
+    "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO AUTH "
+    "<user> <pass> option can be used to authenticate the client and select the RESP protocol "
+    "version at the same time";
+inline constexpr std::string_view kInvalidClientId = "ERR Invalid client ID";
+inline constexpr std::string_view kClientIdNotPositive = "ERR client-id should be greater than 0";
+inline constexpr std::string_view kGtAndLt =
+    "ERR GT and LT options at the same time are not compatible";
+inline constexpr std::string_view kHashValueNotInteger = "ERR hash value is not an integer";
+inline constexpr std::string_view kHashValueNotFloat = "ERR hash value is not a float";
+inline constexpr std::string_view kValueNaNOrInfinity = "ERR value is NaN or Infinity";
+inline constexpr std::string_view kInvalidFirstDbIndex = "ERR invalid first DB index";
+inline constexpr std::string_view kInvalidSecondDbIndex = "ERR invalid second DB index";
+inline constexpr std::string_view kLfuSelectedNoIdletime =
+    "ERR An LFU maxmemory policy is selected, idle time not tracked. Please note that when "
+    "switching between policies at runtime LRU and LFU data will take some time to adjust.";
+inline constexpr std::string_view kLfuNotSelected =
+    "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that "
+    "when switching between policies at runtime LRU and LFU data will take some time to adjust.";
+inline constexpr std::string_view kIndexOutOfRange = "ERR index out of range";
+inline constexpr std::string_view kCountNegative = "ERR COUNT can't be negative";
+inline constexpr std::string_view kMaxlenNegative = "ERR MAXLEN can't be negative";
+inline constexpr std::string_view kDebugNotAllowed =
+    "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", you "
+    "can run it from a local connection, otherwise you need to set this option in the "
+    "configuration file, and then restart the server.";
+inline constexpr std::string_view kShutdownFailed = "ERR Errors trying to SHUTDOWN. Check logs.";
+inline constexpr std::string_view kNoShutdownInProgress = "ERR No shutdown in progress.";
+inline constexpr std::string_view kDecrementOverflow = "ERR decrement would overflow";
+inline constexpr std::string_view kInvalidCommandSpecified = "ERR Invalid command specified";
+inline constexpr std::string_view kInvalidArgCountSpecified =
+    "ERR Invalid number of arguments specified for command";
+inline constexpr std::string_view kNoKeyArguments = "ERR The command has no key arguments";
+
+inline constexpr std::string_view kRankZero =
+    "ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use "
+    "negative to start from the end of the list";
+
+// "ERR Syntax error in HELLO option 'foo'"
+std::string HelloSyntax(std::string_view option);
+// "ERR Unknown client type 'foo'"
+std::string UnknownClientType(std::string_view type);
+// "ERR Unsupported option foo" (EXPIRE family)
+std::string UnsupportedOption(std::string_view option);
+// "ERR No such user 'foo'"
+std::string NoSuchUser(std::string_view user);
+// "ERR unknown subcommand or wrong number of arguments for 'foo'. Try DEBUG HELP."
+std::string DebugUnknownSubcommand(std::string_view sub);
 // "ERR wrong number of arguments for 'get' command"
 std::string WrongArity(std::string_view command);
 // "ERR unknown command 'foo', with args beginning with: 'a' 'b' "

@@ -20,7 +20,7 @@ void ExpireGeneric(CommandContext& ctx, TimeUnit unit, bool absolute, std::strin
     else if (EqualsIgnoreCase(opt, "GT")) gt = true;
     else if (EqualsIgnoreCase(opt, "LT")) lt = true;
     else {
-      ctx.out.Error("ERR Unsupported option " + std::string(opt));
+      ctx.out.Error(errors::UnsupportedOption(opt));
       return;
     }
   }
@@ -29,7 +29,7 @@ void ExpireGeneric(CommandContext& ctx, TimeUnit unit, bool absolute, std::strin
     return;
   }
   if (gt && lt) {
-    ctx.out.Error("ERR GT and LT options at the same time are not compatible");
+    ctx.out.Error(errors::kGtAndLt);
     return;
   }
   int64_t when;

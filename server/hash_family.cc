@@ -205,7 +205,7 @@ void CmdHIncrBy(CommandContext& ctx) {
   auto [it, inserted] = obj->hash().try_emplace(Field(ctx.args[2]));
   int64_t current = 0;
   if (!inserted && !ParseInt64(it->second, &current)) {
-    ctx.out.Error("ERR hash value is not an integer");
+    ctx.out.Error(errors::kHashValueNotInteger);
     return;
   }
   if ((delta < 0 && current < 0 && delta < INT64_MIN - current) ||
@@ -228,7 +228,7 @@ void CmdHIncrByFloat(CommandContext& ctx) {
     return;
   }
   if (std::isnan(delta) || std::isinf(delta)) {
-    ctx.out.Error("ERR value is NaN or Infinity");
+    ctx.out.Error(errors::kValueNaNOrInfinity);
     return;
   }
   std::string_view key = ctx.args[1];
@@ -239,7 +239,7 @@ void CmdHIncrByFloat(CommandContext& ctx) {
   long double current = 0;
   auto it = hash.find(Field(ctx.args[2]));
   if (it != hash.end() && !ParseLongDouble(it->second, &current)) {
-    ctx.out.Error("ERR hash value is not a float");
+    ctx.out.Error(errors::kHashValueNotFloat);
     return;
   }
   long double result = current + delta;
@@ -291,8 +291,7 @@ void CmdHRandField(CommandContext& ctx) {
     }
     if (count == INT64_MIN) {
       ctx.out.Error(
-          "ERR value is out of range, value must between -9223372036854775807 and "
-          "9223372036854775807");
+          errors::kSRandCountRange);
       return;
     }
     with_values = ctx.args.size() == 4;

@@ -194,8 +194,8 @@ void CmdMove(CommandContext& ctx) {
 // SWAPDB index1 index2
 void CmdSwapDb(CommandContext& ctx) {
   int a, b;
-  if (!ParseDb(ctx, ctx.args[1], "ERR invalid first DB index", &a)) return;
-  if (!ParseDb(ctx, ctx.args[2], "ERR invalid second DB index", &b)) return;
+  if (!ParseDb(ctx, ctx.args[1], errors::kInvalidFirstDbIndex, &a)) return;
+  if (!ParseDb(ctx, ctx.args[2], errors::kInvalidSecondDbIndex, &b)) return;
   if (a != b) ctx.keyspace().SwapDb(a, b);
   ctx.out.Ok();
 }
@@ -244,8 +244,7 @@ void CmdObjectIdletime(CommandContext& ctx) {
   if (obj == nullptr) return;
   if (ctx.server.config().lfu_policy()) {
     ctx.out.Error(
-        "ERR An LFU maxmemory policy is selected, idle time not tracked. Please note that when "
-        "switching between policies at runtime LRU and LFU data will take some time to adjust.");
+        errors::kLfuSelectedNoIdletime);
     return;
   }
   int64_t idle = static_cast<int64_t>(LruClockS(ctx.now_ms)) -
@@ -259,9 +258,7 @@ void CmdObjectFreq(CommandContext& ctx) {
   if (obj == nullptr) return;
   if (!ctx.server.config().lfu_policy()) {
     ctx.out.Error(
-        "ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note "
-        "that when switching between policies at runtime LRU and LFU data will take some time "
-        "to adjust.");
+        errors::kLfuNotSelected);
     return;
   }
   ctx.out.Integer(obj->lfu.load(std::memory_order_relaxed));

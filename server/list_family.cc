@@ -112,7 +112,7 @@ void Pop(CommandContext& ctx, End end, std::string_view command) {
   bool has_count = ctx.args.size() == 3;
   int64_t count = 0;
   if (has_count && (!ParseInt64(ctx.args[2], &count) || count < 0)) {
-    ctx.out.Error("ERR value is out of range, must be positive");
+    ctx.out.Error(errors::kNotPositive);
     return;
   }
   std::string_view key = ctx.args[1];
@@ -214,7 +214,7 @@ void CmdLSet(CommandContext& ctx) {
   }
   size_t pos;
   if (!ResolveIndex(index, obj->list().size(), &pos)) {
-    ctx.out.Error("ERR index out of range");
+    ctx.out.Error(errors::kIndexOutOfRange);
     return;
   }
   obj->list()[pos].assign(ctx.args[3]);
@@ -337,16 +337,14 @@ void CmdLPos(CommandContext& ctx) {
     if (has_value && p.Accept("RANK")) {
       rank = p.NextInt();
       if (p.ok() && rank == 0) {
-        p.Fail(
-            "ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... "
-            "or use negative to start from the end of the list");
+        p.Fail(errors::kRankZero);
       }
     } else if (has_value && p.Accept("COUNT")) {
-      count = p.NextInt("ERR COUNT can't be negative");
-      if (p.ok() && count < 0) p.Fail("ERR COUNT can't be negative");
+      count = p.NextInt(errors::kCountNegative);
+      if (p.ok() && count < 0) p.Fail(errors::kCountNegative);
     } else if (has_value && p.Accept("MAXLEN")) {
-      maxlen = p.NextInt("ERR MAXLEN can't be negative");
-      if (p.ok() && maxlen < 0) p.Fail("ERR MAXLEN can't be negative");
+      maxlen = p.NextInt(errors::kMaxlenNegative);
+      if (p.ok() && maxlen < 0) p.Fail(errors::kMaxlenNegative);
     } else {
       p.Fail(errors::kSyntax);
     }

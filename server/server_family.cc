@@ -121,9 +121,7 @@ void CmdDebug(CommandContext& ctx) {
   bool local = ctx.client.addr.starts_with("127.") || ctx.client.addr.starts_with("::1:");
   if (mode == "no" || (mode == "local" && !local)) {
     ctx.out.Error(
-        "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", "
-        "you can run it from a local connection, otherwise you need to set this option in the "
-        "configuration file, and then restart the server.");
+        errors::kDebugNotAllowed);
     return;
   }
   std::string_view sub = ctx.args[1];
@@ -144,8 +142,7 @@ void CmdDebug(CommandContext& ctx) {
         "    Stop the server for <seconds>. Decimals allowed."};
     ReplyHelp(ctx.out, kHelp);
   } else {
-    ctx.out.Error("ERR unknown subcommand or wrong number of arguments for '" + std::string(sub) +
-                  "'. Try DEBUG HELP.");
+    ctx.out.Error(errors::DebugUnknownSubcommand(sub));
   }
 }
 
@@ -156,11 +153,11 @@ void CmdShutdown(CommandContext& ctx) {
     if (EqualsIgnoreCase(opt, "SAVE")) {
       // Snapshots do not exist yet: refusing is honest, exiting without saving would lose data
       // the caller asked to keep.
-      ctx.out.Error("ERR Errors trying to SHUTDOWN. Check logs.");
+      ctx.out.Error(errors::kShutdownFailed);
       return;
     }
     if (EqualsIgnoreCase(opt, "ABORT")) {
-      ctx.out.Error("ERR No shutdown in progress.");
+      ctx.out.Error(errors::kNoShutdownInProgress);
       return;
     }
     if (!EqualsIgnoreCase(opt, "NOSAVE") && !EqualsIgnoreCase(opt, "NOW") &&

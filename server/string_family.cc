@@ -386,7 +386,7 @@ void CmdDecrBy(CommandContext& ctx) {
     return;
   }
   if (delta == INT64_MIN) {
-    ctx.out.Error("ERR decrement would overflow");
+    ctx.out.Error(errors::kDecrementOverflow);
     return;
   }
   IncrBy(ctx, -delta);
