@@ -405,6 +405,13 @@ class ClientTest(ServerTestCase):
         self.assertEqual(c.read_reply(), "OK")  # only the reply of CLIENT REPLY ON
         self.assertEqual(c.call("GET", "x"), b"1")  # the SET ran
 
+    def test_reset_replies_after_reply_off(self):
+        c = self.raw_client()
+        c.send(encode_command("CLIENT", "REPLY", "OFF") + encode_command("RESET") +
+               encode_command("PING"))
+        self.assertEqual(c.read_reply(), "RESET")  # RESET turns replies back on, itself included
+        self.assertEqual(c.read_reply(), "PONG")
+
     def test_reply_skip(self):
         c = self.raw_client()
         c.send(encode_command("CLIENT", "REPLY", "SKIP") + encode_command("SET", "y", "2") +

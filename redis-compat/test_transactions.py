@@ -1,5 +1,6 @@
 """MULTI / EXEC / DISCARD / WATCH / UNWATCH."""
 
+import time
 import unittest
 
 from harness import Err, ServerTestCase
@@ -91,6 +92,13 @@ class MultiExecTest(ServerTestCase):
         self.assertErr("ERR EXEC without MULTI", "EXEC")
         self.assertReply(None, "GET", "x")
 
+    def test_shutdown_refused_inside_multi(self):
+        # SHUTDOWN is not allowed in a transaction: refused at once, and the server keeps running.
+        self.assertReply("OK", "MULTI")
+        self.assertErr("ERR Command not allowed inside a transaction", "SHUTDOWN", "NOSAVE")
+        self.assertErr(EXECABORT, "EXEC")
+        self.assertReply("PONG", "PING")
+
     def test_select_inside_multi(self):
         self.assertReply("OK", "MULTI")
         self.assertReply("QUEUED", "SELECT", "3")
@@ -112,6 +120,17 @@ class MultiExecTest(ServerTestCase):
 
 
 class WatchTest(ServerTestCase):
+    def test_watch_of_already_expired_key_is_not_dirtied_by_its_deletion(self):
+        self.assertReply("OK", "SET", "wk", "v", "PX", "1")
+        # Let the TTL pass without touching the key (a read would delete it before WATCH).
+        # Active expiry may still delete it first; then the test checks the plain case.
+        time.sleep(0.02)
+        self.assertReply("OK", "WATCH", "wk")
+        self.assertReply(None, "GET", "wk")  # lazily deletes the expired key
+        self.assertReply("OK", "MULTI")
+        self.assertReply("QUEUED", "PING")
+        self.assertReply(["PONG"], "EXEC")
+
     def test_watch_abort_on_other_client_write(self):
         a, b = self.raw_client(), self.raw_client()
         self.assertEqual(a.call("SET", "k", "1"), "OK")

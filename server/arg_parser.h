@@ -2,7 +2,10 @@
 // (after Dragonfly's CmdArgParser).
 #pragma once
 
+#include <cctype>
+#include <cerrno>
 #include <cstdint>
+#include <cstdlib>
 #include <span>
 #include <string>
 #include <string_view>
@@ -21,6 +24,17 @@ inline bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
     if (x != y) return false;
   }
   return true;
+}
+
+// A SCAN-family cursor as Redis parses it (strtoul: optional sign, digits, no leading space, the
+// whole argument, no overflow). False means "ERR invalid cursor".
+inline bool ParseScanCursor(std::string_view arg, uint64_t* cursor) {
+  if (arg.empty() || std::isspace(static_cast<unsigned char>(arg[0]))) return false;
+  std::string text(arg);
+  char* end = nullptr;
+  errno = 0;
+  *cursor = std::strtoul(text.c_str(), &end, 10);
+  return *end == '\0' && errno != ERANGE;
 }
 
 class ArgParser {

@@ -24,7 +24,7 @@ enum Flag : uint32_t {
   kFast = 1 << 2,      // O(1) or O(log n)
   kAdmin = 1 << 3,
   kNoAuth = 1 << 4,      // allowed before AUTH
-  kNoMulti = 1 << 5,     // runs at once inside MULTI instead of being queued
+  kNoMulti = 1 << 5,     // refused inside MULTI ("Command not allowed inside a transaction")
   kLoading = 1 << 6,
   kStale = 1 << 7,
   kDenyOom = 1 << 8,     // may grow memory
@@ -34,6 +34,8 @@ enum Flag : uint32_t {
   kExclusiveLock = 1 << 11,
   // Not a Redis flag: a command outside the keyspace family that reads it under the shared lock.
   kSharedLock = 1 << 12,
+  // Not a Redis flag: MULTI EXEC DISCARD WATCH QUIT RESET run at once inside MULTI, never queued.
+  kTransactionControl = 1 << 13,
 };
 }  // namespace cmd
 

@@ -48,6 +48,7 @@ const std::vector<Config::Param>& Params() {
       {"dir", Kind::kString, "", true, true},  // default: working directory at start
       {"databases", Kind::kInt, "16", false, true, 1, 256},
       {"proto-max-bulk-len", Kind::kMemory, "536870912", true, true, 1024 * 1024, INT64_MAX},
+      {"client-query-buffer-limit", Kind::kMemory, "1073741824", true, true, 1024 * 1024, INT64_MAX},
       {"client-output-buffer-limit", Kind::kOutputLimit,
        "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60", true, true},
       {"hz", Kind::kInt, "10", true, true, 1, 500},
@@ -437,6 +438,7 @@ void Config::Mirror(const std::string& name) {
   else if (name == "maxclients") maxclients_ = as_int();
   else if (name == "timeout") timeout_s_ = as_int();
   else if (name == "proto-max-bulk-len") proto_max_bulk_len_ = as_int();
+  else if (name == "client-query-buffer-limit") query_buffer_limit_ = as_int();
   else if (name == "requirepass") auth_required_ = !v.empty();
   else if (name == "maxmemory-policy") lfu_policy_ = v.find("lfu") != std::string::npos;
   else if (name == "client-output-buffer-limit") {
@@ -444,9 +446,13 @@ void Config::Mirror(const std::string& name) {
     SplitArgs(v, &words);
     for (size_t i = 0; i + 3 < words.size(); i += 4) {
       if (words[i] != "normal") continue;
-      ParseInt64(words[i + 1], &normal_limit_.hard_bytes);
-      ParseInt64(words[i + 2], &normal_limit_.soft_bytes);
-      ParseInt64(words[i + 3], &normal_limit_.soft_seconds);
+      int64_t hard = 0, soft = 0, seconds = 0;
+      ParseInt64(words[i + 1], &hard);
+      ParseInt64(words[i + 2], &soft);
+      ParseInt64(words[i + 3], &seconds);
+      out_hard_ = hard;
+      out_soft_ = soft;
+      out_soft_seconds_ = seconds;
     }
   }
 }
@@ -506,11 +512,6 @@ std::string Config::Value(std::string_view name) const {
 std::string Config::config_file() const {
   std::lock_guard lock(mu_);
   return config_file_;
-}
-
-OutputBufferLimit Config::normal_output_limit() const {
-  std::lock_guard lock(mu_);
-  return normal_limit_;
 }
 
 std::vector<std::string> Config::bind_addresses() const {

@@ -62,7 +62,11 @@ class Config {
   int64_t proto_max_bulk_len() const { return proto_max_bulk_len_.load(std::memory_order_relaxed); }
   bool auth_required() const { return auth_required_.load(std::memory_order_relaxed); }
   bool lfu_policy() const { return lfu_policy_.load(std::memory_order_relaxed); }
-  OutputBufferLimit normal_output_limit() const;
+  OutputBufferLimit normal_output_limit() const {
+    return {out_hard_.load(std::memory_order_relaxed), out_soft_.load(std::memory_order_relaxed),
+            out_soft_seconds_.load(std::memory_order_relaxed)};
+  }
+  int64_t query_buffer_limit() const { return query_buffer_limit_.load(std::memory_order_relaxed); }
   std::vector<std::string> bind_addresses() const;
   bool CheckPassword(std::string_view password) const;
 
@@ -76,7 +80,6 @@ class Config {
   std::map<std::string, std::string> values_;  // GUARDED_BY(mu_); canonical text by name
   std::map<std::string, std::string> changed_;  // GUARDED_BY(mu_); set since start-up, for REWRITE
   std::string config_file_;                     // GUARDED_BY(mu_)
-  OutputBufferLimit normal_limit_;              // GUARDED_BY(mu_)
 
   std::atomic<int> port_{6379};
   std::atomic<int> threads_{1};
@@ -86,6 +89,10 @@ class Config {
   std::atomic<int64_t> proto_max_bulk_len_{512ll * 1024 * 1024};
   std::atomic<bool> auth_required_{false};
   std::atomic<bool> lfu_policy_{false};
+  std::atomic<int64_t> out_hard_{0};
+  std::atomic<int64_t> out_soft_{0};
+  std::atomic<int64_t> out_soft_seconds_{0};
+  std::atomic<int64_t> query_buffer_limit_{1ll << 30};
 };
 
 // Redis's sdssplitargs: splits a config line or inline command into words, honouring quotes.

@@ -108,6 +108,12 @@ void Connection::HandleRead() {
   }
   in_.Commit(static_cast<size_t>(n));
   Bump(thread_.stats().net_input_bytes, static_cast<uint64_t>(n));
+  if (static_cast<int64_t>(in_.size()) > thread_.server().config().query_buffer_limit()) {
+    // A request still incomplete past the limit (Redis: "closing client that reached max query
+    // buffer length").
+    Close();
+    return;
+  }
   state_.last_interaction_ms.store(CoarseNowMs(), std::memory_order_relaxed);
   ProcessInput();
 }

@@ -152,6 +152,7 @@ void CmdReset(CommandContext& ctx) {
   c.authenticated = !ctx.server.AuthRequired();
   c.connection->SetProtocol(2);
   ctx.out.set_protocol(2);
+  ctx.out.set_out(c.connection->output());  // replies were off until now: this one is sent
   ctx.out.SimpleString("RESET");
 }
 
@@ -329,9 +330,9 @@ void RegisterConnectionFamily(CommandTable* table) {
        "connection", "Handshake with Redis"},
       {"select", 2, kFast | kLoading | kStale, 0, 0, 0, CmdSelect, "connection",
        "Change the selected database for the current connection"},
-      {"quit", -1, kNoAuth | kFast | kNoMulti | kLoading | kStale, 0, 0, 0, CmdQuit, "connection",
+      {"quit", -1, kNoAuth | kFast | kTransactionControl | kLoading | kStale, 0, 0, 0, CmdQuit, "connection",
        "Close the connection"},
-      {"reset", 1, kNoAuth | kFast | kNoMulti | kNoScript | kLoading | kStale, 0, 0, 0, CmdReset,
+      {"reset", 1, kNoAuth | kFast | kTransactionControl | kNoScript | kLoading | kStale, 0, 0, 0, CmdReset,
        "connection", "Reset the connection"},
       {"client", -2, kNoScript | kLoading | kStale, 0, 0, 0, nullptr, "connection",
        "A container for client connection commands",

@@ -57,7 +57,7 @@ const CommandSpec* Dispatcher::Resolve(ClientState& client, resp::Writer& out,
     if (client.in_multi && spec->name == "exec") {
       // Redis answers a rejected EXEC by discarding the transaction (execCommandAbort).
       DiscardTransaction(server_.keyspace(), client);
-      error = "EXECABORT Transaction discarded because of: " + error.substr(std::size("ERR ") - 1);
+      error = std::string(errors::kExecAbortBecause) + error.substr(std::size("ERR ") - 1);
     }
     Reject(spec, client, out, error);
     return nullptr;
@@ -73,7 +73,11 @@ void Dispatcher::Dispatch(ClientState& client, resp::Writer& out,
     Reject(spec, client, out, errors::kNoAuth);
     return;
   }
-  if (client.in_multi && !(spec->flags & cmd::kNoMulti)) {
+  if (client.in_multi && (spec->flags & cmd::kNoMulti)) {
+    Reject(spec, client, out, errors::kNotAllowedInMulti);
+    return;
+  }
+  if (client.in_multi && !(spec->flags & cmd::kTransactionControl)) {
     auto& queued = client.queued.emplace_back();
     queued.reserve(args.size());
     for (std::string_view a : args) queued.emplace_back(a);

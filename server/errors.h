@@ -33,6 +33,12 @@ inline constexpr std::string_view kMultiNested = "ERR MULTI calls can not be nes
 inline constexpr std::string_view kExecWithoutMulti = "ERR EXEC without MULTI";
 inline constexpr std::string_view kDiscardWithoutMulti = "ERR DISCARD without MULTI";
 inline constexpr std::string_view kWatchInMulti = "ERR WATCH inside MULTI is not allowed";
+inline constexpr std::string_view kNotAllowedInMulti =
+    "ERR Command not allowed inside a transaction";
+// Prefix of the reply to an EXEC rejected inside MULTI; the rejection's text (without "ERR ")
+// follows.
+inline constexpr std::string_view kExecAbortBecause = "EXECABORT Transaction discarded because of: ";
+inline constexpr std::string_view kMaxClientsReply = "-ERR max number of clients reached\r\n";
 inline constexpr std::string_view kExecAbort =
     "EXECABORT Transaction discarded because of previous errors.";
 inline constexpr std::string_view kNoSuchClient = "ERR No such client";

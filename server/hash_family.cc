@@ -362,15 +362,6 @@ void CmdHRandField(CommandContext& ctx) {
 
 // Redis's parseScanCursorOrReply: strtoul over the whole argument, no leading space, no overflow
 // ("-1" and "+1" are accepted, as strtoul accepts them).
-bool ParseScanCursor(std::string_view arg, uint64_t* cursor) {
-  std::string text(arg);
-  if (!text.empty() && std::isspace(static_cast<unsigned char>(text[0]))) return false;
-  char* end = nullptr;
-  errno = 0;
-  *cursor = std::strtoul(text.c_str(), &end, 10);
-  return *end == '\0' && errno != ERANGE;
-}
-
 // HSCAN key cursor [MATCH pattern] [COUNT count]
 // ordis answers every HSCAN in one reply: all matching fields and values, with next cursor "0",
 // whatever the cursor (Redis does the same for a listpack-encoded hash). A complete iteration is

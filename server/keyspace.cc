@@ -125,7 +125,7 @@ bool Keyspace::Delete(int db, std::string_view key) {
   store_->Erase(EncodeKey(db, key));
   --d.keys;
   FreeObject(obj);
-  watches_.Touch(db, key);
+  watches_.Touch(db, key, /*deleted=*/true);
   return true;
 }
 

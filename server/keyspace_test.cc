@@ -293,10 +293,10 @@ TEST_F(KeyspaceTest, SetExpireMaintainsTheTtlIndex) {
 TEST_F(KeyspaceTest, WritesTouchWatchers) {
   std::unique_lock lock(mu());
   WatchState w0, w1, other;
-  ks_.watches().Watch(0, "k", &w0);
-  ks_.watches().Watch(1, "k", &w1);
-  ks_.watches().Watch(0, "other", &other);
-  ks_.watches().Watch(0, "k", &w0);  // twice: one registration
+  ks_.watches().Watch(0, "k", &w0, false);
+  ks_.watches().Watch(1, "k", &w1, false);
+  ks_.watches().Watch(0, "other", &other, false);
+  ks_.watches().Watch(0, "k", &w0, false);  // twice: one registration
   Object* o = ks_.Set(0, "k", Str("v"));
   EXPECT_TRUE(w0.dirty.load());
   EXPECT_FALSE(w1.dirty.load());

@@ -138,19 +138,9 @@ void CmdKeys(CommandContext& ctx) {
 // Walks keys in key order; COUNT bounds the keys examined per call, as in Redis.
 void CmdScan(CommandContext& ctx) {
   uint64_t cursor = 0;
-  {
-    std::string_view c = ctx.args[1];
-    bool ok = !c.empty() && c.size() <= 20;
-    for (char ch : c) ok = ok && ch >= '0' && ch <= '9';
-    if (ok) {
-      errno = 0;
-      cursor = std::strtoull(std::string(c).c_str(), nullptr, 10);
-      ok = errno == 0;
-    }
-    if (!ok) {
-      ctx.out.Error(errors::kInvalidCursor);
-      return;
-    }
+  if (!ParseScanCursor(ctx.args[1], &cursor)) {
+    ctx.out.Error(errors::kInvalidCursor);
+    return;
   }
   std::string_view pattern;
   std::string_view type;

@@ -7,10 +7,13 @@ uint64_t ScanCursors::Save(std::string last_key) {
   // Cursors look random-ish to clients as Redis's do, and never repeat within a run.
   // An odd multiplier is a bijection on 64-bit numbers, so cursors are distinct and never 0.
   uint64_t cursor = next_++ * 0x9E3779B97F4A7C15ull;
+  key_bytes_ += last_key.size();
   resume_after_[cursor] = std::move(last_key);
   order_.push_back(cursor);
-  while (order_.size() > kMaxCursors) {
-    resume_after_.erase(order_.front());
+  while (order_.size() > 1 && (order_.size() > kMaxCursors || key_bytes_ > kMaxKeyBytes)) {
+    auto it = resume_after_.find(order_.front());
+    key_bytes_ -= it->second.size();
+    resume_after_.erase(it);
     order_.pop_front();
   }
   return cursor;

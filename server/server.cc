@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "server/connection.h"
+#include "server/errors.h"
 
 namespace ordis::server {
 
@@ -98,8 +99,8 @@ void Server::OnSignal(evutil_socket_t, short, void* arg) {
 void Server::OnAccept(evconnlistener*, evutil_socket_t fd, sockaddr*, int, void* arg) {
   auto* self = static_cast<Server*>(arg);
   if (static_cast<int64_t>(self->clients_.size()) >= self->config_->maxclients()) {
-    static constexpr char kReply[] = "-ERR max number of clients reached\r\n";
-    [[maybe_unused]] ssize_t n = write(fd, kReply, sizeof(kReply) - 1);
+    [[maybe_unused]] ssize_t n =
+        write(fd, errors::kMaxClientsReply.data(), errors::kMaxClientsReply.size());
     close(fd);
     Bump(self->threads_[0]->stats().rejected_connections);
     return;

@@ -3,6 +3,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
 #include <thread>
 #include <vector>
@@ -133,7 +134,9 @@ void CmdDebug(CommandContext& ctx) {
     }
     // Blocks this I/O thread, as it blocks Redis's single thread.
     if (seconds > 0) {
-      std::this_thread::sleep_for(std::chrono::microseconds(static_cast<int64_t>(seconds * 1e6)));
+      constexpr double kMaxSeconds = 1e9;  // keeps the conversion to microseconds defined
+      double us = std::min(seconds, kMaxSeconds) * 1e6;
+      std::this_thread::sleep_for(std::chrono::microseconds(static_cast<int64_t>(us)));
     }
     ctx.out.Ok();
   } else if (EqualsIgnoreCase(sub, "HELP")) {

@@ -404,21 +404,13 @@ void CmdSInterCard(CommandContext& ctx) {
 
 // True iff arg is a cursor Redis's parseScanCursorOrReply accepts: what strtoul takes whole, no
 // leading space, no overflow ("" and "-1" pass, as in Redis).
-bool ValidScanCursor(std::string_view arg) {
-  if (!arg.empty() && std::isspace(static_cast<unsigned char>(arg[0]))) return false;
-  std::string text(arg);
-  char* end = nullptr;
-  errno = 0;
-  std::strtoul(text.c_str(), &end, 10);
-  return *end == '\0' && errno != ERANGE;
-}
-
 // SSCAN key cursor [MATCH pattern] [COUNT count]
 // ordis answers every valid cursor with the whole (MATCH-filtered) set and cursor "0", as Redis
 // does for a set in its compact encodings; COUNT is checked and otherwise ignored (a hint in Redis
 // too). Order of checks as in Redis: cursor, key type, then options.
 void CmdSScan(CommandContext& ctx) {
-  if (!ValidScanCursor(ctx.args[2])) {
+  uint64_t cursor;
+  if (!ParseScanCursor(ctx.args[2], &cursor)) {
     ctx.out.Error(errors::kInvalidCursor);
     return;
   }

@@ -62,9 +62,12 @@ void CmdWatch(CommandContext& ctx) {
     if (std::find(c.watched_keys.begin(), c.watched_keys.end(), entry) != c.watched_keys.end()) {
       continue;
     }
-    // Register before reading the key: a write after this point marks us dirty.
-    ctx.keyspace().watches().Watch(entry.first, entry.second, &c.watch);
-    Object* obj = ctx.keyspace().Find(entry.first, entry.second, ctx.now_ms);
+    // Register before reading the key: a write after this point marks us dirty. (Under the shared
+    // lock no write runs in between, so the expiry state read next is the one at registration.)
+    std::vector<ExpiredKey> expired;
+    Object* obj = ctx.keyspace().Find(entry.first, entry.second, ctx.now_ms, &expired);
+    ctx.keyspace().watches().Watch(entry.first, entry.second, &c.watch, !expired.empty());
+    ctx.expired->insert(ctx.expired->end(), expired.begin(), expired.end());
     if (obj != nullptr && obj->expire_at_ms != kNoExpire) c.watched_with_ttl.push_back(entry);
     c.watched_keys.push_back(std::move(entry));
   }
@@ -97,13 +100,13 @@ void DiscardTransaction(Keyspace& keyspace, ClientState& c) {
 void RegisterTransactionFamily(CommandTable* table) {
   using namespace cmd;
   table->Register({
-      {"multi", 1, kNoScript | kLoading | kStale | kFast | kNoMulti, 0, 0, 0, CmdMulti, "transactions",
+      {"multi", 1, kNoScript | kLoading | kStale | kFast | kTransactionControl, 0, 0, 0, CmdMulti, "transactions",
        "Mark the start of a transaction block"},
-      {"exec", 1, kNoScript | kLoading | kStale | kNoMulti, 0, 0, 0, CmdExec, "transactions",
+      {"exec", 1, kNoScript | kLoading | kStale | kTransactionControl, 0, 0, 0, CmdExec, "transactions",
        "Execute all commands issued after MULTI"},
-      {"discard", 1, kNoScript | kLoading | kStale | kFast | kNoMulti, 0, 0, 0, CmdDiscard,
+      {"discard", 1, kNoScript | kLoading | kStale | kFast | kTransactionControl, 0, 0, 0, CmdDiscard,
        "transactions", "Discard all commands issued after MULTI"},
-      {"watch", -2, kNoScript | kLoading | kStale | kFast | kNoMulti | kSharedLock, 1, -1, 1,
+      {"watch", -2, kNoScript | kLoading | kStale | kFast | kTransactionControl | kSharedLock, 1, -1, 1,
        CmdWatch, "transactions",
        "Watch the given keys to determine execution of the MULTI/EXEC block"},
       {"unwatch", 1, kNoScript | kLoading | kStale | kFast, 0, 0, 0, CmdUnwatch, "transactions",

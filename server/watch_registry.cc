@@ -13,11 +13,13 @@ std::string WatchRegistry::Encode(int db, std::string_view key) {
   return out;
 }
 
-void WatchRegistry::Watch(int db, std::string_view key, WatchState* watcher) {
+void WatchRegistry::Watch(int db, std::string_view key, WatchState* watcher, bool expired) {
   std::lock_guard lock(mu_);
   auto& list = watchers_[Encode(db, key)];
-  if (std::find(list.begin(), list.end(), watcher) != list.end()) return;
-  list.push_back(watcher);
+  for (const Watcher& w : list) {
+    if (w.state == watcher) return;
+  }
+  list.push_back({watcher, expired});
   watched_keys_.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -28,7 +30,8 @@ void WatchRegistry::UnwatchAll(const std::vector<std::pair<int, std::string>>& k
     auto it = watchers_.find(Encode(db, key));
     if (it == watchers_.end()) continue;
     auto& list = it->second;
-    auto pos = std::find(list.begin(), list.end(), watcher);
+    auto pos = std::find_if(list.begin(), list.end(),
+                            [watcher](const Watcher& w) { return w.state == watcher; });
     if (pos == list.end()) continue;
     list.erase(pos);
     watched_keys_.fetch_sub(1, std::memory_order_relaxed);
@@ -36,14 +39,20 @@ void WatchRegistry::UnwatchAll(const std::vector<std::pair<int, std::string>>& k
   }
 }
 
-void WatchRegistry::Touch(int db, std::string_view key) {
+void WatchRegistry::Touch(int db, std::string_view key, bool deleted) {
   // relaxed: Watch() registers under mu_ before the watcher reads the key under the keyspace
   // lock, and this writer holds that lock exclusively, so a registration it must see is visible.
   if (watched_keys_.load(std::memory_order_relaxed) == 0) return;
   std::lock_guard lock(mu_);
   auto it = watchers_.find(Encode(db, key));
   if (it == watchers_.end()) return;
-  for (WatchState* w : it->second) w->dirty.store(true, std::memory_order_release);
+  for (Watcher& w : it->second) {
+    if (w.expired) {
+      w.expired = false;  // from now on the key is simply absent
+      if (deleted) continue;
+    }
+    w.state->dirty.store(true, std::memory_order_release);
+  }
 }
 
 void WatchRegistry::TouchDb(int db) {
@@ -52,7 +61,7 @@ void WatchRegistry::TouchDb(int db) {
   for (auto& [encoded, list] : watchers_) {
     int key_db = (static_cast<unsigned char>(encoded[0]) << 8) | static_cast<unsigned char>(encoded[1]);
     if (key_db != db) continue;
-    for (WatchState* w : list) w->dirty.store(true, std::memory_order_release);
+    for (Watcher& w : list) w.state->dirty.store(true, std::memory_order_release);
   }
 }
 
@@ -60,7 +69,7 @@ void WatchRegistry::TouchAll() {
   if (watched_keys_.load(std::memory_order_relaxed) == 0) return;
   std::lock_guard lock(mu_);
   for (auto& [encoded, list] : watchers_) {
-    for (WatchState* w : list) w->dirty.store(true, std::memory_order_release);
+    for (Watcher& w : list) w.state->dirty.store(true, std::memory_order_release);
   }
 }
 

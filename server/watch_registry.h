@@ -24,9 +24,12 @@ struct WatchState {
 
 class WatchRegistry {
  public:
-  void Watch(int db, std::string_view key, WatchState* watcher);
+  // expired: the key exists but its TTL had passed when watched. Its deletion then changes nothing
+  // logically and does not dirty the watcher (Redis 7.0's watchedKey.expired).
+  void Watch(int db, std::string_view key, WatchState* watcher, bool expired);
   void UnwatchAll(const std::vector<std::pair<int, std::string>>& keys, WatchState* watcher);
-  void Touch(int db, std::string_view key);
+  // deleted: the key no longer exists after the change.
+  void Touch(int db, std::string_view key, bool deleted = false);
   void TouchDb(int db);
   void TouchAll();
 
@@ -35,7 +38,11 @@ class WatchRegistry {
 
   std::atomic<size_t> watched_keys_{0};
   std::mutex mu_;
-  absl::flat_hash_map<std::string, std::vector<WatchState*>> watchers_;  // GUARDED_BY(mu_)
+  struct Watcher {
+    WatchState* state;
+    bool expired;
+  };
+  absl::flat_hash_map<std::string, std::vector<Watcher>> watchers_;  // GUARDED_BY(mu_)
 };
 
 }  // namespace ordis::server

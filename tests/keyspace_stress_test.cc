@@ -357,7 +357,7 @@ TEST(KeyspaceStress, WatchedIncrementsAreNotLost) {
         {
           // WATCH wcounter other<c>; GET wcounter
           std::shared_lock lock(ks.mu());
-          for (const auto& [db, key] : watched) ks.watches().Watch(db, key, &state);
+          for (const auto& [db, key] : watched) ks.watches().Watch(db, key, &state, false);
           Object* obj = ks.Find(0, "wcounter", kT0);
           if (obj != nullptr) {
             ASSERT_TRUE(ParseInt64(obj->str, &seen));
@@ -412,8 +412,8 @@ TEST(KeyspaceStress, WatchedIncrementsAreNotLost) {
     WatchState idle;
     int n = 0;
     while (Pace(attempts, n, clients_left)) {
-      ks.watches().Watch(0, "wcounter", &idle);
-      ks.watches().Watch(1, "wcounter", &idle);
+      ks.watches().Watch(0, "wcounter", &idle, false);
+      ks.watches().Watch(1, "wcounter", &idle, false);
       ks.watches().UnwatchAll({{0, "wcounter"}, {1, "wcounter"}}, &idle);
       ++n;
     }
