@@ -368,8 +368,11 @@ size_t Keyspace::MemoryUsage(std::string_view key, const Object& obj) {
     std::visit(
         [&](const auto& v) {
           using T = std::decay_t<decltype(v)>;
-          if constexpr (std::is_same_v<T, ListValue> || std::is_same_v<T, SetValue>) {
+          if constexpr (std::is_same_v<T, ListValue>) {
             for (const auto& e : v) payload += kElementOverhead + bytes(e);
+          } else if constexpr (std::is_same_v<T, SetValue>) {
+            payload += v.TableBytes();  // the member vector and the index of positions
+            for (const std::string& m : v) payload += bytes(m);
           } else if constexpr (std::is_same_v<T, HashValue>) {
             for (const auto& [f, val] : v) payload += kElementOverhead + bytes(f) + bytes(val);
           } else {

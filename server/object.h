@@ -11,7 +11,7 @@
 #include <variant>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
+#include "server/set_value.h"
 
 namespace ordis::server {
 
@@ -22,7 +22,7 @@ inline constexpr int64_t kNoExpire = -1;
 inline constexpr uint32_t kNoTtlSlot = UINT32_MAX;
 
 using ListValue = std::deque<std::string>;
-using SetValue = absl::flat_hash_set<std::string>;
+// SetValue (server/set_value.h): members in a vector, found through a hash index of positions.
 using HashValue = absl::flat_hash_map<std::string, std::string>;
 
 // A first, simple sorted set: member -> score plus (score, member) order. Rank operations walk the

@@ -3,7 +3,7 @@
 //
 // Replies follow Redis 7.0: member lists that Redis sends as sets (SMEMBERS, SINTER, SUNION, SDIFF,
 // SPOP with a count) use the RESP3 set type, SRANDMEMBER with a count an array. Member order is the
-// hash set's, which Redis does not promise either.
+// set's (see set_value.h), which Redis does not promise either.
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "absl/strings/string_view.h"
 #include "server/access.h"
 #include "server/arg_parser.h"
 #include "server/command_table.h"
@@ -25,10 +25,6 @@
 
 namespace ordis::server {
 namespace {
-
-// SetValue hashes with absl's StringHash, whose heterogeneous lookup takes absl::string_view
-// (not std::string_view in this abseil build).
-absl::string_view Member(std::string_view s) { return {s.data(), s.size()}; }
 
 std::mt19937_64& Rng() {
   thread_local std::mt19937_64 rng(std::random_device{}());
@@ -41,26 +37,38 @@ bool ParseNonNegative(std::string_view arg, int64_t* out) {
   return ParseInt64(arg, out) && *out >= 0;
 }
 
-// A uniformly random member of a non-empty set. O(n): SetValue has no random access, which the
-// first representation accepts (see object.h).
-SetValue::const_iterator RandomMember(const SetValue& set) {
-  std::uniform_int_distribution<size_t> pick(0, set.size() - 1);
-  auto it = set.begin();
-  for (size_t skip = pick(Rng()); skip > 0; --skip) ++it;
-  return it;
-}
-
-// k distinct members chosen uniformly (selection sampling, Knuth's Algorithm S) in one pass, in
-// the set's iteration order. Requires k <= set.size().
-std::vector<SetValue::const_iterator> SampleMembers(const SetValue& set, size_t k) {
-  std::vector<SetValue::const_iterator> out;
-  out.reserve(k);
-  size_t left = set.size();
-  for (auto it = set.begin(); it != set.end() && out.size() < k; ++it, --left) {
-    std::uniform_int_distribution<size_t> pick(0, left - 1);
-    if (pick(Rng()) < k - out.size()) out.push_back(it);
+// Calls visit(pos) for k distinct positions chosen uniformly from [0, n); requires k <= n.
+// When 3k > n (Redis's SRANDMEMBER_SUB_STRATEGY_MUL), selection sampling (Knuth's Algorithm S):
+// one pass over the positions in order, O(n) time: under three times the O(k) reply.
+// Otherwise a partial Fisher-Yates shuffle of the virtual array 0..n-1 that remembers only the
+// displaced entries: O(k) time and space, positions in random order.
+template <typename Visit>
+void SampleDistinctPositions(size_t n, size_t k, Visit visit) {
+  if (k * 3 > n) {
+    size_t left = n, wanted = k;
+    for (size_t pos = 0; wanted > 0; ++pos, --left) {
+      if (std::uniform_int_distribution<size_t>(0, left - 1)(Rng()) < wanted) {
+        visit(pos);
+        --wanted;
+      }
+    }
+    return;
   }
-  return out;
+  // Entry i of the virtual array is displaced[i] if present, else i. Step i swaps entry i with a
+  // random entry j >= i and emits the new entry i; entry i is never read again, so only entry j
+  // is stored.
+  absl::flat_hash_map<size_t, size_t> displaced;
+  displaced.reserve(k);
+  auto entry = [&](size_t i) {
+    auto it = displaced.find(i);
+    return it == displaced.end() ? i : it->second;
+  };
+  for (size_t i = 0; i < k; ++i) {
+    const size_t j = std::uniform_int_distribution<size_t>(i, n - 1)(Rng());
+    const size_t picked = entry(j);
+    displaced[j] = entry(i);
+    visit(picked);
+  }
 }
 
 void ReplyMembers(CommandContext& ctx, const SetValue& set) {
@@ -75,7 +83,7 @@ void CmdSAdd(CommandContext& ctx) {
   if (wrong_type) return;
   SetValue& set = obj->set();
   int64_t added = 0;
-  for (size_t i = 2; i < ctx.args.size(); ++i) added += set.emplace(Member(ctx.args[i])).second;
+  for (size_t i = 2; i < ctx.args.size(); ++i) added += set.insert(ctx.args[i]);
   if (added > 0) FinishCollectionWrite(ctx, ctx.args[1], obj);
   ctx.out.Integer(added);
 }
@@ -89,7 +97,7 @@ void CmdSRem(CommandContext& ctx) {
   if (obj != nullptr) {
     SetValue& set = obj->set();
     for (size_t i = 2; i < ctx.args.size() && !set.empty(); ++i) {
-      removed += static_cast<int64_t>(set.erase(Member(ctx.args[i])));
+      removed += set.erase(ctx.args[i]);
     }
     if (removed > 0) FinishCollectionWrite(ctx, ctx.args[1], obj);
   }
@@ -109,7 +117,7 @@ void CmdSIsMember(CommandContext& ctx) {
   bool wrong_type;
   Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kSet, &wrong_type);
   if (wrong_type) return;
-  ctx.out.Integer(obj != nullptr && obj->set().contains(Member(ctx.args[2])) ? 1 : 0);
+  ctx.out.Integer(obj != nullptr && obj->set().contains(ctx.args[2]) ? 1 : 0);
 }
 
 // SMISMEMBER key member [member ...]
@@ -119,7 +127,7 @@ void CmdSMIsMember(CommandContext& ctx) {
   if (wrong_type) return;
   ctx.out.ArrayHeader(static_cast<int64_t>(ctx.args.size() - 2));
   for (size_t i = 2; i < ctx.args.size(); ++i) {
-    ctx.out.Integer(obj != nullptr && obj->set().contains(Member(ctx.args[i])) ? 1 : 0);
+    ctx.out.Integer(obj != nullptr && obj->set().contains(ctx.args[i]) ? 1 : 0);
   }
 }
 
@@ -161,9 +169,7 @@ void CmdSPop(CommandContext& ctx) {
   }
   SetValue& set = obj->set();
   if (!with_count) {
-    auto it = RandomMember(set);
-    ctx.out.Bulk(*it);
-    set.erase(it);
+    ctx.out.Bulk(set.PopRandom(Rng()));
   } else if (count == 0) {
     ctx.out.SetHeader(0);
     return;
@@ -171,12 +177,8 @@ void CmdSPop(CommandContext& ctx) {
     ReplyMembers(ctx, set);
     set.clear();
   } else {
-    std::vector<SetValue::const_iterator> popped = SampleMembers(set, static_cast<size_t>(count));
-    ctx.out.SetHeader(count);
-    for (auto it : popped) {
-      ctx.out.Bulk(*it);
-      set.erase(it);  // erasing never moves the other members: the iterators stay valid
-    }
+    ctx.out.SetHeader(count);  // O(count): each pop is O(1) expected
+    for (int64_t i = 0; i < count; ++i) ctx.out.Bulk(set.PopRandom(Rng()));
   }
   FinishCollectionWrite(ctx, key, obj);
 }
@@ -214,25 +216,22 @@ void CmdSRandMember(CommandContext& ctx) {
   }
   const SetValue& set = obj->set();
   if (!with_count) {
-    ctx.out.Bulk(*RandomMember(set));
+    ctx.out.Bulk(set.RandomMember(Rng()));
   } else if (count < 0) {
     if (static_cast<uint64_t>(-count) > kMaxRandomReplyElements) {  // ordis's cap, see command.h
       ctx.out.Error(errors::kOutOfRange);
       return;
     }
-    // One pass to index the members, then independent uniform picks.
-    std::vector<const std::string*> members;
-    members.reserve(set.size());
-    for (const std::string& m : set) members.push_back(&m);
-    std::uniform_int_distribution<size_t> pick(0, members.size() - 1);
+    // Independent uniform picks.
     ctx.out.ArrayHeader(-count);
-    for (int64_t i = 0; i < -count; ++i) ctx.out.Bulk(*members[pick(Rng())]);
+    for (int64_t i = 0; i < -count; ++i) ctx.out.Bulk(set.RandomMember(Rng()));
   } else if (static_cast<uint64_t>(count) >= set.size()) {
     ctx.out.ArrayHeader(static_cast<int64_t>(set.size()));
     for (const std::string& m : set) ctx.out.Bulk(m);
   } else {
     ctx.out.ArrayHeader(count);
-    for (auto it : SampleMembers(set, static_cast<size_t>(count))) ctx.out.Bulk(*it);
+    SampleDistinctPositions(set.size(), static_cast<size_t>(count),
+                            [&](size_t pos) { ctx.out.Bulk(set[pos]); });
   }
 }
 
@@ -252,19 +251,17 @@ void CmdSMove(CommandContext& ctx) {
   }
   RecordAccess(ctx, src);
   if (src == dst) {
-    ctx.out.Integer(src->set().contains(Member(member)) ? 1 : 0);
+    ctx.out.Integer(src->set().contains(member) ? 1 : 0);
     return;
   }
-  auto it = src->set().find(Member(member));
-  if (it == src->set().end()) {
+  if (!src->set().erase(member)) {
     ctx.out.Integer(0);
     return;
   }
-  src->set().erase(it);
   FinishCollectionWrite(ctx, src_key, src);
   bool unused;
   dst = FindCollectionForWrite(ctx, dst_key, ObjType::kSet, true, &unused);
-  if (dst->set().emplace(Member(member)).second) ks.SignalModified(ctx.db(), dst_key);
+  if (dst->set().insert(member)) ks.SignalModified(ctx.db(), dst_key);
   ctx.out.Integer(1);
 }
 
@@ -364,7 +361,7 @@ void SetAlgebraStore(CommandContext& ctx, SetOp op) {
   result->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
   SetValue& set = result->set();
   set.reserve(members.size());
-  for (std::string_view m : members) set.emplace(Member(m));
+  for (std::string_view m : members) set.insert(m);
   ks.Set(ctx.db(), dst, std::move(result));
   ctx.out.Integer(static_cast<int64_t>(members.size()));
 }
