@@ -55,8 +55,9 @@ class OrderedStore {
   virtual size_t size() const = 0;
 };
 
-// The first implementation: a std::map behind a reader-writer lock. It stays as the reference model
-// for differential tests of the learned-index tree.
+// The first implementation: a B-tree of entries (24-byte inline key prefixes) for order plus a hash
+// index over the same entries for point operations, under a writer-preferring reader-writer lock
+// (map_store.cc). It stays as the reference model for differential tests of the learned-index tree.
 std::unique_ptr<OrderedStore> NewMapStore();
 
 }  // namespace ordis::index
