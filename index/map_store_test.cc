@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "index/ordered_store.h"
+#include "tests/printable.h"
 
 namespace ordis::index {
 namespace {
@@ -27,19 +28,7 @@ namespace {
 using Model = std::map<std::string, ValueHandle>;
 using Rng = std::mt19937_64;
 
-std::string Printable(std::string_view s) {
-  std::string out;
-  for (unsigned char c : s) {
-    if (c >= 0x20 && c < 0x7f && c != '\\') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\x%02x", c);
-      out += buf;
-    }
-  }
-  return out;
-}
+using ordis::test_support::Printable;
 
 // ---------------------------------------------------------------------------------------------
 // Key shapes.

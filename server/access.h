@@ -1,5 +1,6 @@
-// Bookkeeping every command does when it reads or writes a key: access time for OBJECT IDLETIME,
-// the LFU counter for OBJECT FREQ, keyspace hit/miss statistics.
+// How command handlers reach keys: lookups that do the bookkeeping every access needs (access
+// time for OBJECT IDLETIME, the LFU counter for OBJECT FREQ, keyspace hit/miss statistics), typed
+// collection lookups that reply WRONGTYPE, and the random source of random-member commands.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +8,7 @@
 
 #include "server/command.h"
 #include "server/errors.h"
+#include "server/number.h"
 #include "server/io_thread.h"
 #include "server/object.h"
 #include "server/server.h"
@@ -44,6 +46,27 @@ inline Object* LookupRead(CommandContext& ctx, std::string_view key) {
     RecordAccess(ctx, obj);
   }
   return obj;
+}
+
+// The I/O thread's generator for commands that pick members at random (SPOP, SRANDMEMBER,
+// HRANDFIELD).
+inline std::mt19937_64& CommandRng() {
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  return rng;
+}
+
+// The count of SRANDMEMBER / HRANDFIELD: an integer in Redis's range [-LONG_MAX, LONG_MAX].
+// Replies the error and returns false otherwise.
+inline bool ParseRandomCount(CommandContext& ctx, std::string_view arg, int64_t* count) {
+  if (!ParseInt64(arg, count)) {
+    ctx.out.Error(errors::kNotInteger);
+    return false;
+  }
+  if (*count == INT64_MIN) {
+    ctx.out.Error(errors::kSRandCountRange);
+    return false;
+  }
+  return true;
 }
 
 // The collection of type t at key for a write command. A missing key yields a new empty object

@@ -124,7 +124,7 @@ bool Connection::ParseBatch() {
   std::string_view input = in_.view();
   size_t offset = 0;
   while (batch_.size() < kMaxBatch && offset < input.size()) {
-    parser_.set_authenticated(state_.authenticated || !thread_.server().AuthRequired());
+    parser_.set_authenticated(!thread_.server().NeedsAuth(state_));
     size_t consumed = 0;
     resp::ParseStatus status = parser_.Parse(input.substr(offset), &consumed, &args_);
     if (status == resp::ParseStatus::kError) return false;
@@ -140,7 +140,7 @@ bool Connection::ParseBatch() {
     // AUTH, parse one command at a time: AUTH changes the limits the next one is parsed with.
     const char* arg = args_[0].data();
     if (arg < input.data() || arg >= input.data() + input.size()) break;
-    if (!state_.authenticated && thread_.server().AuthRequired()) break;
+    if (thread_.server().NeedsAuth(state_)) break;
   }
   return true;
 }

@@ -156,6 +156,15 @@ void CmdReset(CommandContext& ctx) {
   ctx.out.SimpleString("RESET");
 }
 
+// Closes client id: the calling client after this reply, any other on its own thread.
+void Kill(CommandContext& ctx, uint64_t id) {
+  if (id == ctx.client.id) {
+    ctx.client.connection->CloseAfterReply();
+  } else {
+    ctx.server.KillClient(id);
+  }
+}
+
 // CLIENT KILL ip:port | CLIENT KILL <filter> <value> [<filter> <value> ...]
 void CmdClientKill(CommandContext& ctx) {
   auto& args = ctx.args;
@@ -169,11 +178,7 @@ void CmdClientKill(CommandContext& ctx) {
       ctx.out.Error(errors::kNoSuchClient);
       return;
     }
-    if (target == ctx.client.id) {
-      ctx.client.connection->CloseAfterReply();
-    } else {
-      ctx.server.KillClient(target);
-    }
+    Kill(ctx, target);
     ctx.out.Ok();
     return;
   }
@@ -193,13 +198,7 @@ void CmdClientKill(CommandContext& ctx) {
     if (filter.skip_me && c.id == ctx.client.id) return;
     if (filter.Matches(c, now_ms)) victims.push_back(c.id);
   });
-  for (uint64_t id : victims) {
-    if (id == ctx.client.id) {
-      ctx.client.connection->CloseAfterReply();
-    } else {
-      ctx.server.KillClient(id);
-    }
-  }
+  for (uint64_t id : victims) Kill(ctx, id);
   ctx.out.Integer(static_cast<int64_t>(victims.size()));
 }
 

@@ -69,7 +69,7 @@ void Dispatcher::Dispatch(ClientState& client, resp::Writer& out,
                           std::span<const std::string_view> args) {
   const CommandSpec* spec = Resolve(client, out, args);
   if (spec == nullptr) return;
-  if (!client.authenticated && !(spec->flags & cmd::kNoAuth) && server_.AuthRequired()) {
+  if (!(spec->flags & cmd::kNoAuth) && server_.NeedsAuth(client)) {
     Reject(spec, client, out, errors::kNoAuth);
     return;
   }
@@ -168,7 +168,7 @@ void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
       spec = CommandTable::FindSubcommand(*spec, argv_[1]);  // resolved once already at queuing
     }
     // Queuing already checked name and arity; auth may have been revoked since.
-    if (!client.authenticated && !(spec->flags & cmd::kNoAuth) && server_.AuthRequired()) {
+    if (!(spec->flags & cmd::kNoAuth) && server_.NeedsAuth(client)) {
       out.Error(errors::kNoAuth);
       continue;
     }

@@ -258,11 +258,6 @@ void CmdHIncrByFloat(CommandContext& ctx) {
   ctx.out.Bulk(text);
 }
 
-std::mt19937_64& Rng() {
-  thread_local std::mt19937_64 rng{std::random_device{}()};
-  return rng;
-}
-
 // The entries of hash, for random access.
 std::vector<const Entry*> Entries(const HashValue& hash) {
   std::vector<const Entry*> out;
@@ -285,15 +280,7 @@ void CmdHRandField(CommandContext& ctx) {
   bool with_values = false;
   int64_t count = 0;
   if (has_count) {
-    if (!ParseInt64(ctx.args[2], &count)) {
-      ctx.out.Error(errors::kNotInteger);
-      return;
-    }
-    if (count == INT64_MIN) {
-      ctx.out.Error(
-          errors::kSRandCountRange);
-      return;
-    }
+    if (!ParseRandomCount(ctx, ctx.args[2], &count)) return;
     with_values = ctx.args.size() == 4;
     if (ctx.args.size() > 4 || (with_values && !EqualsIgnoreCase(ctx.args[3], "withvalues"))) {
       ctx.out.Error(errors::kSyntax);
@@ -317,7 +304,7 @@ void CmdHRandField(CommandContext& ctx) {
     return;
   }
   const HashValue& hash = obj->hash();
-  auto& rng = Rng();
+  auto& rng = CommandRng();
   std::uniform_int_distribution<size_t> pick(0, hash.size() - 1);  // a stored hash is not empty
   if (!has_count) {
     auto it = hash.begin();

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "index/rw_lock.h"
+#include "tests/printable.h"
 #include "server/watch_registry.h"
 
 namespace ordis::server {
@@ -36,19 +37,7 @@ std::unique_ptr<Object> Str(std::string_view value, int64_t expire_at_ms = kNoEx
   return obj;
 }
 
-std::string Printable(std::string_view s) {
-  std::string out;
-  for (unsigned char c : s) {
-    if (c >= 0x20 && c < 0x7f && c != '\\') {
-      out.push_back(static_cast<char>(c));
-    } else {
-      char buf[8];
-      std::snprintf(buf, sizeof(buf), "\\x%02x", c);
-      out += buf;
-    }
-  }
-  return out;
-}
+using ordis::test_support::Printable;
 
 // The keys of db visited by a scan (live keys only), up to limit.
 std::vector<std::string> ScanKeys(const Keyspace& ks, int db, const ScanStart& start,

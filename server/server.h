@@ -38,6 +38,10 @@ class Server {
   const std::vector<std::unique_ptr<IoThread>>& threads() const { return threads_; }
 
   bool AuthRequired() const { return config_->auth_required(); }
+  // True iff client must AUTH before commands other than the kNoAuth ones.
+  bool NeedsAuth(const ClientState& client) const {
+    return !client.authenticated && AuthRequired();
+  }
   OutputBufferLimit output_limit() const { return config_->normal_output_limit(); }
   uint64_t NextClientId() { return next_client_id_.fetch_add(1, std::memory_order_relaxed); }
   int64_t start_time_ms() const { return start_time_ms_; }

@@ -26,11 +26,6 @@
 namespace ordis::server {
 namespace {
 
-std::mt19937_64& Rng() {
-  thread_local std::mt19937_64 rng(std::random_device{}());
-  return rng;
-}
-
 // A count argument that must be >= 0, as Redis's getPositiveLongFromObjectOrReply: anything else
 // (not an integer included) is errors::kNotPositive.
 bool ParseNonNegative(std::string_view arg, int64_t* out) {
@@ -47,7 +42,7 @@ void SampleDistinctPositions(size_t n, size_t k, Visit visit) {
   if (k * 3 > n) {
     size_t left = n, wanted = k;
     for (size_t pos = 0; wanted > 0; ++pos, --left) {
-      if (std::uniform_int_distribution<size_t>(0, left - 1)(Rng()) < wanted) {
+      if (std::uniform_int_distribution<size_t>(0, left - 1)(CommandRng()) < wanted) {
         visit(pos);
         --wanted;
       }
@@ -64,7 +59,7 @@ void SampleDistinctPositions(size_t n, size_t k, Visit visit) {
     return it == displaced.end() ? i : it->second;
   };
   for (size_t i = 0; i < k; ++i) {
-    const size_t j = std::uniform_int_distribution<size_t>(i, n - 1)(Rng());
+    const size_t j = std::uniform_int_distribution<size_t>(i, n - 1)(CommandRng());
     const size_t picked = entry(j);
     displaced[j] = entry(i);
     visit(picked);
@@ -169,7 +164,7 @@ void CmdSPop(CommandContext& ctx) {
   }
   SetValue& set = obj->set();
   if (!with_count) {
-    ctx.out.Bulk(set.PopRandom(Rng()));
+    ctx.out.Bulk(set.PopRandom(CommandRng()));
   } else if (count == 0) {
     ctx.out.SetHeader(0);
     return;
@@ -178,7 +173,7 @@ void CmdSPop(CommandContext& ctx) {
     set.clear();
   } else {
     ctx.out.SetHeader(count);  // O(count): each pop is O(1) expected
-    for (int64_t i = 0; i < count; ++i) ctx.out.Bulk(set.PopRandom(Rng()));
+    for (int64_t i = 0; i < count; ++i) ctx.out.Bulk(set.PopRandom(CommandRng()));
   }
   FinishCollectionWrite(ctx, key, obj);
 }
@@ -193,16 +188,7 @@ void CmdSRandMember(CommandContext& ctx) {
   }
   const bool with_count = ctx.args.size() == 3;
   int64_t count = 0;
-  if (with_count) {
-    if (!ParseInt64(ctx.args[2], &count)) {
-      ctx.out.Error(errors::kNotInteger);
-      return;
-    }
-    if (count == INT64_MIN) {  // Redis's range is [-LONG_MAX, LONG_MAX]
-      ctx.out.Error(errors::kSRandCountRange);
-      return;
-    }
-  }
+  if (with_count && !ParseRandomCount(ctx, ctx.args[2], &count)) return;
   bool wrong_type;
   Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kSet, &wrong_type);
   if (wrong_type) return;
@@ -216,7 +202,7 @@ void CmdSRandMember(CommandContext& ctx) {
   }
   const SetValue& set = obj->set();
   if (!with_count) {
-    ctx.out.Bulk(set.RandomMember(Rng()));
+    ctx.out.Bulk(set.RandomMember(CommandRng()));
   } else if (count < 0) {
     if (static_cast<uint64_t>(-count) > kMaxRandomReplyElements) {  // ordis's cap, see command.h
       ctx.out.Error(errors::kOutOfRange);
@@ -224,7 +210,7 @@ void CmdSRandMember(CommandContext& ctx) {
     }
     // Independent uniform picks.
     ctx.out.ArrayHeader(-count);
-    for (int64_t i = 0; i < -count; ++i) ctx.out.Bulk(set.RandomMember(Rng()));
+    for (int64_t i = 0; i < -count; ++i) ctx.out.Bulk(set.RandomMember(CommandRng()));
   } else if (static_cast<uint64_t>(count) >= set.size()) {
     ctx.out.ArrayHeader(static_cast<int64_t>(set.size()));
     for (const std::string& m : set) ctx.out.Bulk(m);
