@@ -183,6 +183,23 @@ class MapStore final : public OrderedStore {
     return by_key_.size();
   }
 
+  void BulkLoad(BulkSource next) override {
+    std::string_view key;
+    ValueHandle value;
+    while (next(&key, &value)) Put(key, value);
+  }
+
+  IndexStats Stats() const override {
+    std::shared_lock lock(mu_);
+    IndexStats s;
+    s.keys = by_key_.size();
+    // absl's btree does not expose its node bytes; its leaves run about 3/4 full.
+    s.index_bytes = ordered_.size() * sizeof(Slot) * 4 / 3 +
+                    by_key_.capacity() * (sizeof(Entry*) + 1) + by_key_.size() * sizeof(Entry);
+    for (const Entry* e : by_key_) s.key_bytes += e->size;
+    return s;
+  }
+
  private:
   mutable RwLock mu_;
   absl::btree_set<Slot, SlotLess> ordered_;               // GUARDED_BY(mu_); owns entries

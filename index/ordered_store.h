@@ -36,6 +36,29 @@ struct ScanStart {
 // Return false to stop the scan. The key view is valid only during the call.
 using ScanVisitor = absl::FunctionRef<bool(std::string_view key, ValueHandle value)>;
 
+// Bulk-load input: fills *key and *value with the next pair and returns true, or returns false at
+// the end. Keys come in strictly increasing order; *key stays valid until the next call.
+using BulkSource = absl::FunctionRef<bool(std::string_view* key, ValueHandle* value)>;
+
+// What INFO's index section reports. Fields a store does not have stay zero.
+struct IndexStats {
+  uint64_t keys = 0;
+  uint64_t leaves = 0;
+  uint64_t inner_nodes = 0;
+  uint64_t depth = 0;             // levels, leaves included
+  double mean_model_error = 0;    // over leaf and inner models, in positions
+  uint64_t max_model_error = 0;
+  uint64_t buffered_entries = 0;  // writes waiting in insert buffers
+  uint64_t buffer_slots = 0;      // capacity of the insert buffers allocated
+  uint64_t patches = 0;           // insert buffers merged into their leaves
+  uint64_t splits = 0;            // leaves and inner nodes split by patches
+  uint64_t index_bytes = 0;       // node memory, excluding key bytes
+  uint64_t key_bytes = 0;         // key bytes stored in nodes and buffers
+  uint64_t retired_pending = 0;   // replaced nodes waiting for epoch reclamation
+  uint64_t hot_cache_lookups = 0;
+  uint64_t hot_cache_hits = 0;
+};
+
 class OrderedStore {
  public:
   virtual ~OrderedStore() = default;
@@ -53,6 +76,14 @@ class OrderedStore {
   // touch, so a batch of lookups overlaps its cache misses instead of paying them one by one.
   virtual void Prefetch(std::span<const std::string_view> keys) const { (void)keys; }
   virtual size_t size() const = 0;
+
+  // Loads sorted input into an empty store (snapshot loading). Precondition: size() == 0 and no
+  // concurrent callers.
+  virtual void BulkLoad(BulkSource next) = 0;
+  virtual IndexStats Stats() const = 0;
+  // Returns once background work queued before the call (patches) has been applied. Stats and
+  // memory figures are stable after it; lookups are correct without it.
+  virtual void Quiesce() {}
 };
 
 // The first implementation: a B-tree of entries (24-byte inline key prefixes) for order plus a hash
