@@ -1,0 +1,100 @@
+#include "index/epoch.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace ordis::index {
+namespace {
+
+// Thread slot indexes are process-wide: a thread takes the lowest free index the first time it
+// enters any domain and gives it back when it exits, so slots of dead threads are reused.
+std::atomic<bool> g_index_used[EpochDomain::kMaxThreads];
+
+struct ThreadIndex {
+  int index = -1;
+  ThreadIndex() {
+    for (int i = 0; i < EpochDomain::kMaxThreads; ++i) {
+      bool expected = false;
+      if (!g_index_used[i].load(std::memory_order_relaxed) &&
+          g_index_used[i].compare_exchange_strong(expected, true)) {
+        index = i;
+        return;
+      }
+    }
+    std::fprintf(stderr, "ordis: more than %d threads use the index at once\n",
+                 EpochDomain::kMaxThreads);
+    std::abort();
+  }
+  ~ThreadIndex() { g_index_used[index].store(false, std::memory_order_release); }
+};
+
+ThreadIndex& Self() {
+  thread_local ThreadIndex self;
+  return self;
+}
+
+}  // namespace
+
+EpochDomain::EpochDomain() = default;
+
+EpochDomain::~EpochDomain() {
+  for (const Retired& r : retired_) r.deleter(r.p);
+}
+
+EpochDomain::Slot& EpochDomain::ThreadSlot() { return slots_[Self().index]; }
+
+EpochGuard::EpochGuard(EpochDomain& domain) : slot_(&domain.ThreadSlot()) {
+  outer_ = slot_->epoch.load(std::memory_order_relaxed) == 0;
+  if (outer_) {
+    // seq_cst: the announcement must be visible before any load of the shared structure, or a
+    // reclaimer could miss this thread and free what it is about to read.
+    slot_->epoch.store(domain.epoch_.load(std::memory_order_seq_cst), std::memory_order_seq_cst);
+  }
+}
+
+EpochGuard::~EpochGuard() {
+  if (outer_) slot_->epoch.store(0, std::memory_order_release);
+}
+
+void EpochDomain::Retire(void* p, void (*deleter)(void*)) {
+  uint64_t e = epoch_.load(std::memory_order_seq_cst);
+  std::lock_guard lock(retired_mu_);
+  retired_.push_back({p, deleter, e});
+}
+
+size_t EpochDomain::Reclaim() {
+  uint64_t current = epoch_.load(std::memory_order_seq_cst);
+  uint64_t oldest = current;
+  for (const Slot& s : slots_) {
+    uint64_t e = s.epoch.load(std::memory_order_seq_cst);
+    if (e != 0 && e < oldest) oldest = e;
+  }
+  // Every active guard has seen `current`: later guards will see current + 1, so what is retired
+  // from now on is distinguishable from what they might hold.
+  if (oldest == current) epoch_.compare_exchange_strong(current, current + 1);
+
+  // A guard announcing epoch e may hold anything retired at epoch >= e.
+  std::vector<Retired> ready;
+  {
+    std::lock_guard lock(retired_mu_);
+    size_t kept = 0;
+    for (const Retired& r : retired_) {
+      if (r.epoch < oldest) {
+        ready.push_back(r);
+      } else {
+        retired_[kept++] = r;
+      }
+    }
+    retired_.resize(kept);
+  }
+  for (const Retired& r : ready) r.deleter(r.p);
+  std::lock_guard lock(retired_mu_);
+  return retired_.size();
+}
+
+size_t EpochDomain::pending() const {
+  std::lock_guard lock(retired_mu_);
+  return retired_.size();
+}
+
+}  // namespace ordis::index

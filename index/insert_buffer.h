@@ -1,0 +1,85 @@
+// A leaf's insert buffer (DPA-Store section 3.1): writes to a leaf append here, readers search it
+// newest-first before the leaf, and the writer that fills the last slot posts the leaf to the
+// patchers, which merge buffer and leaf into new leaves.
+//
+// Two counters: a writer reserves a slot with `reserved`, waits until `published` reaches it (so
+// writes to one leaf take effect in slot order and same-key writes never reorder), writes its
+// entry and publishes it by advancing `published`. Readers read only slots below `published`.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string_view>
+
+#include "index/ordered_store.h"
+
+namespace ordis::index::learned {
+
+struct BufferEntry {
+  uint64_t version;  // global write version: scans at an older read version skip it
+  uint64_t hash;
+  ValueHandle value;
+  const char* key;
+  uint32_t len;
+  bool erase;  // a delete marker: hides the key in the leaf
+
+  std::string_view Key() const { return {key, len}; }
+};
+
+struct InsertBuffer {
+  std::atomic<uint32_t> reserved{0};
+  std::atomic<uint32_t> published{0};
+  uint32_t capacity = 0;
+  // Key bytes of the entries: a bump arena sized for typical keys; longer ones get their own
+  // allocation. Written only by the writer holding the publish turn.
+  uint32_t arena_size = 0;
+  uint32_t arena_used = 0;
+  char* arena = nullptr;
+  BufferEntry entries[];
+
+  static constexpr uint32_t kArenaBytesPerSlot = 32;
+
+  static InsertBuffer* New(uint32_t capacity) {
+    size_t arena = size_t{capacity} * kArenaBytesPerSlot;
+    size_t bytes = sizeof(InsertBuffer) + capacity * sizeof(BufferEntry) + arena;
+    void* mem = std::malloc(bytes);
+    if (mem == nullptr) throw std::bad_alloc();
+    auto* b = new (mem) InsertBuffer;
+    b->capacity = capacity;
+    b->arena_size = static_cast<uint32_t>(arena);
+    b->arena = reinterpret_cast<char*>(b->entries + capacity);
+    return b;
+  }
+
+  static void Delete(InsertBuffer* b) {
+    uint32_t n = std::min(b->published.load(std::memory_order_acquire), b->capacity);
+    for (uint32_t i = 0; i < n; ++i) {
+      if (!b->InArena(b->entries[i].key)) std::free(const_cast<char*>(b->entries[i].key));
+    }
+    b->~InsertBuffer();
+    std::free(b);
+  }
+
+  const char* CopyKey(std::string_view key) {
+    char* dst;
+    if (key.size() <= arena_size - arena_used) {
+      dst = arena + arena_used;
+      arena_used += static_cast<uint32_t>(key.size());
+    } else {
+      dst = static_cast<char*>(std::malloc(key.size() + 1));
+      if (dst == nullptr) throw std::bad_alloc();
+    }
+    if (!key.empty()) std::memcpy(dst, key.data(), key.size());
+    return dst;
+  }
+
+  size_t bytes() const { return sizeof(InsertBuffer) + capacity * sizeof(BufferEntry) + arena_size; }
+
+ private:
+  bool InArena(const char* p) const { return p >= arena && p <= arena + arena_size; }
+};
+
+}  // namespace ordis::index::learned

@@ -1,0 +1,727 @@
+// The learned-index tree (DPA-Store, ../shared/seeds/000 sections 3.1-3.2.4) on CPU threads.
+//
+// Roles: the callers' threads are DPA-Store's traversers: they descend without locks and serve
+// reads from leaves and insert buffers. Writes append to the leaf's insert buffer; the writer that
+// fills it posts a patch request. Patcher threads (the paper's host patchers and stitchers in one)
+// merge buffer and leaf into new leaves, re-segment, split at the retrain bound, rebuild parents
+// bottom-up and publish with one atomic pointer store. Replaced nodes go to epoch reclamation.
+//
+// Versions (Honeycomb, ../shared/seeds/001 section 3.2): every write takes a global write
+// version inside its leaf's publish turn and, once published, advances the global read version in
+// version order. A reader takes the read version once and ignores buffer entries above it; a leaf
+// built by a patch carries the newest version it merged and a pointer to the leaf it replaced, so
+// a reader at an older version reads the old leaf (still reachable: the reader's epoch guard was
+// entered before it was retired). Every read, point or range, therefore sees the state at its read
+// version: scans are linearizable, never return a key twice or out of order, and never miss one
+// that existed throughout. A scan moves leaf to leaf by descending again from the previous leaf's
+// fence (the paper's "re-descend with the smallest key larger than the last returned"), which
+// needs no sibling pointers.
+//
+// Structure changes are serialized by one mutex held only by patchers while they re-find the
+// leaf's parent and publish; merging and model training run outside it, in parallel.
+#include "index/learned_store.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <mutex>
+#include <numeric>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "index/epoch.h"
+#include "index/insert_buffer.h"
+#include "index/node.h"
+#include "xxhash.h"
+
+namespace ordis::index {
+namespace {
+
+using learned::BufferEntry;
+using learned::Found;
+using learned::Inner;
+using learned::InsertBuffer;
+using learned::KeyValue;
+using learned::Leaf;
+using learned::Node;
+using learned::NodeKind;
+using learned::Pivot;
+
+constexpr int kMaxDepth = 32;
+// Retrain bound: a split leaves about a quarter of each new node free, so the next patches are
+// absorbed without splitting again.
+constexpr double kSplitFill = 0.75;
+
+uint64_t HashKey(std::string_view key) { return XXH3_64bits(key.data(), key.size()); }
+
+inline void CpuRelax() { __builtin_ia32_pause(); }
+
+// Spins briefly, then yields: the thread waited on is usually mid-way through a few hundred
+// nanoseconds of work, but on an oversubscribed machine it may need this core to finish.
+template <typename Done>
+void WaitUntil(Done done) {
+  for (int i = 0; !done(); ++i) {
+    if (i < 64) {
+      CpuRelax();
+    } else {
+      std::this_thread::yield();
+    }
+  }
+}
+
+void DeleteLeafThunk(void* p) { learned::DeleteLeaf(static_cast<Leaf*>(p)); }
+void DeleteInnerThunk(void* p) { learned::DeleteInner(static_cast<Inner*>(p)); }
+
+// One end of a key range.
+struct Bound {
+  std::string_view key;
+  bool inclusive = true;
+  bool unbounded = true;
+};
+
+// A root-to-leaf descent: the inner nodes passed and the child index taken in each.
+struct Path {
+  Inner* nodes[kMaxDepth] = {};
+  int idx[kMaxDepth] = {};
+  int depth = 0;
+  Leaf* leaf = nullptr;
+
+  // The least key the leaf may hold (its pivot in the deepest inner node).
+  std::string_view LowFence() const {
+    return nodes[depth - 1]->Key(static_cast<uint32_t>(idx[depth - 1]));
+  }
+  // The least key of the next leaf, or unbounded for the last leaf.
+  Bound HighFence() const {
+    for (int d = depth - 1; d >= 0; --d) {
+      if (static_cast<uint32_t>(idx[d]) + 1 < nodes[d]->n) {
+        return {nodes[d]->Key(static_cast<uint32_t>(idx[d]) + 1), false, false};
+      }
+    }
+    return {};
+  }
+};
+
+struct PatchRequest {
+  Leaf* leaf;
+  std::string fence;  // the leaf's low fence: routes a descent to it
+};
+
+class LearnedStore final : public OrderedStore {
+ public:
+  explicit LearnedStore(const LearnedStoreOptions& options) : opt_(Sanitize(options)) {
+    Leaf* leaf = learned::NewLeaf({}, 0, nullptr);
+    Pivot p{std::string_view(), leaf};
+    root_.store(learned::NewInners({&p, 1}, opt_.inner_error, 1.0).front());
+    for (int i = 0; i < opt_.patcher_threads; ++i) patchers_.emplace_back([this] { PatchLoop(); });
+  }
+
+  ~LearnedStore() override {
+    {
+      std::lock_guard lock(queue_mu_);
+      stop_ = true;
+    }
+    queue_cv_.notify_all();
+    for (std::thread& t : patchers_) t.join();
+    FreeTree(root_.load());
+  }
+
+  std::optional<ValueHandle> Get(std::string_view key) const override {
+    EpochGuard guard(epochs_);
+    uint64_t read_version = read_version_.load(std::memory_order_acquire);
+    return ReadLeaf(FindLeaf(key), key, HashKey(key), read_version);
+  }
+
+  void GetBatch(std::span<const std::string_view> keys,
+                std::span<std::optional<ValueHandle>> found) const override {
+    EpochGuard guard(epochs_);
+    uint64_t read_version = read_version_.load(std::memory_order_acquire);
+    // Descend all keys level by level, prefetching each next node, so the batch's cache misses
+    // overlap instead of queueing behind each other.
+    constexpr size_t kGroup = 32;
+    Node* at[kGroup];
+    for (size_t base = 0; base < keys.size(); base += kGroup) {
+      size_t n = std::min(kGroup, keys.size() - base);
+      Node* root = root_.load(std::memory_order_acquire);
+      for (size_t i = 0; i < n; ++i) at[i] = root;
+      for (bool inner = true; inner;) {
+        inner = false;
+        for (size_t i = 0; i < n; ++i) {
+          if (at[i]->kind != NodeKind::kInner) continue;
+          auto* in = static_cast<Inner*>(at[i]);
+          at[i] = in->child[in->ChildFor(keys[base + i], false)].load(std::memory_order_acquire);
+          __builtin_prefetch(at[i]);
+          inner = true;
+        }
+      }
+      for (size_t i = 0; i < n; ++i) {
+        std::string_view k = keys[base + i];
+        found[base + i] = ReadLeaf(static_cast<Leaf*>(at[i]), k, HashKey(k), read_version);
+      }
+    }
+  }
+
+  std::optional<ValueHandle> Put(std::string_view key, ValueHandle value) override {
+    return Write(key, value, /*erase=*/false);
+  }
+
+  std::optional<ValueHandle> Erase(std::string_view key) override {
+    // An absent key needs no delete marker (and no buffer slot).
+    if (!Get(key)) return std::nullopt;
+    return Write(key, 0, /*erase=*/true);
+  }
+
+  void Scan(const ScanStart& start, Direction direction, ScanVisitor visit) const override {
+    EpochGuard guard(epochs_);
+    uint64_t read_version = read_version_.load(std::memory_order_acquire);
+    std::vector<KeyValue> batch;
+    std::vector<uint32_t> scratch;
+    if (direction == Direction::kForward) {
+      Bound from{start.key, start.inclusive, start.unbounded};
+      for (;;) {
+        Path path;
+        Descend(from.unbounded ? std::string_view() : from.key, false, false, &path);
+        Bound to = path.HighFence();
+        Collect(Resolve(path.leaf, read_version), read_version, from, to, &batch, &scratch);
+        for (const KeyValue& kv : batch) {
+          if (!visit(kv.key, kv.value)) return;
+        }
+        if (to.unbounded) return;
+        from = {to.key, true, false};
+      }
+    }
+    Bound upto{start.key, start.inclusive, start.unbounded};
+    for (;;) {
+      if (!upto.unbounded && !upto.inclusive && upto.key.empty()) return;  // nothing below ""
+      Path path;
+      Descend(upto.key, !upto.inclusive, upto.unbounded, &path);
+      std::string_view low = path.LowFence();
+      Collect(Resolve(path.leaf, read_version), read_version, {low, true, false}, upto, &batch,
+              &scratch);
+      for (auto it = batch.rbegin(); it != batch.rend(); ++it) {
+        if (!visit(it->key, it->value)) return;
+      }
+      if (low.empty()) return;  // the first leaf: its fence is the empty key
+      upto = {low, false, false};
+    }
+  }
+
+  size_t size() const override {
+    int64_t n = keys_.load(std::memory_order_relaxed);
+    return n < 0 ? 0 : static_cast<size_t>(n);
+  }
+
+  void BulkLoad(BulkSource next) override;
+  IndexStats Stats() const override;
+  void Quiesce() override {
+    std::unique_lock lock(queue_mu_);
+    idle_cv_.wait(lock, [&] { return queue_.empty() && in_flight_ == 0; });
+    lock.unlock();
+    epochs_.Reclaim();
+  }
+
+ private:
+  static LearnedStoreOptions Sanitize(LearnedStoreOptions o) {
+    o.leaf_error = std::max(o.leaf_error, 0);
+    o.inner_error = std::max(o.inner_error, 0);
+    o.leaf_capacity = std::max(o.leaf_capacity, 2);
+    o.insert_buffer = std::max(o.insert_buffer, 1);
+    o.patcher_threads = std::max(o.patcher_threads, 1);
+    return o;
+  }
+
+  // Descends to the leaf whose range holds key (strict: the leaf holding the greatest keys <
+  // key; rightmost: the last leaf).
+  void Descend(std::string_view key, bool strict, bool rightmost, Path* path) const {
+    Node* node = root_.load(std::memory_order_acquire);
+    path->depth = 0;
+    while (node->kind == NodeKind::kInner) {
+      auto* in = static_cast<Inner*>(node);
+      int i = rightmost ? static_cast<int>(in->n) - 1 : std::max(0, in->ChildFor(key, strict));
+      path->nodes[path->depth] = in;
+      path->idx[path->depth] = i;
+      ++path->depth;
+      node = in->child[i].load(std::memory_order_acquire);
+    }
+    path->leaf = static_cast<Leaf*>(node);
+  }
+
+  Leaf* FindLeaf(std::string_view key) const {
+    Node* node = root_.load(std::memory_order_acquire);
+    while (node->kind == NodeKind::kInner) {
+      auto* in = static_cast<Inner*>(node);
+      node = in->child[in->ChildFor(key, false)].load(std::memory_order_acquire);
+    }
+    return static_cast<Leaf*>(node);
+  }
+
+  // The version of leaf a reader at read_version must see.
+  static const Leaf* Resolve(const Leaf* leaf, uint64_t read_version) {
+    while (leaf->version > read_version) leaf = leaf->prev;
+    return leaf;
+  }
+
+  static std::optional<ValueHandle> ReadLeaf(const Leaf* leaf, std::string_view key,
+                                             uint64_t hash, uint64_t read_version) {
+    leaf = Resolve(leaf, read_version);
+    if (const InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire)) {
+      uint32_t n = std::min(buf->published.load(std::memory_order_acquire), buf->capacity);
+      for (uint32_t i = n; i-- > 0;) {
+        const BufferEntry& e = buf->entries[i];
+        if (e.version > read_version || e.hash != hash || e.Key() != key) continue;
+        if (e.erase) return std::nullopt;
+        return e.value;
+      }
+    }
+    Found f = leaf->Search(key);
+    if (!f.exact) return std::nullopt;
+    return leaf->handles[f.pos];
+  }
+
+  // The key's current handle as the writer holding publish turn `slot` of leaf's buffer sees it.
+  static std::optional<ValueHandle> Latest(const Leaf* leaf, const InsertBuffer* buf,
+                                           uint32_t slot, std::string_view key, uint64_t hash) {
+    for (uint32_t i = slot; i-- > 0;) {
+      const BufferEntry& e = buf->entries[i];
+      if (e.hash != hash || e.Key() != key) continue;
+      if (e.erase) return std::nullopt;
+      return e.value;
+    }
+    Found f = leaf->Search(key);
+    if (!f.exact) return std::nullopt;
+    return leaf->handles[f.pos];
+  }
+
+  std::optional<ValueHandle> Write(std::string_view key, ValueHandle value, bool erase) {
+    const uint64_t hash = HashKey(key);
+    EpochGuard guard(epochs_);
+    for (;;) {
+      Path path;
+      Descend(key, false, false, &path);
+      Leaf* leaf = path.leaf;
+      InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire);
+      if (buf == nullptr) {
+        // Buffers are allocated on a leaf's first write: read-mostly leaves do not pay for one.
+        InsertBuffer* fresh = InsertBuffer::New(static_cast<uint32_t>(opt_.insert_buffer));
+        if (leaf->buffer.compare_exchange_strong(buf, fresh, std::memory_order_acq_rel)) {
+          buf = fresh;
+        } else {
+          InsertBuffer::Delete(fresh);
+        }
+      }
+      uint32_t slot = buf->reserved.fetch_add(1, std::memory_order_acq_rel);
+      if (slot >= buf->capacity) {
+        // Full and posted for patching: retry on the leaves that replace it.
+        WaitUntil([&] { return leaf->retired.load(std::memory_order_acquire) != 0; });
+        continue;
+      }
+      WaitUntil([&] { return buf->published.load(std::memory_order_acquire) == slot; });
+      std::optional<ValueHandle> old = Latest(leaf, buf, slot, key, hash);
+      uint64_t version = write_version_.fetch_add(1, std::memory_order_acq_rel) + 1;
+      BufferEntry& e = buf->entries[slot];
+      e.version = version;
+      e.hash = hash;
+      e.value = value;
+      e.key = buf->CopyKey(key);
+      e.len = static_cast<uint32_t>(key.size());
+      e.erase = erase;
+      buf->published.store(slot + 1, std::memory_order_release);
+      // Release in version order: once the read version reaches v, every write <= v is visible.
+      WaitUntil([&] { return read_version_.load(std::memory_order_acquire) == version - 1; });
+      read_version_.store(version, std::memory_order_release);
+
+      if (!erase && !old) keys_.fetch_add(1, std::memory_order_relaxed);
+      if (erase && old) keys_.fetch_sub(1, std::memory_order_relaxed);
+      if (slot + 1 == buf->capacity) PostPatch(leaf, path.LowFence());
+      return old;
+    }
+  }
+
+  // Entries of leaf (resolved to read_version) in [from, to), buffer entries included, in order.
+  static void Collect(const Leaf* leaf, uint64_t read_version, const Bound& from, const Bound& to,
+                      std::vector<KeyValue>* out, std::vector<uint32_t>* scratch);
+
+  void PostPatch(Leaf* leaf, std::string_view fence) {
+    {
+      std::lock_guard lock(queue_mu_);
+      queue_.push_back({leaf, std::string(fence)});
+      ++in_flight_;
+    }
+    queue_cv_.notify_one();
+  }
+
+  void PatchLoop();
+  void Patch(const PatchRequest& request);
+  std::vector<Leaf*> BuildLeaves(std::span<const KeyValue> entries, uint64_t version,
+                                 Leaf* prev) const;
+  void Replace(const Path& path, std::string_view fence, const std::vector<Leaf*>& leaves);
+  void FreeTree(Node* node);
+
+  const LearnedStoreOptions opt_;
+  std::atomic<Node*> root_{nullptr};
+  std::atomic<uint64_t> write_version_{0};
+  std::atomic<uint64_t> read_version_{0};
+  std::atomic<int64_t> keys_{0};
+  mutable EpochDomain epochs_;
+
+  mutable std::mutex structure_mu_;  // patchers' structural changes; Stats' walk
+
+  std::mutex queue_mu_;
+  std::condition_variable queue_cv_;
+  std::condition_variable idle_cv_;
+  std::deque<PatchRequest> queue_;  // GUARDED_BY(queue_mu_)
+  int in_flight_ = 0;               // GUARDED_BY(queue_mu_): posted, not yet applied
+  bool stop_ = false;               // GUARDED_BY(queue_mu_)
+  std::vector<std::thread> patchers_;
+
+  std::atomic<uint64_t> patches_{0};
+  std::atomic<uint64_t> splits_{0};
+};
+
+void LearnedStore::Collect(const Leaf* leaf, uint64_t read_version, const Bound& from,
+                           const Bound& to, std::vector<KeyValue>* out,
+                           std::vector<uint32_t>* scratch) {
+  out->clear();
+  auto after_from = [&](std::string_view k) {
+    return from.unbounded || (from.inclusive ? k >= from.key : k > from.key);
+  };
+  auto before_to = [&](std::string_view k) {
+    return to.unbounded || (to.inclusive ? k <= to.key : k < to.key);
+  };
+  uint32_t begin = 0, end = leaf->n;
+  if (!from.unbounded) {
+    Found f = leaf->Search(from.key);
+    begin = f.pos + (f.exact && !from.inclusive ? 1 : 0);
+  }
+  if (!to.unbounded) {
+    Found f = leaf->Search(to.key);
+    end = f.pos + (f.exact && to.inclusive ? 1 : 0);
+  }
+  end = std::max(begin, end);
+
+  // Buffer entries in range and visible at read_version, newest per key.
+  const InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire);
+  scratch->clear();
+  if (buf != nullptr) {
+    uint32_t n = std::min(buf->published.load(std::memory_order_acquire), buf->capacity);
+    for (uint32_t i = 0; i < n; ++i) {
+      const BufferEntry& e = buf->entries[i];
+      if (e.version <= read_version && after_from(e.Key()) && before_to(e.Key())) {
+        scratch->push_back(i);
+      }
+    }
+    std::sort(scratch->begin(), scratch->end(), [&](uint32_t a, uint32_t b) {
+      std::string_view ka = buf->entries[a].Key(), kb = buf->entries[b].Key();
+      return ka != kb ? ka < kb : a > b;  // newest first within a key
+    });
+    scratch->erase(std::unique(scratch->begin(), scratch->end(),
+                               [&](uint32_t a, uint32_t b) {
+                                 return buf->entries[a].Key() == buf->entries[b].Key();
+                               }),
+                   scratch->end());
+  }
+
+  size_t j = 0;
+  for (uint32_t i = begin; i < end || j < scratch->size();) {
+    if (j < scratch->size()) {
+      const BufferEntry& e = buf->entries[(*scratch)[j]];
+      int c = i < end ? e.Key().compare(leaf->Key(i)) : -1;
+      if (c <= 0) {
+        if (!e.erase) out->push_back({e.Key(), e.value});
+        ++j;
+        if (c == 0) ++i;  // the buffer's entry replaces the leaf's
+        continue;
+      }
+    }
+    out->push_back({leaf->Key(i), leaf->handles[i]});
+    ++i;
+  }
+}
+
+void LearnedStore::PatchLoop() {
+  for (;;) {
+    PatchRequest request;
+    {
+      std::unique_lock lock(queue_mu_);
+      queue_cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+      if (stop_) return;
+      request = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    Patch(request);
+    {
+      std::lock_guard lock(queue_mu_);
+      --in_flight_;
+      if (queue_.empty() && in_flight_ == 0) idle_cv_.notify_all();
+    }
+  }
+}
+
+void LearnedStore::Patch(const PatchRequest& request) {
+  EpochGuard guard(epochs_);
+  Leaf* old = request.leaf;
+  const InsertBuffer* buf = old->buffer.load(std::memory_order_acquire);
+  // The poster filled the last slot after every earlier slot was published: all are readable.
+  const uint32_t cap = buf->capacity;
+
+  // The buffer's newest entry per key, in key order, merged over the leaf's entries.
+  std::vector<uint32_t> order(cap);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    std::string_view ka = buf->entries[a].Key(), kb = buf->entries[b].Key();
+    return ka != kb ? ka < kb : a > b;
+  });
+  order.erase(std::unique(order.begin(), order.end(),
+                          [&](uint32_t a, uint32_t b) {
+                            return buf->entries[a].Key() == buf->entries[b].Key();
+                          }),
+              order.end());
+  std::vector<KeyValue> merged;
+  merged.reserve(old->n + order.size());
+  uint32_t i = 0;
+  size_t j = 0;
+  while (i < old->n || j < order.size()) {
+    if (j < order.size()) {
+      const BufferEntry& e = buf->entries[order[j]];
+      int c = i < old->n ? e.Key().compare(old->Key(i)) : -1;
+      if (c <= 0) {
+        if (!e.erase) merged.push_back({e.Key(), e.value});
+        ++j;
+        if (c == 0) ++i;
+        continue;
+      }
+    }
+    merged.push_back({old->Key(i), old->handles[i]});
+    ++i;
+  }
+
+  // Versions rise with slots (each is taken in its slot's publish turn): the last is the newest.
+  std::vector<Leaf*> leaves = BuildLeaves(merged, buf->entries[cap - 1].version, old);
+  if (leaves.size() > 1) splits_.fetch_add(leaves.size() - 1, std::memory_order_relaxed);
+  {
+    std::lock_guard lock(structure_mu_);
+    Path path;
+    Descend(request.fence, false, false, &path);
+    if (path.leaf != old) {
+      // Only patchers change structure, under this lock, and a leaf is posted once.
+      std::fprintf(stderr, "ordis: index patch lost its leaf (fence %zu bytes)\n",
+                   request.fence.size());
+      std::abort();
+    }
+    Replace(path, request.fence, leaves);
+  }
+  old->retired.store(1, std::memory_order_release);
+  epochs_.Retire(old, DeleteLeafThunk);
+  patches_.fetch_add(1, std::memory_order_relaxed);
+  epochs_.Reclaim();
+}
+
+std::vector<Leaf*> LearnedStore::BuildLeaves(std::span<const KeyValue> entries, uint64_t version,
+                                             Leaf* prev) const {
+  std::vector<Leaf*> out;
+  const size_t cap = static_cast<size_t>(opt_.leaf_capacity);
+  if (entries.size() <= cap) {
+    out.push_back(learned::NewLeaf(entries, version, prev));
+    return out;
+  }
+  // PLA segmentation with the leaf error bound, each segment a leaf of at most the retrain
+  // bound; segments far below it are joined with their neighbour so skewed keys do not leave
+  // a trail of tiny leaves.
+  size_t prefix = 0;
+  {
+    std::string_view a = entries.front().key, b = entries.back().key;
+    while (prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix]) ++prefix;
+  }
+  std::vector<uint64_t> mks(entries.size());
+  for (size_t i = 0; i < entries.size(); ++i) mks[i] = learned::ModelKey(entries[i].key, prefix);
+  const size_t max_count = std::max<size_t>(1, static_cast<size_t>(cap * kSplitFill));
+  std::vector<Segment> segs = SegmentPla(mks, static_cast<uint32_t>(opt_.leaf_error), max_count);
+  size_t start = 0, count = 0;
+  for (const Segment& seg : segs) {
+    if (count > 0 && count + seg.count > max_count) {
+      out.push_back(learned::NewLeaf(entries.subspan(start, count), version, prev));
+      start += count;
+      count = 0;
+    }
+    count += seg.count;
+    if (count >= max_count / 2) {
+      out.push_back(learned::NewLeaf(entries.subspan(start, count), version, prev));
+      start += count;
+      count = 0;
+    }
+  }
+  if (count > 0) out.push_back(learned::NewLeaf(entries.subspan(start, count), version, prev));
+  return out;
+}
+
+void LearnedStore::Replace(const Path& path, std::string_view fence,
+                           const std::vector<Leaf*>& leaves) {
+  std::vector<Pivot> replacement;
+  for (size_t k = 0; k < leaves.size(); ++k) {
+    replacement.push_back({k == 0 ? fence : leaves[k]->Key(0), leaves[k]});
+  }
+  std::vector<Inner*> retired;
+  for (int level = path.depth - 1;; --level) {
+    if (replacement.size() == 1) {
+      // One node replaces one: a single pointer store publishes everything below it.
+      if (level < 0) {
+        root_.store(replacement[0].child, std::memory_order_release);
+      } else {
+        path.nodes[level]->child[path.idx[level]].store(replacement[0].child,
+                                                        std::memory_order_release);
+      }
+      break;
+    }
+    std::vector<Pivot> pivots;
+    double fill = kSplitFill;
+    if (level < 0) {
+      pivots = replacement;  // the root split: a new root above its parts
+      fill = 1.0;
+    } else {
+      Inner* parent = path.nodes[level];
+      const uint32_t at = static_cast<uint32_t>(path.idx[level]);
+      pivots.reserve(parent->n + replacement.size());
+      for (uint32_t c = 0; c < at; ++c) {
+        pivots.push_back({parent->Key(c), parent->child[c].load(std::memory_order_relaxed)});
+      }
+      pivots.insert(pivots.end(), replacement.begin(), replacement.end());
+      for (uint32_t c = at + 1; c < parent->n; ++c) {
+        pivots.push_back({parent->Key(c), parent->child[c].load(std::memory_order_relaxed)});
+      }
+      retired.push_back(parent);
+    }
+    std::vector<Inner*> made =
+        learned::NewInners(pivots, static_cast<uint32_t>(opt_.inner_error), fill);
+    if (made.size() > 1 && level >= 0) splits_.fetch_add(made.size() - 1, std::memory_order_relaxed);
+    replacement.clear();
+    for (Inner* in : made) replacement.push_back({in->Key(0), in});
+    if (level < 0) {
+      ++level;  // keep building above until one node remains; it becomes the root
+      if (made.size() == 1) {
+        root_.store(made[0], std::memory_order_release);
+        break;
+      }
+    }
+  }
+  for (Inner* in : retired) epochs_.Retire(in, DeleteInnerThunk);
+}
+
+void LearnedStore::FreeTree(Node* node) {
+  if (node->kind == NodeKind::kLeaf) {
+    learned::DeleteLeaf(static_cast<Leaf*>(node));
+    return;
+  }
+  auto* in = static_cast<Inner*>(node);
+  for (uint32_t i = 0; i < in->n; ++i) FreeTree(in->child[i].load(std::memory_order_relaxed));
+  learned::DeleteInner(in);
+}
+
+void LearnedStore::BulkLoad(BulkSource next) {
+  // Keys are only valid until the next call: pack them first.
+  std::string bytes;
+  std::vector<size_t> starts{0};
+  std::vector<ValueHandle> values;
+  std::string_view key;
+  ValueHandle value;
+  while (next(&key, &value)) {
+    bytes.append(key);
+    starts.push_back(bytes.size());
+    values.push_back(value);
+  }
+  std::vector<KeyValue> entries(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    entries[i] = {std::string_view(bytes).substr(starts[i], starts[i + 1] - starts[i]), values[i]};
+  }
+
+  std::vector<Leaf*> leaves;
+  if (entries.empty()) {
+    leaves.push_back(learned::NewLeaf({}, 0, nullptr));
+  } else {
+    // Leaves as patches cut them (PLA segments within the retrain bound), a window of keys at
+    // a time so each window's model keys start after its own common prefix.
+    const size_t window = static_cast<size_t>(opt_.leaf_capacity) * 16;
+    for (size_t at = 0; at < entries.size();) {
+      size_t end = std::min(entries.size(), at + window);
+      std::vector<Leaf*> part =
+          BuildLeaves(std::span(entries).subspan(at, end - at), 0, nullptr);
+      leaves.insert(leaves.end(), part.begin(), part.end());
+      at = end;
+    }
+  }
+  std::vector<Pivot> level;
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    level.push_back({i == 0 ? std::string_view() : leaves[i]->Key(0), leaves[i]});
+  }
+  for (;;) {
+    std::vector<Inner*> made = learned::NewInners(level, static_cast<uint32_t>(opt_.inner_error), 1.0);
+    level.clear();
+    for (Inner* in : made) level.push_back({in->Key(0), in});
+    if (made.size() == 1) break;
+  }
+  Node* old = root_.exchange(level[0].child, std::memory_order_acq_rel);
+  FreeTree(old);
+  keys_.store(static_cast<int64_t>(entries.size()), std::memory_order_relaxed);
+}
+
+IndexStats LearnedStore::Stats() const {
+  IndexStats s;
+  std::lock_guard lock(structure_mu_);
+  EpochGuard guard(epochs_);
+  uint64_t error_sum = 0, models = 0;
+  struct Walker {
+    IndexStats& s;
+    uint64_t& error_sum;
+    uint64_t& models;
+    void Visit(const Node* node, uint64_t depth) {
+      s.depth = std::max(s.depth, depth);
+      if (node->kind == NodeKind::kLeaf) {
+        auto* leaf = static_cast<const Leaf*>(node);
+        ++s.leaves;
+        error_sum += leaf->error;
+        ++models;
+        s.max_model_error = std::max<uint64_t>(s.max_model_error, leaf->error);
+        s.index_bytes += leaf->bytes - leaf->key_bytes;
+        s.key_bytes += leaf->key_bytes;
+        if (const InsertBuffer* b = leaf->buffer.load(std::memory_order_acquire)) {
+          uint32_t used = std::min(b->published.load(std::memory_order_acquire), b->capacity);
+          s.buffer_slots += b->capacity;
+          s.buffered_entries += used;
+          s.index_bytes += b->bytes();
+          for (uint32_t i = 0; i < used; ++i) s.key_bytes += b->entries[i].len;
+        }
+        return;
+      }
+      auto* in = static_cast<const Inner*>(node);
+      ++s.inner_nodes;
+      for (int g = 0; g < in->nseg; ++g) {
+        error_sum += in->seg[g].error;
+        ++models;
+        s.max_model_error = std::max<uint64_t>(s.max_model_error, in->seg[g].error);
+      }
+      s.index_bytes += in->bytes - in->key_bytes;
+      s.key_bytes += in->key_bytes;
+      for (uint32_t i = 0; i < in->n; ++i) {
+        Visit(in->child[i].load(std::memory_order_acquire), depth + 1);
+      }
+    }
+  } walker{s, error_sum, models};
+  walker.Visit(root_.load(std::memory_order_acquire), 1);
+  s.keys = size();
+  s.mean_model_error = models == 0 ? 0 : static_cast<double>(error_sum) / models;
+  s.patches = patches_.load(std::memory_order_relaxed);
+  s.splits = splits_.load(std::memory_order_relaxed);
+  s.retired_pending = epochs_.pending();
+  return s;
+}
+
+}  // namespace
+
+std::unique_ptr<OrderedStore> NewLearnedStore(const LearnedStoreOptions& options) {
+  return std::make_unique<LearnedStore>(options);
+}
+
+std::unique_ptr<OrderedStore> NewLearnedStore() { return NewLearnedStore(LearnedStoreOptions{}); }
+
+}  // namespace ordis::index

@@ -1,0 +1,242 @@
+#include "index/node.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <new>
+
+#include "index/insert_buffer.h"
+
+namespace ordis::index::learned {
+namespace {
+
+void* Allocate(size_t bytes, size_t align) {
+  bytes = (bytes + align - 1) / align * align;
+  void* p = std::aligned_alloc(align, bytes);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+size_t CommonPrefix(std::string_view a, std::string_view b) {
+  size_t n = std::min(a.size(), b.size()), i = 0;
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
+size_t AlignUp(size_t n, size_t a) { return (n + a - 1) / a * a; }
+
+// Which side of a node's prefix key falls: -1 below every key (sorts before the prefix), +1 above
+// every key, 0 shares the prefix.
+int Side(const KeyColumn& col, std::string_view key) {
+  if (col.prefix_len == 0) return 0;
+  std::string_view prefix = col.Key(0).substr(0, col.prefix_len);
+  size_t n = std::min(key.size(), prefix.size());
+  int c = std::memcmp(key.data(), prefix.data(), n);
+  if (c != 0) return c < 0 ? -1 : 1;
+  return key.size() < prefix.size() ? -1 : 0;
+}
+
+}  // namespace
+
+Found LowerBound(const KeyColumn& col, std::string_view key, uint32_t lo, uint32_t hi) {
+  const uint64_t q = ModelKey(key, col.prefix_len);
+  const uint64_t* mk = col.mk;
+  uint32_t i = static_cast<uint32_t>(std::lower_bound(mk + lo, mk + hi, q) - mk);
+  bool window_ok = (lo == 0 || mk[lo - 1] < q) && (i < hi || hi == col.n || mk[hi] >= q);
+  if (!window_ok) i = static_cast<uint32_t>(std::lower_bound(mk, mk + col.n, q) - mk);
+  if (i == col.n || mk[i] != q) return {i, false};
+  // Model keys tie: keys equal in the modelled bytes; order by the full key within the run.
+  uint32_t end = i + 1;
+  if (end < col.n && mk[end] == q) {
+    end = static_cast<uint32_t>(std::upper_bound(mk + end, mk + col.n, q) - mk);
+  }
+  uint32_t a = i, b = end;
+  while (a < b) {
+    uint32_t m = a + (b - a) / 2;
+    if (col.Key(m) < key) {
+      a = m + 1;
+    } else {
+      b = m;
+    }
+  }
+  return {a, a < end && col.Key(a) == key};
+}
+
+Found ModelLowerBound(const KeyColumn& col, std::string_view key, const LinearModel& model,
+                      uint32_t error, uint32_t seg_start, uint32_t seg_count) {
+  if (col.n == 0) return {0, false};
+  int side = Side(col, key);
+  if (side < 0) return {0, false};
+  if (side > 0) return {col.n, false};
+  uint64_t pred = seg_start + std::min<uint64_t>(model.Predict(ModelKey(key, col.prefix_len)),
+                                                 seg_count - 1);
+  uint32_t lo = pred > error ? static_cast<uint32_t>(pred - error) : 0;
+  uint32_t hi = static_cast<uint32_t>(std::min<uint64_t>(col.n, pred + error + 2));
+  return LowerBound(col, key, lo, hi);
+}
+
+Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, Leaf* prev) {
+  const uint32_t n = static_cast<uint32_t>(entries.size());
+  size_t key_bytes = 0;
+  for (const KeyValue& e : entries) key_bytes += e.key.size();
+  size_t at = AlignUp(sizeof(Leaf), 8);
+  const size_t mk_at = at;
+  at += n * sizeof(uint64_t);
+  const size_t handles_at = at;
+  at += n * sizeof(ValueHandle);
+  const size_t off_at = at;
+  at += (n + 1) * sizeof(uint32_t);
+  const size_t keys_at = at;
+  at += key_bytes;
+
+  char* mem = static_cast<char*>(Allocate(at, 64));
+  auto* leaf = new (mem) Leaf;
+  leaf->kind = NodeKind::kLeaf;
+  leaf->n = n;
+  leaf->version = version;
+  leaf->prev = prev;
+  leaf->buffer.store(nullptr, std::memory_order_relaxed);
+  leaf->retired.store(0, std::memory_order_relaxed);
+  leaf->bytes = at;
+  leaf->key_bytes = key_bytes;
+  leaf->mk = reinterpret_cast<uint64_t*>(mem + mk_at);
+  leaf->handles = reinterpret_cast<ValueHandle*>(mem + handles_at);
+  leaf->off = reinterpret_cast<uint32_t*>(mem + off_at);
+  leaf->keys = mem + keys_at;
+  leaf->prefix_len = n == 0 ? 0
+                            : static_cast<uint16_t>(std::min<size_t>(
+                                  CommonPrefix(entries.front().key, entries.back().key), 0xffff));
+  uint32_t o = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    leaf->off[i] = o;
+    if (!entries[i].key.empty()) std::memcpy(leaf->keys + o, entries[i].key.data(), entries[i].key.size());
+    o += static_cast<uint32_t>(entries[i].key.size());
+    leaf->mk[i] = ModelKey(entries[i].key, leaf->prefix_len);
+    leaf->handles[i] = entries[i].value;
+  }
+  leaf->off[n] = o;
+  Segment fit = FitOne({leaf->mk, n});
+  leaf->model = fit.model;
+  leaf->error = fit.error;
+  return leaf;
+}
+
+void DeleteLeaf(Leaf* leaf) {
+  if (InsertBuffer* b = leaf->buffer.load(std::memory_order_acquire)) InsertBuffer::Delete(b);
+  leaf->~Leaf();
+  std::free(leaf);
+}
+
+int Inner::ChildFor(std::string_view key, bool strict) const {
+  const KeyColumn col = column();
+  Found f{0, false};
+  int side = Side(col, key);
+  if (side > 0) {
+    f = {n, false};
+  } else if (side == 0) {
+    const uint64_t q = ModelKey(key, prefix_len);
+    int s = 0;
+    while (s + 1 < nseg && seg_first[s + 1] <= q) ++s;
+    const Seg& g = seg[s];
+    // The model's window of pivots starts loading while the model is evaluated.
+    __builtin_prefetch(mk + g.start + g.count / 2);
+    f = ModelLowerBound(col, key, g.model, g.error, g.start, g.count);
+  }
+  if (strict) return static_cast<int>(f.pos) - 1;
+  return f.exact ? static_cast<int>(f.pos) : std::max(0, static_cast<int>(f.pos) - 1);
+}
+
+namespace {
+
+// One inner node over pivots, or nullptr when its segmentation needs more than kMaxSegments.
+Inner* TryNewInner(std::span<const Pivot> pivots, uint32_t max_error) {
+  const uint32_t n = static_cast<uint32_t>(pivots.size());
+  const size_t prefix_len =
+      std::min<size_t>(CommonPrefix(pivots.front().key, pivots.back().key), 0xffff);
+  std::vector<uint64_t> mks(n);
+  for (uint32_t i = 0; i < n; ++i) mks[i] = ModelKey(pivots[i].key, prefix_len);
+  std::vector<Segment> segs = SegmentPla(mks, max_error, Inner::kMaxSegmentPivots);
+  if (segs.size() > static_cast<size_t>(Inner::kMaxSegments)) return nullptr;
+
+  size_t key_bytes = 0;
+  for (const Pivot& p : pivots) key_bytes += p.key.size();
+  size_t at = sizeof(Inner);
+  const size_t mk_at = at;
+  at += n * sizeof(uint64_t);
+  const size_t child_at = at;
+  at += n * sizeof(std::atomic<Node*>);
+  const size_t off_at = at;
+  at += (n + 1) * sizeof(uint32_t);
+  const size_t keys_at = at;
+  at += key_bytes;
+
+  char* mem = static_cast<char*>(Allocate(at, 64));
+  auto* in = new (mem) Inner;
+  in->kind = NodeKind::kInner;
+  in->nseg = static_cast<uint8_t>(segs.size());
+  in->prefix_len = static_cast<uint16_t>(prefix_len);
+  in->n = n;
+  in->bytes = at;
+  in->key_bytes = key_bytes;
+  in->mk = reinterpret_cast<uint64_t*>(mem + mk_at);
+  in->child = reinterpret_cast<std::atomic<Node*>*>(mem + child_at);
+  in->off = reinterpret_cast<uint32_t*>(mem + off_at);
+  in->keys = mem + keys_at;
+  for (int s = 0; s < Inner::kMaxSegments; ++s) {
+    in->seg_first[s] = ~uint64_t{0};
+    in->seg[s] = {};
+  }
+  for (size_t s = 0; s < segs.size(); ++s) {
+    in->seg_first[s] = mks[segs[s].start];
+    in->seg[s] = {segs[s].model, static_cast<uint32_t>(segs[s].start),
+                  static_cast<uint32_t>(segs[s].count), segs[s].error};
+  }
+  uint32_t o = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    in->mk[i] = mks[i];
+    new (&in->child[i]) std::atomic<Node*>(pivots[i].child);
+    in->off[i] = o;
+    if (!pivots[i].key.empty()) std::memcpy(in->keys + o, pivots[i].key.data(), pivots[i].key.size());
+    o += static_cast<uint32_t>(pivots[i].key.size());
+  }
+  in->off[n] = o;
+  return in;
+}
+
+void Build(std::span<const Pivot> pivots, uint32_t max_error, double fill,
+           std::vector<Inner*>* out) {
+  if (Inner* in = TryNewInner(pivots, max_error)) {
+    out->push_back(in);
+    return;
+  }
+  // Too many segments for one node: split into parts of about `fill` of a full node's
+  // capacity in segments (their sizes from the whole span's segmentation) and build each.
+  std::vector<uint64_t> mks(pivots.size());
+  size_t prefix_len = CommonPrefix(pivots.front().key, pivots.back().key);
+  for (size_t i = 0; i < pivots.size(); ++i) mks[i] = ModelKey(pivots[i].key, prefix_len);
+  std::vector<Segment> segs = SegmentPla(mks, max_error, Inner::kMaxSegmentPivots);
+  size_t per_node =
+      std::max<size_t>(1, static_cast<size_t>(Inner::kMaxSegments * fill));
+  size_t parts = (segs.size() + per_node - 1) / per_node;
+  if (parts < 2) parts = 2;
+  for (size_t p = 0; p < parts; ++p) {
+    size_t first_seg = segs.size() * p / parts, end_seg = segs.size() * (p + 1) / parts;
+    size_t begin = segs[first_seg].start;
+    size_t end = end_seg == segs.size() ? pivots.size() : segs[end_seg].start;
+    if (end > begin) Build(pivots.subspan(begin, end - begin), max_error, fill, out);
+  }
+}
+
+}  // namespace
+
+std::vector<Inner*> NewInners(std::span<const Pivot> pivots, uint32_t max_error, double fill) {
+  std::vector<Inner*> out;
+  if (!pivots.empty()) Build(pivots, max_error, fill, &out);
+  return out;
+}
+
+void DeleteInner(Inner* inner) {
+  inner->~Inner();
+  std::free(inner);
+}
+
+}  // namespace ordis::index::learned
