@@ -55,6 +55,14 @@ const std::vector<Config::Param>& Params() {
       {"maxmemory-policy", Kind::kEnum, "noeviction", true, true, 0, 0,
        {"volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl", "allkeys-lru",
         "allkeys-lfu", "allkeys-random", "noeviction"}},
+      // The ordered index (index/): which store, and the learned tree's LearnedStoreOptions.
+      {"index", Kind::kEnum, "learned", false, true, 0, 0, {"learned", "map"}},
+      {"index-leaf-error", Kind::kInt, "8", false, true, 1, 1024},
+      {"index-inner-error", Kind::kInt, "4", false, true, 1, 1024},
+      {"index-leaf-capacity", Kind::kInt, "128", false, true, 8, 4096},
+      {"index-insert-buffer", Kind::kInt, "32", false, true, 1, 1024},
+      {"index-patcher-threads", Kind::kInt, "1", false, true, 1, 64},
+      {"index-hot-cache", Kind::kBool, "yes", false, true},
       // Redis parameters accepted and reported, without effect in ordis yet (README lists them).
       {"maxmemory", Kind::kMemory, "0", true, false},
       {"save", Kind::kSave, "3600 1 300 100 60 10000", true, false},
@@ -367,6 +375,47 @@ void Config::LoadCommandLine(int argc, char** argv) {
     std::string err = SetLocked(name, value, /*startup=*/true);
     if (!err.empty()) throw ConfigError("--" + name + " " + value + ": " + err);
   }
+  std::lock_guard lock(mu_);
+  std::string err = CheckCombinationLocked();
+  if (!err.empty()) throw ConfigError(err);
+}
+
+std::string Config::CheckCombinationLocked() const {
+  // Start-up only parameters, so checked once everything is read, whatever the order of the lines
+  // and flags. Checked with `index map` too: switching back to the learned tree must not turn a
+  // configuration invalid.
+  auto as_int = [&](const char* name) {
+    int64_t n = 0;
+    ParseInt64(values_.at(name), &n);
+    return n;
+  };
+  int64_t leaf_error = as_int("index-leaf-error");
+  int64_t leaf_capacity = as_int("index-leaf-capacity");
+  if (leaf_error >= leaf_capacity) {
+    // A leaf's model may then be off by more than the leaf holds: the bound bounds nothing.
+    return "index-leaf-error (" + std::to_string(leaf_error) +
+           ") must be less than index-leaf-capacity (" + std::to_string(leaf_capacity) + ")";
+  }
+  return "";
+}
+
+bool Config::learned_index() const { return Value("index") == "learned"; }
+
+index::LearnedStoreOptions Config::learned_store_options() const {
+  std::lock_guard lock(mu_);
+  auto as_int = [&](const char* name) {
+    int64_t n = 0;
+    ParseInt64(values_.at(name), &n);
+    return static_cast<int>(n);
+  };
+  index::LearnedStoreOptions o;
+  o.leaf_error = as_int("index-leaf-error");
+  o.inner_error = as_int("index-inner-error");
+  o.leaf_capacity = as_int("index-leaf-capacity");
+  o.insert_buffer = as_int("index-insert-buffer");
+  o.patcher_threads = as_int("index-patcher-threads");
+  o.hot_cache = values_.at("index-hot-cache") == "yes";
+  return o;
 }
 
 void Config::LoadFile(const std::string& path) {

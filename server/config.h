@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include "index/learned_store.h"
+
 namespace ordis::server {
 
 struct OutputBufferLimit {
@@ -68,6 +70,10 @@ class Config {
   }
   int64_t query_buffer_limit() const { return query_buffer_limit_.load(std::memory_order_relaxed); }
   std::vector<std::string> bind_addresses() const;
+  // The ordered index (start-up only parameters): `index learned` (else the reference map store)
+  // and the learned tree's options from the index-* parameters.
+  bool learned_index() const;
+  index::LearnedStoreOptions learned_store_options() const;
   bool CheckPassword(std::string_view password) const;
 
   struct Param;
@@ -75,6 +81,8 @@ class Config {
  private:
   std::string SetLocked(const std::string& name, const std::string& value, bool startup);
   void Mirror(const std::string& name);
+  // Constraints between start-up parameters; "" or the reason the combination is invalid.
+  std::string CheckCombinationLocked() const;
 
   mutable std::mutex mu_;
   std::map<std::string, std::string> values_;  // GUARDED_BY(mu_); canonical text by name

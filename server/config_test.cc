@@ -479,6 +479,102 @@ TEST_F(ConfigTest, RewriteQuotesStrings) {
   EXPECT_EQ(reloaded.Value("requirepass"), "pa\"ss  word ");
 }
 
+TEST_F(ConfigTest, IndexDefaultsAreLearnedStoreDefaults) {
+  Config c;
+  EXPECT_EQ(c.Value("index"), "learned");
+  EXPECT_TRUE(c.learned_index());
+  EXPECT_EQ(c.Value("index-leaf-error"), "8");
+  EXPECT_EQ(c.Value("index-inner-error"), "4");
+  EXPECT_EQ(c.Value("index-leaf-capacity"), "128");
+  EXPECT_EQ(c.Value("index-insert-buffer"), "32");
+  EXPECT_EQ(c.Value("index-patcher-threads"), "1");
+  EXPECT_EQ(c.Value("index-hot-cache"), "yes");
+  // The table's defaults are the struct's: one place to change a default would otherwise drift.
+  index::LearnedStoreOptions want;
+  index::LearnedStoreOptions got = c.learned_store_options();
+  EXPECT_EQ(got.leaf_error, want.leaf_error);
+  EXPECT_EQ(got.inner_error, want.inner_error);
+  EXPECT_EQ(got.leaf_capacity, want.leaf_capacity);
+  EXPECT_EQ(got.insert_buffer, want.insert_buffer);
+  EXPECT_EQ(got.patcher_threads, want.patcher_threads);
+  EXPECT_EQ(got.hot_cache, want.hot_cache);
+}
+
+TEST_F(ConfigTest, IndexParametersFromFileAndFlags) {
+  WriteFile(Path("ordis.conf"), "index-leaf-error 2\nindex-insert-buffer 4\nindex-hot-cache no\n");
+  Config c;
+  Load(&c, {Path("ordis.conf"), "--index-leaf-capacity", "16", "--index-inner-error", "16",
+            "--index-patcher-threads", "3", "--INDEX", "MAP"});
+  EXPECT_EQ(c.Value("index"), "map");
+  EXPECT_FALSE(c.learned_index());
+  index::LearnedStoreOptions o = c.learned_store_options();
+  EXPECT_EQ(o.leaf_error, 2);
+  EXPECT_EQ(o.inner_error, 16);
+  EXPECT_EQ(o.leaf_capacity, 16);
+  EXPECT_EQ(o.insert_buffer, 4);
+  EXPECT_EQ(o.patcher_threads, 3);
+  EXPECT_FALSE(o.hot_cache);
+  // The leaf error must stay below the leaf capacity, whichever comes first.
+  Config later;
+  Load(&later, {"--index-leaf-error", "100", "--index-leaf-capacity", "101"});
+  EXPECT_EQ(later.learned_store_options().leaf_error, 100);
+}
+
+TEST_F(ConfigTest, IndexStartupErrors) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--index", "btree"},
+           {"--index-leaf-error", "0"},
+           {"--index-leaf-error", "1025"},
+           {"--index-inner-error", "0"},
+           {"--index-leaf-capacity", "7"},
+           {"--index-leaf-capacity", "4097"},
+           {"--index-insert-buffer", "0"},
+           {"--index-insert-buffer", "1025"},
+           {"--index-patcher-threads", "0"},
+           {"--index-patcher-threads", "65"},
+           {"--index-hot-cache", "maybe"},
+           {"--index-leaf-error", "16", "--index-leaf-capacity", "16"},
+           {"--index-leaf-capacity", "8"}}) {  // the default leaf error is 8
+    Config c;
+    std::string joined;
+    for (const auto& a : args) joined += a + " ";
+    EXPECT_THROW(Load(&c, args), ConfigError) << joined;
+  }
+  WriteFile(Path("bad.conf"), "index-leaf-capacity 16\nindex-leaf-error 20\n");
+  Config c;
+  try {
+    Load(&c, {Path("bad.conf")});
+    ADD_FAILURE() << "expected ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "index-leaf-error (20) must be less than index-leaf-capacity (16)");
+  }
+}
+
+TEST_F(ConfigTest, IndexParametersAreImmutable) {
+  Config c;
+  for (const char* name : {"index", "index-leaf-error", "index-inner-error", "index-leaf-capacity",
+                           "index-insert-buffer", "index-patcher-threads", "index-hot-cache"}) {
+    std::string before = c.Value(name);
+    EXPECT_EQ(c.Set({{name, before}}),
+              "ERR CONFIG SET failed (possibly related to argument '" + std::string(name) +
+                  "') - can't set immutable config");
+    EXPECT_EQ(c.Value(name), before);
+  }
+  EXPECT_EQ(c.Set({{"index-leaf-error", "4"}}),
+            "ERR CONFIG SET failed (possibly related to argument 'index-leaf-error') - can't set "
+            "immutable config");
+  EXPECT_EQ(c.Set({{"timeout", "5"}, {"index", "map"}}),
+            "ERR CONFIG SET failed (possibly related to argument 'index') - can't set immutable "
+            "config");
+  EXPECT_EQ(c.timeout_s(), 0);
+  EXPECT_EQ(c.Value("index"), "learned");
+  std::string help = Config::Help();
+  EXPECT_NE(help.find("  index (default: learned) [start-up only]\n"), std::string::npos) << help;
+  EXPECT_NE(help.find("  index-leaf-error (default: 8) [start-up only]\n"), std::string::npos);
+  EXPECT_NE(help.find("  index-hot-cache (default: yes) [start-up only]\n"), std::string::npos);
+}
+
 TEST(SplitArgs, Words) {
   std::vector<std::string> out = {"stale"};
   ASSERT_TRUE(SplitArgs("", &out));

@@ -12,6 +12,7 @@
 #include "server/arg_parser.h"
 #include "server/client_info.h"
 #include "server/command_table.h"
+#include "server/config.h"
 #include "server/server.h"
 
 namespace ordis::server {
@@ -187,6 +188,48 @@ void CpuSection(InfoBuilder& b) {
   b.Field("used_cpu_user", std::string(buf));
 }
 
+std::string Fixed2(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.2f", v);
+  return buf;
+}
+
+// part / whole as a percentage, 0 when whole is 0.
+std::string Percent(uint64_t part, uint64_t whole) {
+  return Fixed2(whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+}
+
+void IndexSection(CommandContext& ctx, InfoBuilder& b) {
+  // The index parameters are start-up only, so the config says which store was built.
+  const Config& config = ctx.server.config();
+  bool learned = config.learned_index();
+  bool hot_cache = learned && config.Value("index-hot-cache") == "yes";
+  index::IndexStats s = ctx.keyspace().IndexStats();
+  b.Section("Index");
+  b.Field("index_kind", learned ? "learned" : "map");
+  b.Field("index_keys", s.keys);
+  b.Field("index_leaves", s.leaves);
+  b.Field("index_inner_nodes", s.inner_nodes);
+  b.Field("index_depth", s.depth);
+  b.Field("index_model_error_mean", Fixed2(s.mean_model_error));
+  b.Field("index_model_error_max", s.max_model_error);
+  b.Field("index_buffered_entries", s.buffered_entries);
+  b.Field("index_buffer_slots", s.buffer_slots);
+  b.Field("index_buffer_fill", Percent(s.buffered_entries, s.buffer_slots));
+  b.Field("index_patches", s.patches);
+  b.Field("index_splits", s.splits);
+  b.Field("index_bytes", s.index_bytes);
+  b.Field("index_key_bytes", s.key_bytes);
+  b.Field("index_bytes_per_key",
+          Fixed2(s.keys == 0 ? 0.0
+                             : static_cast<double>(s.index_bytes) / static_cast<double>(s.keys)));
+  b.Field("index_retired_pending", s.retired_pending);
+  b.Field("hot_cache", hot_cache ? "enabled" : "disabled");
+  b.Field("hot_cache_lookups", s.hot_cache_lookups);
+  b.Field("hot_cache_hits", s.hot_cache_hits);
+  b.Field("hot_cache_hit_rate", Percent(s.hot_cache_hits, s.hot_cache_lookups));
+}
+
 void CommandStatsSection(CommandContext& ctx, const Totals& t, InfoBuilder& b) {
   b.Section("Commandstats");
   const auto& all = ctx.server.commands().flat();
@@ -217,7 +260,8 @@ void KeyspaceSection(CommandContext& ctx, InfoBuilder& b) {
 // INFO [section ...]: "default" (no argument), "all", "everything", or section names.
 void CmdInfo(CommandContext& ctx) {
   static constexpr std::string_view kDefault[] = {"server", "clients", "memory", "persistence",
-                                                  "stats", "replication", "cpu", "keyspace"};
+                                                  "stats", "replication", "cpu", "index",
+                                                  "keyspace"};
   std::vector<std::string_view> wanted;
   bool all = false;
   for (size_t i = 1; i < ctx.args.size(); ++i) {
@@ -247,6 +291,7 @@ void CmdInfo(CommandContext& ctx) {
   if (want("stats")) StatsSection(ctx, totals, b);
   if (want("replication")) ReplicationSection(b);
   if (want("cpu")) CpuSection(b);
+  if (want("index")) IndexSection(ctx, b);
   if (want("commandstats")) CommandStatsSection(ctx, totals, b);
   if (want("keyspace")) KeyspaceSection(ctx, b);
   ctx.out.Verbatim("txt", b.text());

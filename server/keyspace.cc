@@ -2,9 +2,13 @@
 
 #include <time.h>
 
+#include <cassert>
 #include <chrono>
 #include <cstring>
 #include <mutex>
+#include <utility>
+
+#include "index/learned_store.h"
 
 namespace ordis::server {
 namespace {
@@ -35,10 +39,13 @@ int64_t CoarseNowMs() {
   return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
 }
 
-Keyspace::Keyspace(int num_dbs)
-    : store_(index::NewMapStore()), physical_(num_dbs), dbs_(num_dbs) {
+Keyspace::Keyspace(int num_dbs, std::unique_ptr<index::OrderedStore> store)
+    : store_(std::move(store)), physical_(num_dbs), dbs_(num_dbs) {
+  assert(store_ != nullptr && store_->size() == 0);
   for (int i = 0; i < num_dbs; ++i) physical_[i].store(static_cast<uint8_t>(i));
 }
+
+Keyspace::Keyspace(int num_dbs) : Keyspace(num_dbs, index::NewLearnedStore()) {}
 
 Keyspace::~Keyspace() {
   std::unique_lock lock(mu_);

@@ -40,6 +40,8 @@ class Keyspace {
  public:
   static constexpr int kMaxDatabases = 256;  // the physical db id is one byte of the encoded key
 
+  // The store must be empty. Without one, the learned-index tree with default options.
+  Keyspace(int num_dbs, std::unique_ptr<index::OrderedStore> store);
   explicit Keyspace(int num_dbs);
   ~Keyspace();
   Keyspace(const Keyspace&) = delete;
@@ -98,6 +100,10 @@ class Keyspace {
 
   // exclusive (it may delete expired keys it lands on). A random live key of db, or false.
   bool RandomKey(int db, int64_t now_ms, std::string* out);
+
+  // No lock needed (the store is thread safe). The store's own figures for INFO's index section;
+  // keys counts every record of the store (today one per top-level key).
+  index::IndexStats IndexStats() const { return store_->Stats(); }
 
   uint64_t expired_keys() const { return expired_keys_.load(std::memory_order_relaxed); }
   void ResetStats() { expired_keys_.store(0, std::memory_order_relaxed); }

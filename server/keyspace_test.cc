@@ -173,6 +173,27 @@ TEST(Keyspace, AllDatabasesUpToTheMaximum) {
   EXPECT_EQ(AllKeys(ks, 1), (std::vector<std::string>{"", "\xff"}));
 }
 
+// The store given to the constructor is the one used, and IndexStats reports it.
+TEST(Keyspace, UsesTheStoreGivenAndReportsItsStats) {
+  auto store = index::NewMapStore();
+  index::OrderedStore* raw = store.get();
+  Keyspace ks(2, std::move(store));
+  std::unique_lock lock(ks.mu());
+  EXPECT_EQ(ks.IndexStats().keys, 0u);
+  ks.Set(0, "a", Str("1"));
+  ks.Set(0, "b", Str("2"));
+  ks.Set(1, "a", Str("3"));
+  EXPECT_EQ(raw->size(), 3u);
+  index::IndexStats stats = ks.IndexStats();
+  EXPECT_EQ(stats.keys, 3u);
+  EXPECT_EQ(stats.keys, ks.DbSize(0) + ks.DbSize(1));
+  EXPECT_GT(stats.key_bytes, 0u);
+  EXPECT_TRUE(ks.Delete(0, "a"));
+  EXPECT_EQ(ks.IndexStats().keys, 2u);
+  ks.FlushAll();
+  EXPECT_EQ(ks.IndexStats().keys, 0u);
+}
+
 TEST_F(KeyspaceTest, ScanBoundsAndOrder) {
   std::unique_lock lock(mu());
   for (std::string k : {"a", "b", "ba", "bb", "c"}) ks_.Set(0, k, Str(k));

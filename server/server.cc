@@ -10,14 +10,24 @@
 #include <mutex>
 #include <mutex>
 
+#include "index/learned_store.h"
 #include "server/connection.h"
 #include "server/errors.h"
 
 namespace ordis::server {
+namespace {
+
+// The store behind the keyspace, from the start-up only `index` parameters.
+std::unique_ptr<index::OrderedStore> NewIndexStore(const Config& config) {
+  if (!config.learned_index()) return index::NewMapStore();
+  return index::NewLearnedStore(config.learned_store_options());
+}
+
+}  // namespace
 
 Server::Server(std::unique_ptr<Config> config)
     : config_(std::move(config)),
-      keyspace_(std::make_unique<Keyspace>(config_->databases())),
+      keyspace_(std::make_unique<Keyspace>(config_->databases(), NewIndexStore(*config_))),
       start_time_ms_(NowMs()) {}
 
 Server::~Server() = default;
