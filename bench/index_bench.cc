@@ -69,6 +69,7 @@
 #include <vector>
 
 #include "absl/container/btree_map.h"
+#include "index/learned_store.h"
 #include "index/ordered_store.h"
 
 namespace ordis::bench {
@@ -188,7 +189,7 @@ constexpr ContenderKind kContenders[] = {
     {"std::map", Make<LockedMap<std::map<std::string, uint64_t, std::less<>>>>},
     {"absl::btree_map", Make<LockedMap<absl::btree_map<std::string, uint64_t>, absl::string_view>>},
     {"ordis MapStore", MakeStore<index::NewMapStore>},
-    // {"learned tree", MakeStore<index::NewLearnedStore>},
+    {"learned tree", MakeStore<index::NewLearnedStore>},
 };
 constexpr size_t kNumContenders = std::size(kContenders);
 constexpr size_t kBaseline = 1;  // every ratio is against this row: absl::btree_map
