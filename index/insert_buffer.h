@@ -20,7 +20,7 @@ namespace ordis::index::learned {
 
 struct BufferEntry {
   uint64_t version;  // global write version: scans at an older read version skip it
-  uint64_t hash;
+  uint64_t head;     // the key's model key in its leaf: sorts entries mostly without memcmp
   ValueHandle value;
   const char* key;
   uint32_t len;
@@ -38,19 +38,24 @@ struct InsertBuffer {
   uint32_t arena_size = 0;
   uint32_t arena_used = 0;
   char* arena = nullptr;
+  // Low 32 bits of each entry's key hash, apart from the entries: a lookup scans these 4-byte
+  // tags (two cache lines for 32 slots) and reads an entry only on a match.
+  uint32_t* tags = nullptr;
   BufferEntry entries[];
 
   static constexpr uint32_t kArenaBytesPerSlot = 32;
 
   static InsertBuffer* New(uint32_t capacity) {
     size_t arena = size_t{capacity} * kArenaBytesPerSlot;
-    size_t bytes = sizeof(InsertBuffer) + capacity * sizeof(BufferEntry) + arena;
+    size_t bytes = sizeof(InsertBuffer) + capacity * (sizeof(BufferEntry) + sizeof(uint32_t)) +
+                   arena;
     void* mem = std::malloc(bytes);
     if (mem == nullptr) throw std::bad_alloc();
     auto* b = new (mem) InsertBuffer;
     b->capacity = capacity;
+    b->tags = reinterpret_cast<uint32_t*>(b->entries + capacity);
     b->arena_size = static_cast<uint32_t>(arena);
-    b->arena = reinterpret_cast<char*>(b->entries + capacity);
+    b->arena = reinterpret_cast<char*>(b->tags + capacity);
     return b;
   }
 
@@ -76,7 +81,10 @@ struct InsertBuffer {
     return dst;
   }
 
-  size_t bytes() const { return sizeof(InsertBuffer) + capacity * sizeof(BufferEntry) + arena_size; }
+  size_t bytes() const {
+    return sizeof(InsertBuffer) + capacity * (sizeof(BufferEntry) + sizeof(uint32_t)) + arena_size;
+  }
+  static uint32_t Tag(uint64_t hash) { return static_cast<uint32_t>(hash); }
 
  private:
   bool InArena(const char* p) const { return p >= arena && p <= arena + arena_size; }

@@ -33,9 +33,9 @@
 #include <vector>
 
 #include "index/epoch.h"
+#include "index/hot_cache.h"
 #include "index/insert_buffer.h"
 #include "index/node.h"
-#include "xxhash.h"
 
 namespace ordis::index {
 namespace {
@@ -55,7 +55,38 @@ constexpr int kMaxDepth = 32;
 // absorbed without splitting again.
 constexpr double kSplitFill = 0.75;
 
-uint64_t HashKey(std::string_view key) { return XXH3_64bits(key.data(), key.size()); }
+// Orders buffer entries by key, newest first within a key: the model-key head decides most
+// comparisons without touching key bytes.
+bool EntryBefore(const InsertBuffer* buf, uint32_t a, uint32_t b) {
+  const BufferEntry& x = buf->entries[a];
+  const BufferEntry& y = buf->entries[b];
+  if (x.head != y.head) return x.head < y.head;
+  int c = x.Key().compare(y.Key());
+  return c != 0 ? c < 0 : a > b;
+}
+
+// Sorts slot numbers of buf by key and keeps each key's newest.
+void NewestPerKey(const InsertBuffer* buf, std::vector<uint32_t>* slots) {
+  std::sort(slots->begin(), slots->end(),
+            [&](uint32_t a, uint32_t b) { return EntryBefore(buf, a, b); });
+  slots->erase(std::unique(slots->begin(), slots->end(),
+                           [&](uint32_t a, uint32_t b) {
+                             return buf->entries[a].head == buf->entries[b].head &&
+                                    buf->entries[a].Key() == buf->entries[b].Key();
+                           }),
+               slots->end());
+}
+
+// The calling thread's hot-entry cache, bound to one store at a time. Hit counters reach the
+// store in batches so lookups never write a shared cache line.
+struct ThreadCache {
+  uint64_t store_id = 0;
+  HotCache cache;
+  uint64_t flushed_lookups = 0;
+  uint64_t flushed_hits = 0;
+};
+
+std::atomic<uint64_t> g_next_store_id{1};
 
 inline void CpuRelax() { __builtin_ia32_pause(); }
 
@@ -112,7 +143,7 @@ struct PatchRequest {
 class LearnedStore final : public OrderedStore {
  public:
   explicit LearnedStore(const LearnedStoreOptions& options) : opt_(Sanitize(options)) {
-    Leaf* leaf = learned::NewLeaf({}, 0, nullptr);
+    Leaf* leaf = learned::NewLeaf({}, 0, nullptr, 0);
     Pivot p{std::string_view(), leaf};
     root_.store(learned::NewInners({&p, 1}, opt_.inner_error, 1.0).front());
     for (int i = 0; i < opt_.patcher_threads; ++i) patchers_.emplace_back([this] { PatchLoop(); });
@@ -129,37 +160,27 @@ class LearnedStore final : public OrderedStore {
   }
 
   std::optional<ValueHandle> Get(std::string_view key) const override {
-    EpochGuard guard(epochs_);
-    uint64_t read_version = read_version_.load(std::memory_order_acquire);
-    return ReadLeaf(FindLeaf(key), key, HashKey(key), read_version);
+    const uint64_t hash = HashKey(key);
+    if (!opt_.hot_cache) return Lookup(key, hash);
+    ThreadCache& tc = LocalCache();
+    // The stamp is read before the lookup: a write beginning after it invalidates the entry.
+    uint64_t stamp = stamps_.Load(hash);
+    if (auto hit = tc.cache.Lookup(key, hash, stamp)) {
+      CountCache(tc);
+      return hit;
+    }
+    std::optional<ValueHandle> found = Lookup(key, hash);
+    if (found) tc.cache.Offer(key, hash, *found, stamp);
+    CountCache(tc);
+    return found;
   }
 
   void GetBatch(std::span<const std::string_view> keys,
                 std::span<std::optional<ValueHandle>> found) const override {
-    EpochGuard guard(epochs_);
-    uint64_t read_version = read_version_.load(std::memory_order_acquire);
-    // Descend all keys level by level, prefetching each next node, so the batch's cache misses
-    // overlap instead of queueing behind each other.
     constexpr size_t kGroup = 32;
-    Node* at[kGroup];
     for (size_t base = 0; base < keys.size(); base += kGroup) {
       size_t n = std::min(kGroup, keys.size() - base);
-      Node* root = root_.load(std::memory_order_acquire);
-      for (size_t i = 0; i < n; ++i) at[i] = root;
-      for (bool inner = true; inner;) {
-        inner = false;
-        for (size_t i = 0; i < n; ++i) {
-          if (at[i]->kind != NodeKind::kInner) continue;
-          auto* in = static_cast<Inner*>(at[i]);
-          at[i] = in->child[in->ChildFor(keys[base + i], false)].load(std::memory_order_acquire);
-          __builtin_prefetch(at[i]);
-          inner = true;
-        }
-      }
-      for (size_t i = 0; i < n; ++i) {
-        std::string_view k = keys[base + i];
-        found[base + i] = ReadLeaf(static_cast<Leaf*>(at[i]), k, HashKey(k), read_version);
-      }
+      GetGroup(keys.subspan(base, n), found.subspan(base, n));
     }
   }
 
@@ -223,6 +244,8 @@ class LearnedStore final : public OrderedStore {
   }
 
  private:
+  uint32_t LeafError() const { return static_cast<uint32_t>(opt_.leaf_error); }
+
   static LearnedStoreOptions Sanitize(LearnedStoreOptions o) {
     o.leaf_error = std::max(o.leaf_error, 0);
     o.inner_error = std::max(o.inner_error, 0);
@@ -253,8 +276,16 @@ class LearnedStore final : public OrderedStore {
     while (node->kind == NodeKind::kInner) {
       auto* in = static_cast<Inner*>(node);
       node = in->child[in->ChildFor(key, false)].load(std::memory_order_acquire);
+      PrefetchHeader(node);
     }
     return static_cast<Leaf*>(node);
+  }
+
+  // A node's first lines: metadata and segment first keys, then the segment models.
+  static void PrefetchHeader(const Node* node) {
+    __builtin_prefetch(node);
+    __builtin_prefetch(reinterpret_cast<const char*>(node) + 64);
+    __builtin_prefetch(reinterpret_cast<const char*>(node) + 128);
   }
 
   // The version of leaf a reader at read_version must see.
@@ -266,16 +297,25 @@ class LearnedStore final : public OrderedStore {
   static std::optional<ValueHandle> ReadLeaf(const Leaf* leaf, std::string_view key,
                                              uint64_t hash, uint64_t read_version) {
     leaf = Resolve(leaf, read_version);
-    if (const InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire)) {
+    const InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire);
+    if (buf != nullptr) {
+      // The buffer's lines load while the leaf is searched (the paper's prefetch of the insert
+      // buffer during the model computation); the buffer still decides first.
+      __builtin_prefetch(buf);
+      __builtin_prefetch(buf->tags);
+    }
+    Found f = leaf->Search(key);
+    if (buf != nullptr) {
       uint32_t n = std::min(buf->published.load(std::memory_order_acquire), buf->capacity);
+      const uint32_t tag = InsertBuffer::Tag(hash);
       for (uint32_t i = n; i-- > 0;) {
+        if (buf->tags[i] != tag) continue;
         const BufferEntry& e = buf->entries[i];
-        if (e.version > read_version || e.hash != hash || e.Key() != key) continue;
+        if (e.version > read_version || e.Key() != key) continue;
         if (e.erase) return std::nullopt;
         return e.value;
       }
     }
-    Found f = leaf->Search(key);
     if (!f.exact) return std::nullopt;
     return leaf->handles[f.pos];
   }
@@ -283,9 +323,10 @@ class LearnedStore final : public OrderedStore {
   // The key's current handle as the writer holding publish turn `slot` of leaf's buffer sees it.
   static std::optional<ValueHandle> Latest(const Leaf* leaf, const InsertBuffer* buf,
                                            uint32_t slot, std::string_view key, uint64_t hash) {
+    const uint32_t tag = InsertBuffer::Tag(hash);
     for (uint32_t i = slot; i-- > 0;) {
       const BufferEntry& e = buf->entries[i];
-      if (e.hash != hash || e.Key() != key) continue;
+      if (buf->tags[i] != tag || e.Key() != key) continue;
       if (e.erase) return std::nullopt;
       return e.value;
     }
@@ -294,8 +335,89 @@ class LearnedStore final : public OrderedStore {
     return leaf->handles[f.pos];
   }
 
+  // GetBatch of at most 32 keys: hot-cache hits first, then the misses descend level by level
+  // together, each next node prefetched, so their cache misses overlap instead of queueing.
+  void GetGroup(std::span<const std::string_view> keys,
+                std::span<std::optional<ValueHandle>> found) const {
+    const size_t n = keys.size();
+    uint64_t hash[32], stamp[32];
+    uint8_t miss[32];
+    size_t misses = 0;
+    ThreadCache* tc = opt_.hot_cache ? &LocalCache() : nullptr;
+    for (size_t i = 0; i < n; ++i) {
+      hash[i] = HashKey(keys[i]);
+      if (tc != nullptr) {
+        stamp[i] = stamps_.Load(hash[i]);
+        if (auto hit = tc->cache.Lookup(keys[i], hash[i], stamp[i])) {
+          found[i] = hit;
+          continue;
+        }
+      }
+      miss[misses++] = static_cast<uint8_t>(i);
+    }
+    if (misses > 0) {
+      EpochGuard guard(epochs_);
+      uint64_t read_version = read_version_.load(std::memory_order_acquire);
+      Node* at[32];
+      Node* root = root_.load(std::memory_order_acquire);
+      for (size_t m = 0; m < misses; ++m) at[m] = root;
+      for (bool inner = true; inner;) {
+        inner = false;
+        for (size_t m = 0; m < misses; ++m) {
+          if (at[m]->kind != NodeKind::kInner) continue;
+          auto* in = static_cast<Inner*>(at[m]);
+          at[m] = in->child[in->ChildFor(keys[miss[m]], false)].load(std::memory_order_acquire);
+          PrefetchHeader(at[m]);
+          inner = true;
+        }
+      }
+      for (size_t m = 0; m < misses; ++m) {
+        size_t i = miss[m];
+        found[i] = ReadLeaf(static_cast<Leaf*>(at[m]), keys[i], hash[i], read_version);
+        if (tc != nullptr && found[i]) tc->cache.Offer(keys[i], hash[i], *found[i], stamp[i]);
+      }
+    }
+    if (tc != nullptr) CountCache(*tc);
+  }
+
+  std::optional<ValueHandle> Lookup(std::string_view key, uint64_t hash) const {
+    EpochGuard guard(epochs_);
+    uint64_t read_version = read_version_.load(std::memory_order_acquire);
+    return ReadLeaf(FindLeaf(key), key, hash, read_version);
+  }
+
+  ThreadCache& LocalCache() const {
+    thread_local ThreadCache tc;
+    if (tc.store_id != id_) {
+      tc.cache.Clear();
+      tc.store_id = id_;
+      tc.flushed_lookups = tc.cache.lookups();
+      tc.flushed_hits = tc.cache.hits();
+    }
+    return tc;
+  }
+
+  void CountCache(ThreadCache& tc) const {
+    uint64_t lookups = tc.cache.lookups();
+    if (lookups - tc.flushed_lookups < 1024) return;
+    cache_lookups_.fetch_add(lookups - tc.flushed_lookups, std::memory_order_relaxed);
+    cache_hits_.fetch_add(tc.cache.hits() - tc.flushed_hits, std::memory_order_relaxed);
+    tc.flushed_lookups = lookups;
+    tc.flushed_hits = tc.cache.hits();
+  }
+
   std::optional<ValueHandle> Write(std::string_view key, ValueHandle value, bool erase) {
     const uint64_t hash = HashKey(key);
+    // Other threads' cached entries for this key die with the stamp bump; the write must be
+    // visible (read version released) before EndWrite.
+    if (opt_.hot_cache) stamps_.BeginWrite(hash);
+    std::optional<ValueHandle> old = Append(key, hash, value, erase);
+    if (opt_.hot_cache) stamps_.EndWrite(hash);
+    return old;
+  }
+
+  std::optional<ValueHandle> Append(std::string_view key, uint64_t hash, ValueHandle value,
+                                    bool erase) {
     EpochGuard guard(epochs_);
     for (;;) {
       Path path;
@@ -322,7 +444,8 @@ class LearnedStore final : public OrderedStore {
       uint64_t version = write_version_.fetch_add(1, std::memory_order_acq_rel) + 1;
       BufferEntry& e = buf->entries[slot];
       e.version = version;
-      e.hash = hash;
+      e.head = leaf->Head(key);
+      buf->tags[slot] = InsertBuffer::Tag(hash);
       e.value = value;
       e.key = buf->CopyKey(key);
       e.len = static_cast<uint32_t>(key.size());
@@ -378,6 +501,11 @@ class LearnedStore final : public OrderedStore {
 
   std::atomic<uint64_t> patches_{0};
   std::atomic<uint64_t> splits_{0};
+
+  const uint64_t id_ = g_next_store_id.fetch_add(1);
+  mutable WriteStamps stamps_;
+  mutable std::atomic<uint64_t> cache_lookups_{0};
+  mutable std::atomic<uint64_t> cache_hits_{0};
 };
 
 void LearnedStore::Collect(const Leaf* leaf, uint64_t read_version, const Bound& from,
@@ -412,15 +540,7 @@ void LearnedStore::Collect(const Leaf* leaf, uint64_t read_version, const Bound&
         scratch->push_back(i);
       }
     }
-    std::sort(scratch->begin(), scratch->end(), [&](uint32_t a, uint32_t b) {
-      std::string_view ka = buf->entries[a].Key(), kb = buf->entries[b].Key();
-      return ka != kb ? ka < kb : a > b;  // newest first within a key
-    });
-    scratch->erase(std::unique(scratch->begin(), scratch->end(),
-                               [&](uint32_t a, uint32_t b) {
-                                 return buf->entries[a].Key() == buf->entries[b].Key();
-                               }),
-                   scratch->end());
+    NewestPerKey(buf, scratch);
   }
 
   size_t j = 0;
@@ -469,15 +589,7 @@ void LearnedStore::Patch(const PatchRequest& request) {
   // The buffer's newest entry per key, in key order, merged over the leaf's entries.
   std::vector<uint32_t> order(cap);
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    std::string_view ka = buf->entries[a].Key(), kb = buf->entries[b].Key();
-    return ka != kb ? ka < kb : a > b;
-  });
-  order.erase(std::unique(order.begin(), order.end(),
-                          [&](uint32_t a, uint32_t b) {
-                            return buf->entries[a].Key() == buf->entries[b].Key();
-                          }),
-              order.end());
+  NewestPerKey(buf, &order);
   std::vector<KeyValue> merged;
   merged.reserve(old->n + order.size());
   uint32_t i = 0;
@@ -523,7 +635,7 @@ std::vector<Leaf*> LearnedStore::BuildLeaves(std::span<const KeyValue> entries, 
   std::vector<Leaf*> out;
   const size_t cap = static_cast<size_t>(opt_.leaf_capacity);
   if (entries.size() <= cap) {
-    out.push_back(learned::NewLeaf(entries, version, prev));
+    out.push_back(learned::NewLeaf(entries, version, prev, LeafError()));
     return out;
   }
   // PLA segmentation with the leaf error bound, each segment a leaf of at most the retrain
@@ -541,18 +653,18 @@ std::vector<Leaf*> LearnedStore::BuildLeaves(std::span<const KeyValue> entries, 
   size_t start = 0, count = 0;
   for (const Segment& seg : segs) {
     if (count > 0 && count + seg.count > max_count) {
-      out.push_back(learned::NewLeaf(entries.subspan(start, count), version, prev));
+      out.push_back(learned::NewLeaf(entries.subspan(start, count), version, prev, LeafError()));
       start += count;
       count = 0;
     }
     count += seg.count;
     if (count >= max_count / 2) {
-      out.push_back(learned::NewLeaf(entries.subspan(start, count), version, prev));
+      out.push_back(learned::NewLeaf(entries.subspan(start, count), version, prev, LeafError()));
       start += count;
       count = 0;
     }
   }
-  if (count > 0) out.push_back(learned::NewLeaf(entries.subspan(start, count), version, prev));
+  if (count > 0) out.push_back(learned::NewLeaf(entries.subspan(start, count), version, prev, LeafError()));
   return out;
 }
 
@@ -637,7 +749,7 @@ void LearnedStore::BulkLoad(BulkSource next) {
 
   std::vector<Leaf*> leaves;
   if (entries.empty()) {
-    leaves.push_back(learned::NewLeaf({}, 0, nullptr));
+    leaves.push_back(learned::NewLeaf({}, 0, nullptr, 0));
   } else {
     // Leaves as patches cut them (PLA segments within the retrain bound), a window of keys at
     // a time so each window's model keys start after its own common prefix.
@@ -679,9 +791,11 @@ IndexStats LearnedStore::Stats() const {
       if (node->kind == NodeKind::kLeaf) {
         auto* leaf = static_cast<const Leaf*>(node);
         ++s.leaves;
-        error_sum += leaf->error;
-        ++models;
-        s.max_model_error = std::max<uint64_t>(s.max_model_error, leaf->error);
+        for (int g = 0; g < leaf->nseg; ++g) {
+          error_sum += leaf->seg[g].error;
+          ++models;
+          s.max_model_error = std::max<uint64_t>(s.max_model_error, leaf->seg[g].error);
+        }
         s.index_bytes += leaf->bytes - leaf->key_bytes;
         s.key_bytes += leaf->key_bytes;
         if (const InsertBuffer* b = leaf->buffer.load(std::memory_order_acquire)) {
@@ -713,6 +827,8 @@ IndexStats LearnedStore::Stats() const {
   s.patches = patches_.load(std::memory_order_relaxed);
   s.splits = splits_.load(std::memory_order_relaxed);
   s.retired_pending = epochs_.pending();
+  s.hot_cache_lookups = cache_lookups_.load(std::memory_order_relaxed);
+  s.hot_cache_hits = cache_hits_.load(std::memory_order_relaxed);
   return s;
 }
 

@@ -24,18 +24,22 @@ size_t CommonPrefix(std::string_view a, std::string_view b) {
 
 size_t AlignUp(size_t n, size_t a) { return (n + a - 1) / a * a; }
 
-// Which side of a node's prefix key falls: -1 below every key (sorts before the prefix), +1 above
-// every key, 0 shares the prefix.
+}  // namespace
+
 int Side(const KeyColumn& col, std::string_view key) {
   if (col.prefix_len == 0) return 0;
-  std::string_view prefix = col.Key(0).substr(0, col.prefix_len);
+  std::string_view prefix(col.prefix, col.prefix_len);
   size_t n = std::min(key.size(), prefix.size());
   int c = std::memcmp(key.data(), prefix.data(), n);
   if (c != 0) return c < 0 ? -1 : 1;
   return key.size() < prefix.size() ? -1 : 0;
 }
 
-}  // namespace
+uint64_t Leaf::Head(std::string_view key) const {
+  int side = Side(column(), key);
+  if (side != 0) return side < 0 ? 0 : ~uint64_t{0};
+  return ModelKey(key, prefix_len);
+}
 
 Found LowerBound(const KeyColumn& col, std::string_view key, uint32_t lo, uint32_t hi) {
   const uint64_t q = ModelKey(key, col.prefix_len);
@@ -46,9 +50,17 @@ Found LowerBound(const KeyColumn& col, std::string_view key, uint32_t lo, uint32
   if (i == col.n || mk[i] != q) return {i, false};
   // Model keys tie: keys equal in the modelled bytes; order by the full key within the run.
   uint32_t end = i + 1;
-  if (end < col.n && mk[end] == q) {
-    end = static_cast<uint32_t>(std::upper_bound(mk + end, mk + col.n, q) - mk);
+  if (end == col.n || mk[end] != q) {
+    // A run of one: one compare decides. When both keys end within the modelled bytes, equal
+    // model keys leave only the lengths to compare (zero padding sorts the shorter first), and
+    // the key bytes are never read.
+    const size_t len = col.off[i + 1] - col.off[i], modelled = col.prefix_len + 8;
+    int c = len <= modelled && key.size() <= modelled
+                ? (len < key.size() ? -1 : len > key.size() ? 1 : 0)
+                : col.Key(i).compare(key);
+    return c >= 0 ? Found{i, c == 0} : Found{i + 1, false};
   }
+  end = static_cast<uint32_t>(std::upper_bound(mk + end, mk + col.n, q) - mk);
   uint32_t a = i, b = end;
   while (a < b) {
     uint32_t m = a + (b - a) / 2;
@@ -61,24 +73,57 @@ Found LowerBound(const KeyColumn& col, std::string_view key, uint32_t lo, uint32
   return {a, a < end && col.Key(a) == key};
 }
 
-Found ModelLowerBound(const KeyColumn& col, std::string_view key, const LinearModel& model,
-                      uint32_t error, uint32_t seg_start, uint32_t seg_count) {
+Found SegmentedLowerBound(const KeyColumn& col, std::string_view key, int nseg,
+                          const uint64_t* seg_first, const SegModel* seg) {
   if (col.n == 0) return {0, false};
   int side = Side(col, key);
   if (side < 0) return {0, false};
   if (side > 0) return {col.n, false};
-  uint64_t pred = seg_start + std::min<uint64_t>(model.Predict(ModelKey(key, col.prefix_len)),
-                                                 seg_count - 1);
-  uint32_t lo = pred > error ? static_cast<uint32_t>(pred - error) : 0;
-  uint32_t hi = static_cast<uint32_t>(std::min<uint64_t>(col.n, pred + error + 2));
+  const uint64_t q = ModelKey(key, col.prefix_len);
+  int s = 0;
+  while (s + 1 < nseg && seg_first[s + 1] <= q) ++s;
+  const SegModel& g = seg[s];
+  uint64_t pred = g.start + std::min<uint64_t>(g.model.Predict(q), g.count - 1);
+  __builtin_prefetch(col.mk + pred);
+  __builtin_prefetch(col.off + pred);  // the lengths that settle a model-key tie
+  uint32_t lo = pred > g.error ? static_cast<uint32_t>(pred - g.error) : 0;
+  uint32_t hi = static_cast<uint32_t>(std::min<uint64_t>(col.n, pred + g.error + 2));
   return LowerBound(col, key, lo, hi);
 }
 
-Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, Leaf* prev) {
+int FitSegments(std::span<const uint64_t> xs, uint32_t max_error, int max_segments,
+                uint64_t* seg_first, SegModel* seg) {
+  if (xs.empty()) {
+    seg_first[0] = 0;
+    seg[0] = {};
+    return 0;
+  }
+  std::vector<Segment> segs = SegmentPla(xs, max_error, xs.size());
+  if (segs.size() > static_cast<size_t>(max_segments)) {
+    Segment& last = segs[max_segments - 1];
+    last.count = xs.size() - last.start;
+    Segment tail = FitOne(xs.subspan(last.start));
+    last.model = tail.model;
+    last.error = tail.error;
+    segs.resize(max_segments);
+  }
+  for (size_t i = 0; i < segs.size(); ++i) {
+    seg_first[i] = xs[segs[i].start];
+    seg[i] = {segs[i].model, static_cast<uint32_t>(segs[i].start),
+              static_cast<uint32_t>(segs[i].count), segs[i].error};
+  }
+  return static_cast<int>(segs.size());
+}
+
+Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, Leaf* prev,
+              uint32_t max_error) {
   const uint32_t n = static_cast<uint32_t>(entries.size());
   size_t key_bytes = 0;
   for (const KeyValue& e : entries) key_bytes += e.key.size();
-  size_t at = AlignUp(sizeof(Leaf), 8);
+  const size_t prefix_len =
+      n == 0 ? 0
+             : std::min<size_t>(CommonPrefix(entries.front().key, entries.back().key), 0xffff);
+  size_t at = AlignUp(sizeof(Leaf) + prefix_len, 8);
   const size_t mk_at = at;
   at += n * sizeof(uint64_t);
   const size_t handles_at = at;
@@ -102,9 +147,9 @@ Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, Leaf* prev) {
   leaf->handles = reinterpret_cast<ValueHandle*>(mem + handles_at);
   leaf->off = reinterpret_cast<uint32_t*>(mem + off_at);
   leaf->keys = mem + keys_at;
-  leaf->prefix_len = n == 0 ? 0
-                            : static_cast<uint16_t>(std::min<size_t>(
-                                  CommonPrefix(entries.front().key, entries.back().key), 0xffff));
+  leaf->prefix = mem + sizeof(Leaf);
+  leaf->prefix_len = static_cast<uint16_t>(prefix_len);
+  if (prefix_len > 0) std::memcpy(leaf->prefix, entries.front().key.data(), prefix_len);
   uint32_t o = 0;
   for (uint32_t i = 0; i < n; ++i) {
     leaf->off[i] = o;
@@ -114,9 +159,8 @@ Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, Leaf* prev) {
     leaf->handles[i] = entries[i].value;
   }
   leaf->off[n] = o;
-  Segment fit = FitOne({leaf->mk, n});
-  leaf->model = fit.model;
-  leaf->error = fit.error;
+  leaf->nseg = static_cast<uint8_t>(
+      FitSegments({leaf->mk, n}, max_error, Leaf::kMaxSegments, leaf->seg_first, leaf->seg));
   return leaf;
 }
 
@@ -133,13 +177,7 @@ int Inner::ChildFor(std::string_view key, bool strict) const {
   if (side > 0) {
     f = {n, false};
   } else if (side == 0) {
-    const uint64_t q = ModelKey(key, prefix_len);
-    int s = 0;
-    while (s + 1 < nseg && seg_first[s + 1] <= q) ++s;
-    const Seg& g = seg[s];
-    // The model's window of pivots starts loading while the model is evaluated.
-    __builtin_prefetch(mk + g.start + g.count / 2);
-    f = ModelLowerBound(col, key, g.model, g.error, g.start, g.count);
+    f = SegmentedLowerBound(col, key, nseg, seg_first, seg);
   }
   if (strict) return static_cast<int>(f.pos) - 1;
   return f.exact ? static_cast<int>(f.pos) : std::max(0, static_cast<int>(f.pos) - 1);
@@ -159,7 +197,7 @@ Inner* TryNewInner(std::span<const Pivot> pivots, uint32_t max_error) {
 
   size_t key_bytes = 0;
   for (const Pivot& p : pivots) key_bytes += p.key.size();
-  size_t at = sizeof(Inner);
+  size_t at = AlignUp(sizeof(Inner) + prefix_len, 8);
   const size_t mk_at = at;
   at += n * sizeof(uint64_t);
   const size_t child_at = at;
@@ -181,6 +219,8 @@ Inner* TryNewInner(std::span<const Pivot> pivots, uint32_t max_error) {
   in->child = reinterpret_cast<std::atomic<Node*>*>(mem + child_at);
   in->off = reinterpret_cast<uint32_t*>(mem + off_at);
   in->keys = mem + keys_at;
+  in->prefix = mem + sizeof(Inner);
+  if (prefix_len > 0) std::memcpy(in->prefix, pivots.front().key.data(), prefix_len);
   for (int s = 0; s < Inner::kMaxSegments; ++s) {
     in->seg_first[s] = ~uint64_t{0};
     in->seg[s] = {};

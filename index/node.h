@@ -36,6 +36,7 @@ struct KeyColumn {
   const char* bytes;
   uint32_t n;
   uint32_t prefix_len;
+  const char* prefix;  // a copy next to the node's header: checking it costs no extra line
 
   std::string_view Key(uint32_t i) const { return {bytes + off[i], off[i + 1] - off[i]}; }
 };
@@ -56,18 +57,39 @@ inline uint64_t ModelKey(std::string_view key, size_t prefix_len) {
   return __builtin_bswap64(v);
 }
 
+// Which side of col's common prefix key falls: -1 below every key of col, +1 above every key, 0
+// sharing the prefix.
+int Side(const KeyColumn& col, std::string_view key);
+
 // Lower bound of key in col, trusting the model's window [lo, hi) when it brackets the answer and
 // searching everything when it does not (a key outside the node's trained range).
 Found LowerBound(const KeyColumn& col, std::string_view key, uint32_t lo, uint32_t hi);
-// Lower bound with the window from a model prediction.
-Found ModelLowerBound(const KeyColumn& col, std::string_view key, const LinearModel& model,
-                      uint32_t error, uint32_t seg_start, uint32_t seg_count);
+// One PLA segment of a node: positions [start, start + count), predicted within error.
+struct SegModel {
+  LinearModel model;
+  uint32_t start;
+  uint32_t count;
+  uint32_t error;
+};
+
+// Lower bound of key in col through its segments: the segment is chosen by comparing the model
+// key with each segment's first model key, then its model gives the search window.
+Found SegmentedLowerBound(const KeyColumn& col, std::string_view key, int nseg,
+                          const uint64_t* seg_first, const SegModel* seg);
+
+// Cuts xs into at most max_segments segments predicting within max_error where it can (the
+// last segment takes whatever is left, with its measured error).
+int FitSegments(std::span<const uint64_t> xs, uint32_t max_error, int max_segments,
+                uint64_t* seg_first, SegModel* seg);
 
 struct Leaf : Node {
+  static constexpr int kMaxSegments = 4;
+
+  uint8_t nseg;
   uint16_t prefix_len;
   uint32_t n;
-  uint32_t error;
-  LinearModel model;
+  uint64_t seg_first[kMaxSegments];
+  SegModel seg[kMaxSegments];
   // Write version of the newest entry merged in; readers at an older version read `prev`.
   uint64_t version;
   Leaf* prev;
@@ -79,12 +101,16 @@ struct Leaf : Node {
   ValueHandle* handles;
   uint32_t* off;
   char* keys;
+  char* prefix;
 
-  KeyColumn column() const { return {mk, off, keys, n, prefix_len}; }
+  KeyColumn column() const { return {mk, off, keys, n, prefix_len, prefix}; }
   std::string_view Key(uint32_t i) const { return column().Key(i); }
   Found Search(std::string_view key) const {
-    return ModelLowerBound(column(), key, model, error, 0, n);
+    return SegmentedLowerBound(column(), key, nseg, seg_first, seg);
   }
+  // A 64-bit summary of key that orders like the key (ties need the full compare): its model key
+  // when it shares the leaf's prefix, else 0 or all ones.
+  uint64_t Head(std::string_view key) const;
 };
 
 struct KeyValue {
@@ -93,7 +119,8 @@ struct KeyValue {
 };
 
 // A new leaf holding entries (sorted, distinct); its insert buffer starts empty.
-Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, Leaf* prev);
+Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, Leaf* prev,
+              uint32_t max_error);
 // Frees the leaf and its insert buffer.
 void DeleteLeaf(Leaf* leaf);
 
@@ -109,20 +136,16 @@ struct alignas(64) Inner : Node {
   uint32_t n;
   uint64_t seg_first[kMaxSegments];  // with the fields above: the first cache line
   // --- second cache line on
-  struct Seg {
-    LinearModel model;
-    uint32_t start;
-    uint32_t count;
-    uint32_t error;
-  } seg[kMaxSegments];
+  SegModel seg[kMaxSegments];
   size_t bytes;
   size_t key_bytes;
   uint64_t* mk;
   std::atomic<Node*>* child;
   uint32_t* off;
   char* keys;
+  char* prefix;
 
-  KeyColumn column() const { return {mk, off, keys, n, prefix_len}; }
+  KeyColumn column() const { return {mk, off, keys, n, prefix_len, prefix}; }
   std::string_view Key(uint32_t i) const { return column().Key(i); }
   // Index of the child whose range holds key (its pivot <= key); with `strict`, of the child
   // holding the greatest keys < key (its pivot < key), -1 if none.
