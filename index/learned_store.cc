@@ -6,9 +6,9 @@
 // merge buffer and leaf into new leaves, re-segment, split at the retrain bound, rebuild parents
 // bottom-up and publish with one atomic pointer store. Replaced nodes go to epoch reclamation.
 //
-// Versions (Honeycomb, ../shared/seeds/001 section 3.2): every write takes a global write
-// version inside its leaf's publish turn and, once published, advances the global read version in
-// version order. A reader takes the read version once and ignores buffer entries above it; a leaf
+// Versions (Honeycomb, ../shared/seeds/001 section 3.2): every write, in its leaf's publish turn,
+// takes the next global version, publishes its entry and advances the global read version to it,
+// under one short mutex (Honeycomb releases versions in order the same way). A reader takes the read version once and ignores buffer entries above it; a leaf
 // built by a patch carries the newest version it merged and a pointer to the leaf it replaced, so
 // a reader at an older version reads the old leaf (still reachable: the reader's epoch guard was
 // entered before it was retired). Every read, point or range, therefore sees the state at its read
@@ -240,7 +240,8 @@ class LearnedStore final : public OrderedStore {
     std::unique_lock lock(queue_mu_);
     idle_cv_.wait(lock, [&] { return queue_.empty() && in_flight_ == 0; });
     lock.unlock();
-    epochs_.Reclaim();
+    // Readers pin at most the last two epochs; a few rounds free everything they do not hold.
+    for (int i = 0; i < 8 && epochs_.Reclaim() > 0; ++i) std::this_thread::yield();
   }
 
  private:
@@ -435,25 +436,38 @@ class LearnedStore final : public OrderedStore {
       }
       uint32_t slot = buf->reserved.fetch_add(1, std::memory_order_acq_rel);
       if (slot >= buf->capacity) {
-        // Full and posted for patching: retry on the leaves that replace it.
-        WaitUntil([&] { return leaf->retired.load(std::memory_order_acquire) != 0; });
+        // Full: help rather than wait. Once every slot is published, the first to claim the
+        // patch (this writer or a patcher thread) applies it; the others wait for the leaves
+        // that replace this one and retry there. Helping spares the writer a patcher's wake-up
+        // latency, which on a loaded machine is far longer than the patch itself.
+        if (buf->published.load(std::memory_order_acquire) == buf->capacity &&
+            leaf->claimed.exchange(1, std::memory_order_acq_rel) == 0) {
+          Patch({leaf, std::string(path.LowFence())});
+        } else {
+          WaitUntil([&] { return leaf->retired.load(std::memory_order_acquire) != 0; });
+        }
         continue;
       }
       WaitUntil([&] { return buf->published.load(std::memory_order_acquire) == slot; });
-      std::optional<ValueHandle> old = Latest(leaf, buf, slot, key, hash);
-      uint64_t version = write_version_.fetch_add(1, std::memory_order_acq_rel) + 1;
-      BufferEntry& e = buf->entries[slot];
-      e.version = version;
-      e.head = leaf->Head(key);
-      buf->tags[slot] = InsertBuffer::Tag(hash);
-      e.value = value;
-      e.key = buf->CopyKey(key);
-      e.len = static_cast<uint32_t>(key.size());
-      e.erase = erase;
-      buf->published.store(slot + 1, std::memory_order_release);
-      // Release in version order: once the read version reaches v, every write <= v is visible.
-      WaitUntil([&] { return read_version_.load(std::memory_order_acquire) == version - 1; });
-      read_version_.store(version, std::memory_order_release);
+      std::optional<ValueHandle> old;
+      {
+        // Version, entry and read-version release in one short critical section, so versions
+        // are released in order without writers spinning on each other: a writer preempted here
+        // makes the others sleep on the mutex instead of burning the cores it needs.
+        std::lock_guard lock(publish_mu_);
+        old = Latest(leaf, buf, slot, key, hash);
+        uint64_t version = read_version_.load(std::memory_order_relaxed) + 1;
+        BufferEntry& e = buf->entries[slot];
+        e.version = version;
+        e.head = leaf->Head(key);
+        buf->tags[slot] = InsertBuffer::Tag(hash);
+        e.value = value;
+        e.key = buf->CopyKey(key);
+        e.len = static_cast<uint32_t>(key.size());
+        e.erase = erase;
+        buf->published.store(slot + 1, std::memory_order_release);
+        read_version_.store(version, std::memory_order_release);
+      }
 
       if (!erase && !old) keys_.fetch_add(1, std::memory_order_relaxed);
       if (erase && old) keys_.fetch_sub(1, std::memory_order_relaxed);
@@ -475,6 +489,13 @@ class LearnedStore final : public OrderedStore {
     queue_cv_.notify_one();
   }
 
+  // Drops one owner of a patched leaf; the last retires it.
+  void Release(Leaf* leaf) {
+    if (leaf->owners.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      epochs_.Retire(leaf, DeleteLeafThunk);
+    }
+  }
+
   void PatchLoop();
   void Patch(const PatchRequest& request);
   std::vector<Leaf*> BuildLeaves(std::span<const KeyValue> entries, uint64_t version,
@@ -484,7 +505,9 @@ class LearnedStore final : public OrderedStore {
 
   const LearnedStoreOptions opt_;
   std::atomic<Node*> root_{nullptr};
-  std::atomic<uint64_t> write_version_{0};
+  // Every write takes the next version and releases it before it returns (publish_mu_), so the
+  // read version is also the newest version taken.
+  std::mutex publish_mu_;
   std::atomic<uint64_t> read_version_{0};
   std::atomic<int64_t> keys_{0};
   mutable EpochDomain epochs_;
@@ -570,7 +593,8 @@ void LearnedStore::PatchLoop() {
       request = std::move(queue_.front());
       queue_.pop_front();
     }
-    Patch(request);
+    if (request.leaf->claimed.exchange(1, std::memory_order_acq_rel) == 0) Patch(request);
+    Release(request.leaf);
     {
       std::lock_guard lock(queue_mu_);
       --in_flight_;
@@ -610,7 +634,11 @@ void LearnedStore::Patch(const PatchRequest& request) {
   }
 
   // Versions rise with slots (each is taken in its slot's publish turn): the last is the newest.
-  std::vector<Leaf*> leaves = BuildLeaves(merged, buf->entries[cap - 1].version, old);
+  // The new leaves may be published only once the read version covers it, or a reader entering
+  // after `old` is retired could still be sent to it through `prev`.
+  const uint64_t version = buf->entries[cap - 1].version;
+  std::vector<Leaf*> leaves = BuildLeaves(merged, version, old);
+  WaitUntil([&] { return read_version_.load(std::memory_order_acquire) >= version; });
   if (leaves.size() > 1) splits_.fetch_add(leaves.size() - 1, std::memory_order_relaxed);
   {
     std::lock_guard lock(structure_mu_);
@@ -625,7 +653,7 @@ void LearnedStore::Patch(const PatchRequest& request) {
     Replace(path, request.fence, leaves);
   }
   old->retired.store(1, std::memory_order_release);
-  epochs_.Retire(old, DeleteLeafThunk);
+  Release(old);
   patches_.fetch_add(1, std::memory_order_relaxed);
   epochs_.Reclaim();
 }

@@ -141,6 +141,8 @@ Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, Leaf* prev,
   leaf->prev = prev;
   leaf->buffer.store(nullptr, std::memory_order_relaxed);
   leaf->retired.store(0, std::memory_order_relaxed);
+  leaf->claimed.store(0, std::memory_order_relaxed);
+  leaf->owners.store(2, std::memory_order_relaxed);
   leaf->bytes = at;
   leaf->key_bytes = key_bytes;
   leaf->mk = reinterpret_cast<uint64_t*>(mem + mk_at);

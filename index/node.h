@@ -95,6 +95,10 @@ struct Leaf : Node {
   Leaf* prev;
   std::atomic<InsertBuffer*> buffer;
   std::atomic<uint32_t> retired;  // replaced by a patch: writers meeting a full buffer retry
+  std::atomic<uint32_t> claimed;  // a patcher or a helping writer has taken its patch
+  // Two owners release a patched leaf: the patch that replaced it, and the queued patch request
+  // that still points at it. The last one retires it.
+  std::atomic<uint32_t> owners;
   size_t bytes;                   // allocation size
   size_t key_bytes;
   uint64_t* mk;
