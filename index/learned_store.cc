@@ -156,6 +156,11 @@ class LearnedStore final : public OrderedStore {
     }
     queue_cv_.notify_all();
     for (std::thread& t : patchers_) t.join();
+    // Requests still queued: a claimed leaf was already replaced (a writer helped) and waits for
+    // this request's release; an unclaimed one is still in the tree, freed with it.
+    for (const PatchRequest& r : queue_) {
+      if (r.leaf->claimed.load(std::memory_order_acquire) != 0) Release(r.leaf);
+    }
     FreeTree(root_.load());
   }
 
