@@ -5,6 +5,7 @@
 #
 #   bench/vs-redis.sh [rounds]          (default 3)
 #   ORDIS_THREADS=2 bench/vs-redis.sh   (I/O threads for ordis; default: its own default)
+#   ORDIS_ARGS="--index map" bench/vs-redis.sh   (any further ordis-server flags)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-3}
@@ -29,6 +30,8 @@ ordis_port=$(free_port)
 redis_port=$(free_port)
 ordis_args=(--port "$ordis_port")
 [ -n "${ORDIS_THREADS:-}" ] && ordis_args+=(--threads "$ORDIS_THREADS")
+# shellcheck disable=SC2206
+[ -n "${ORDIS_ARGS:-}" ] && ordis_args+=($ORDIS_ARGS)
 "$root/build/server/ordis-server" "${ordis_args[@]}" >"$workdir/ordis.log" 2>&1 &
 ordis_pid=$!
 (cd "$workdir" && exec redis-server --port "$redis_port" --save '' --appendonly no \

@@ -367,8 +367,17 @@ class LearnedStore final : public OrderedStore {
       Node* at[32];
       Node* root = root_.load(std::memory_order_acquire);
       for (size_t m = 0; m < misses; ++m) at[m] = root;
+      // Two passes per level: the first evaluates every key's model and prefetches its search
+      // window, the second searches (lines now arriving) and prefetches the child's header.
       for (bool inner = true; inner;) {
         inner = false;
+        for (size_t m = 0; m < misses; ++m) {
+          if (at[m]->kind == NodeKind::kInner) {
+            static_cast<Inner*>(at[m])->PrefetchFor(keys[miss[m]]);
+          } else {
+            static_cast<Leaf*>(at[m])->PrefetchFor(keys[miss[m]]);
+          }
+        }
         for (size_t m = 0; m < misses; ++m) {
           if (at[m]->kind != NodeKind::kInner) continue;
           auto* in = static_cast<Inner*>(at[m]);
@@ -380,7 +389,11 @@ class LearnedStore final : public OrderedStore {
       for (size_t m = 0; m < misses; ++m) {
         size_t i = miss[m];
         found[i] = ReadLeaf(static_cast<Leaf*>(at[m]), keys[i], hash[i], read_version);
-        if (tc != nullptr && found[i]) tc->cache.Offer(keys[i], hash[i], *found[i], stamp[i]);
+        // A batch announces its keys (the request pre-parser): admit them all, so the command's
+        // own Get that follows is a cache hit rather than a second descent.
+        if (tc != nullptr && found[i]) {
+          tc->cache.Offer(keys[i], hash[i], *found[i], stamp[i], /*force=*/true);
+        }
       }
     }
     if (tc != nullptr) CountCache(*tc);

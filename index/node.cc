@@ -91,6 +91,19 @@ Found SegmentedLowerBound(const KeyColumn& col, std::string_view key, int nseg,
   return LowerBound(col, key, lo, hi);
 }
 
+uint32_t PrefetchWindow(const KeyColumn& col, std::string_view key, int nseg,
+                        const uint64_t* seg_first, const SegModel* seg) {
+  if (col.n == 0 || Side(col, key) != 0) return 0;
+  const uint64_t q = ModelKey(key, col.prefix_len);
+  int s = 0;
+  while (s + 1 < nseg && seg_first[s + 1] <= q) ++s;
+  const SegModel& g = seg[s];
+  uint32_t pred = static_cast<uint32_t>(g.start + std::min<uint64_t>(g.model.Predict(q), g.count - 1));
+  __builtin_prefetch(col.mk + pred);
+  __builtin_prefetch(col.off + pred);
+  return pred;
+}
+
 int FitSegments(std::span<const uint64_t> xs, uint32_t max_error, int max_segments,
                 uint64_t* seg_first, SegModel* seg) {
   if (xs.empty()) {

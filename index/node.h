@@ -77,6 +77,11 @@ struct SegModel {
 Found SegmentedLowerBound(const KeyColumn& col, std::string_view key, int nseg,
                           const uint64_t* seg_first, const SegModel* seg);
 
+// Starts loading the lines a SegmentedLowerBound of key will read (the model's search window),
+// returning the predicted position; a batch of lookups calls it for every key before searching any.
+uint32_t PrefetchWindow(const KeyColumn& col, std::string_view key, int nseg,
+                        const uint64_t* seg_first, const SegModel* seg);
+
 // Cuts xs into at most max_segments segments predicting within max_error where it can (the
 // last segment takes whatever is left, with its measured error).
 int FitSegments(std::span<const uint64_t> xs, uint32_t max_error, int max_segments,
@@ -111,6 +116,10 @@ struct Leaf : Node {
   std::string_view Key(uint32_t i) const { return column().Key(i); }
   Found Search(std::string_view key) const {
     return SegmentedLowerBound(column(), key, nseg, seg_first, seg);
+  }
+  void PrefetchFor(std::string_view key) const {
+    uint32_t at = PrefetchWindow(column(), key, nseg, seg_first, seg);
+    __builtin_prefetch(handles + at);
   }
   // A 64-bit summary of key that orders like the key (ties need the full compare): its model key
   // when it shares the leaf's prefix, else 0 or all ones.
@@ -151,6 +160,10 @@ struct alignas(64) Inner : Node {
 
   KeyColumn column() const { return {mk, off, keys, n, prefix_len, prefix}; }
   std::string_view Key(uint32_t i) const { return column().Key(i); }
+  void PrefetchFor(std::string_view key) const {
+    uint32_t at = PrefetchWindow(column(), key, nseg, seg_first, seg);
+    __builtin_prefetch(child + at);
+  }
   // Index of the child whose range holds key (its pivot <= key); with `strict`, of the child
   // holding the greatest keys < key (its pivot < key), -1 if none.
   int ChildFor(std::string_view key, bool strict) const;
