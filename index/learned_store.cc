@@ -210,7 +210,10 @@ class LearnedStore final : public OrderedStore {
         Path path;
         Descend(from.unbounded ? std::string_view() : from.key, false, false, &path);
         Bound to = path.HighFence();
-        Collect(Resolve(path.leaf, read_version), read_version, from, to, &batch, &scratch);
+        const Leaf* leaf = Resolve(path.leaf, read_version);
+        // A current leaf holds only keys below its fence; an older version (prev) may hold more.
+        Bound limit = leaf == path.leaf ? Bound{} : to;
+        Collect(leaf, read_version, from, limit, &batch, &scratch);
         for (const KeyValue& kv : batch) {
           if (!visit(kv.key, kv.value)) return;
         }
