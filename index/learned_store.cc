@@ -77,6 +77,13 @@ void NewestPerKey(const InsertBuffer* buf, std::vector<uint32_t>* slots) {
                slots->end());
 }
 
+// Compares a buffer entry of leaf with the leaf's key i: model keys first (the entry's head is
+// relative to the same leaf), key bytes only on a tie.
+int CompareEntry(const BufferEntry& e, const Leaf* leaf, uint32_t i) {
+  if (e.head != leaf->mk[i]) return e.head < leaf->mk[i] ? -1 : 1;
+  return e.Key().compare(leaf->Key(i));
+}
+
 // The calling thread's hot-entry cache, bound to one store at a time. Hit counters reach the
 // store in batches so lookups never write a shared cache line.
 struct ThreadCache {
@@ -202,8 +209,7 @@ class LearnedStore final : public OrderedStore {
   void Scan(const ScanStart& start, Direction direction, ScanVisitor visit) const override {
     EpochGuard guard(epochs_);
     uint64_t read_version = read_version_.load(std::memory_order_acquire);
-    std::vector<KeyValue> batch;
-    std::vector<uint32_t> scratch;
+    std::vector<uint32_t> scratch;  // not thread_local: a visitor may scan too
     if (direction == Direction::kForward) {
       Bound from{start.key, start.inclusive, start.unbounded};
       for (;;) {
@@ -213,10 +219,7 @@ class LearnedStore final : public OrderedStore {
         const Leaf* leaf = Resolve(path.leaf, read_version);
         // A current leaf holds only keys below its fence; an older version (prev) may hold more.
         Bound limit = leaf == path.leaf ? Bound{} : to;
-        Collect(leaf, read_version, from, limit, &batch, &scratch);
-        for (const KeyValue& kv : batch) {
-          if (!visit(kv.key, kv.value)) return;
-        }
+        if (!VisitRange(leaf, read_version, from, limit, false, visit, &scratch)) return;
         if (to.unbounded) return;
         from = {to.key, true, false};
       }
@@ -227,10 +230,9 @@ class LearnedStore final : public OrderedStore {
       Path path;
       Descend(upto.key, !upto.inclusive, upto.unbounded, &path);
       std::string_view low = path.LowFence();
-      Collect(Resolve(path.leaf, read_version), read_version, {low, true, false}, upto, &batch,
-              &scratch);
-      for (auto it = batch.rbegin(); it != batch.rend(); ++it) {
-        if (!visit(it->key, it->value)) return;
+      if (!VisitRange(Resolve(path.leaf, read_version), read_version, {low, true, false}, upto,
+                      true, visit, &scratch)) {
+        return;
       }
       if (low.empty()) return;  // the first leaf: its fence is the empty key
       upto = {low, false, false};
@@ -498,8 +500,11 @@ class LearnedStore final : public OrderedStore {
   }
 
   // Entries of leaf (resolved to read_version) in [from, to), buffer entries included, in order.
-  static void Collect(const Leaf* leaf, uint64_t read_version, const Bound& from, const Bound& to,
-                      std::vector<KeyValue>* out, std::vector<uint32_t>* scratch);
+  // Visits the entries of leaf (resolved to read_version) in [from, to], buffer entries merged
+  // in, in key order or reverse; false when the visitor stopped.
+  static bool VisitRange(const Leaf* leaf, uint64_t read_version, const Bound& from,
+                         const Bound& to, bool reverse, ScanVisitor visit,
+                         std::vector<uint32_t>* scratch);
 
   void PostPatch(Leaf* leaf, std::string_view fence) {
     {
@@ -552,10 +557,9 @@ class LearnedStore final : public OrderedStore {
   mutable std::atomic<uint64_t> cache_hits_{0};
 };
 
-void LearnedStore::Collect(const Leaf* leaf, uint64_t read_version, const Bound& from,
-                           const Bound& to, std::vector<KeyValue>* out,
-                           std::vector<uint32_t>* scratch) {
-  out->clear();
+bool LearnedStore::VisitRange(const Leaf* leaf, uint64_t read_version, const Bound& from,
+                              const Bound& to, bool reverse, ScanVisitor visit,
+                              std::vector<uint32_t>* scratch) {
   auto after_from = [&](std::string_view k) {
     return from.unbounded || (from.inclusive ? k >= from.key : k > from.key);
   };
@@ -573,7 +577,7 @@ void LearnedStore::Collect(const Leaf* leaf, uint64_t read_version, const Bound&
   }
   end = std::max(begin, end);
 
-  // Buffer entries in range and visible at read_version, newest per key.
+  // Buffer entries in range and visible at read_version, newest per key, in key order.
   const InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire);
   scratch->clear();
   if (buf != nullptr) {
@@ -586,22 +590,43 @@ void LearnedStore::Collect(const Leaf* leaf, uint64_t read_version, const Bound&
     }
     NewestPerKey(buf, scratch);
   }
-
-  size_t j = 0;
-  for (uint32_t i = begin; i < end || j < scratch->size();) {
-    if (j < scratch->size()) {
-      const BufferEntry& e = buf->entries[(*scratch)[j]];
-      int c = i < end ? e.Key().compare(leaf->Key(i)) : -1;
-      if (c <= 0) {
-        if (!e.erase) out->push_back({e.Key(), e.value});
-        ++j;
-        if (c == 0) ++i;  // the buffer's entry replaces the leaf's
+  // Merge leaf [begin, end) with the buffer entries, which win on equal keys and hide deleted
+  // ones, visiting in the scan's direction.
+  const size_t m = scratch->size();
+  if (!reverse) {
+    size_t j = 0;
+    for (uint32_t i = begin; i < end || j < m;) {
+      if (j < m) {
+        const BufferEntry& e = buf->entries[(*scratch)[j]];
+        int c = i < end ? CompareEntry(e, leaf, i) : -1;
+        if (c <= 0) {
+          if (!e.erase && !visit(e.Key(), e.value)) return false;
+          ++j;
+          if (c == 0) ++i;
+          continue;
+        }
+      }
+      if (!visit(leaf->Key(i), leaf->handles[i])) return false;
+      ++i;
+    }
+    return true;
+  }
+  size_t j = m;
+  for (uint32_t i = end; i > begin || j > 0;) {
+    if (j > 0) {
+      const BufferEntry& e = buf->entries[(*scratch)[j - 1]];
+      int c = i > begin ? CompareEntry(e, leaf, i - 1) : 1;
+      if (c >= 0) {
+        if (!e.erase && !visit(e.Key(), e.value)) return false;
+        --j;
+        if (c == 0) --i;
         continue;
       }
     }
-    out->push_back({leaf->Key(i), leaf->handles[i]});
-    ++i;
+    --i;
+    if (!visit(leaf->Key(i), leaf->handles[i])) return false;
   }
+  return true;
 }
 
 void LearnedStore::PatchLoop() {
@@ -642,7 +667,7 @@ void LearnedStore::Patch(const PatchRequest& request) {
   while (i < old->n || j < order.size()) {
     if (j < order.size()) {
       const BufferEntry& e = buf->entries[order[j]];
-      int c = i < old->n ? e.Key().compare(old->Key(i)) : -1;
+      int c = i < old->n ? CompareEntry(e, old, i) : -1;
       if (c <= 0) {
         if (!e.erase) merged.push_back({e.Key(), e.value});
         ++j;
