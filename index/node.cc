@@ -48,29 +48,41 @@ Found LowerBound(const KeyColumn& col, std::string_view key, uint32_t lo, uint32
   bool window_ok = (lo == 0 || mk[lo - 1] < q) && (i < hi || hi == col.n || mk[hi] >= q);
   if (!window_ok) i = static_cast<uint32_t>(std::lower_bound(mk, mk + col.n, q) - mk);
   if (i == col.n || mk[i] != q) return {i, false};
-  // Model keys tie: keys equal in the modelled bytes; order by the full key within the run.
+  // Model keys tie: order the run by the next 8 bytes, then by the full key within what still
+  // ties. When both keys end within the 16 modelled bytes, equal words leave only the lengths to
+  // compare (zero padding sorts the shorter first), and key bytes are never read.
   uint32_t end = i + 1;
-  if (end == col.n || mk[end] != q) {
-    // A run of one: one compare decides. When both keys end within the modelled bytes, equal
-    // model keys leave only the lengths to compare (zero padding sorts the shorter first), and
-    // the key bytes are never read.
-    const size_t len = col.off[i + 1] - col.off[i], modelled = col.prefix_len + 8;
-    int c = len <= modelled && key.size() <= modelled
-                ? (len < key.size() ? -1 : len > key.size() ? 1 : 0)
-                : col.Key(i).compare(key);
-    return c >= 0 ? Found{i, c == 0} : Found{i + 1, false};
+  if (end < col.n && mk[end] == q) {
+    end = static_cast<uint32_t>(std::upper_bound(mk + end, mk + col.n, q) - mk);
   }
-  end = static_cast<uint32_t>(std::upper_bound(mk + end, mk + col.n, q) - mk);
+  const uint64_t q2 = ModelKey(key, col.prefix_len + 8);
+  const uint64_t* mk2 = col.mk2;
   uint32_t a = i, b = end;
+  if (end - i > 1) {
+    a = static_cast<uint32_t>(std::lower_bound(mk2 + i, mk2 + end, q2) - mk2);
+    if (a == end || mk2[a] != q2) return {a, false};
+    b = static_cast<uint32_t>(std::upper_bound(mk2 + a, mk2 + end, q2) - mk2);
+  } else if (mk2[i] != q2) {
+    return mk2[i] > q2 ? Found{i, false} : Found{i + 1, false};
+  }
+  const size_t modelled = col.prefix_len + 16;
+  auto compare = [&](uint32_t m) {
+    const size_t len = col.off[m + 1] - col.off[m];
+    if (len <= modelled && key.size() <= modelled) {
+      return len < key.size() ? -1 : len > key.size() ? 1 : 0;
+    }
+    return col.Key(m).compare(key);
+  };
+  const uint32_t run_end = b;
   while (a < b) {
     uint32_t m = a + (b - a) / 2;
-    if (col.Key(m) < key) {
+    if (compare(m) < 0) {
       a = m + 1;
     } else {
       b = m;
     }
   }
-  return {a, a < end && col.Key(a) == key};
+  return {a, a < run_end && compare(a) == 0};
 }
 
 Found SegmentedLowerBound(const KeyColumn& col, std::string_view key, int nseg,
@@ -139,6 +151,8 @@ Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, Leaf* prev,
   size_t at = AlignUp(sizeof(Leaf) + prefix_len, 8);
   const size_t mk_at = at;
   at += n * sizeof(uint64_t);
+  const size_t mk2_at = at;
+  at += n * sizeof(uint64_t);
   const size_t handles_at = at;
   at += n * sizeof(ValueHandle);
   const size_t off_at = at;
@@ -159,6 +173,7 @@ Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, Leaf* prev,
   leaf->bytes = at;
   leaf->key_bytes = key_bytes;
   leaf->mk = reinterpret_cast<uint64_t*>(mem + mk_at);
+  leaf->mk2 = reinterpret_cast<uint64_t*>(mem + mk2_at);
   leaf->handles = reinterpret_cast<ValueHandle*>(mem + handles_at);
   leaf->off = reinterpret_cast<uint32_t*>(mem + off_at);
   leaf->keys = mem + keys_at;
@@ -171,6 +186,7 @@ Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, Leaf* prev,
     if (!entries[i].key.empty()) std::memcpy(leaf->keys + o, entries[i].key.data(), entries[i].key.size());
     o += static_cast<uint32_t>(entries[i].key.size());
     leaf->mk[i] = ModelKey(entries[i].key, leaf->prefix_len);
+    leaf->mk2[i] = ModelKey(entries[i].key, leaf->prefix_len + 8);
     leaf->handles[i] = entries[i].value;
   }
   leaf->off[n] = o;
@@ -215,6 +231,8 @@ Inner* TryNewInner(std::span<const Pivot> pivots, uint32_t max_error) {
   size_t at = AlignUp(sizeof(Inner) + prefix_len, 8);
   const size_t mk_at = at;
   at += n * sizeof(uint64_t);
+  const size_t mk2_at = at;
+  at += n * sizeof(uint64_t);
   const size_t child_at = at;
   at += n * sizeof(std::atomic<Node*>);
   const size_t off_at = at;
@@ -231,6 +249,7 @@ Inner* TryNewInner(std::span<const Pivot> pivots, uint32_t max_error) {
   in->bytes = at;
   in->key_bytes = key_bytes;
   in->mk = reinterpret_cast<uint64_t*>(mem + mk_at);
+  in->mk2 = reinterpret_cast<uint64_t*>(mem + mk2_at);
   in->child = reinterpret_cast<std::atomic<Node*>*>(mem + child_at);
   in->off = reinterpret_cast<uint32_t*>(mem + off_at);
   in->keys = mem + keys_at;
@@ -248,6 +267,7 @@ Inner* TryNewInner(std::span<const Pivot> pivots, uint32_t max_error) {
   uint32_t o = 0;
   for (uint32_t i = 0; i < n; ++i) {
     in->mk[i] = mks[i];
+    in->mk2[i] = ModelKey(pivots[i].key, prefix_len + 8);
     new (&in->child[i]) std::atomic<Node*>(pivots[i].child);
     in->off[i] = o;
     if (!pivots[i].key.empty()) std::memcpy(in->keys + o, pivots[i].key.data(), pivots[i].key.size());

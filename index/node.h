@@ -32,6 +32,7 @@ struct InsertBuffer;
 // Sorted full keys with their model keys: the search view shared by leaves and inner nodes.
 struct KeyColumn {
   const uint64_t* mk;
+  const uint64_t* mk2;  // the next 8 bytes: orders a run of equal model keys without key bytes
   const uint32_t* off;  // n + 1 offsets into bytes
   const char* bytes;
   uint32_t n;
@@ -107,12 +108,13 @@ struct Leaf : Node {
   size_t bytes;                   // allocation size
   size_t key_bytes;
   uint64_t* mk;
+  uint64_t* mk2;
   ValueHandle* handles;
   uint32_t* off;
   char* keys;
   char* prefix;
 
-  KeyColumn column() const { return {mk, off, keys, n, prefix_len, prefix}; }
+  KeyColumn column() const { return {mk, mk2, off, keys, n, prefix_len, prefix}; }
   std::string_view Key(uint32_t i) const { return column().Key(i); }
   Found Search(std::string_view key) const {
     return SegmentedLowerBound(column(), key, nseg, seg_first, seg);
@@ -153,12 +155,13 @@ struct alignas(64) Inner : Node {
   size_t bytes;
   size_t key_bytes;
   uint64_t* mk;
+  uint64_t* mk2;
   std::atomic<Node*>* child;
   uint32_t* off;
   char* keys;
   char* prefix;
 
-  KeyColumn column() const { return {mk, off, keys, n, prefix_len, prefix}; }
+  KeyColumn column() const { return {mk, mk2, off, keys, n, prefix_len, prefix}; }
   std::string_view Key(uint32_t i) const { return column().Key(i); }
   void PrefetchFor(std::string_view key) const {
     uint32_t at = PrefetchWindow(column(), key, nseg, seg_first, seg);
