@@ -9,6 +9,8 @@ namespace {
 // Thread slot indexes are process-wide: a thread takes the lowest free index the first time it
 // enters any domain and gives it back when it exits, so slots of dead threads are reused.
 std::atomic<bool> g_index_used[EpochDomain::kMaxThreads];
+// One past the highest index ever taken: Reclaim scans only slots below it.
+std::atomic<int> g_index_limit{0};
 
 struct ThreadIndex {
   int index = -1;
@@ -18,6 +20,9 @@ struct ThreadIndex {
       if (!g_index_used[i].load(std::memory_order_relaxed) &&
           g_index_used[i].compare_exchange_strong(expected, true)) {
         index = i;
+        int limit = g_index_limit.load(std::memory_order_relaxed);
+        while (limit < i + 1 && !g_index_limit.compare_exchange_weak(limit, i + 1)) {
+        }
         return;
       }
     }
@@ -65,8 +70,9 @@ void EpochDomain::Retire(void* p, void (*deleter)(void*)) {
 size_t EpochDomain::Reclaim() {
   uint64_t current = epoch_.load(std::memory_order_seq_cst);
   uint64_t oldest = current;
-  for (const Slot& s : slots_) {
-    uint64_t e = s.epoch.load(std::memory_order_seq_cst);
+  const int limit = g_index_limit.load(std::memory_order_seq_cst);
+  for (int i = 0; i < limit; ++i) {
+    uint64_t e = slots_[i].epoch.load(std::memory_order_seq_cst);
     if (e != 0 && e < oldest) oldest = e;
   }
   // Every active guard has seen `current`: later guards will see current + 1, so what is retired
