@@ -24,6 +24,58 @@ size_t CommonPrefix(std::string_view a, std::string_view b) {
 
 size_t AlignUp(size_t n, size_t a) { return (n + a - 1) / a * a; }
 
+// The arrays both node kinds keep after their header, in one allocation: the prefix copy, model
+// keys, second model words, one 8-byte payload per key (value handle or child pointer), key
+// offsets and key bytes.
+struct KeyArrays {
+  char* mem;
+  size_t bytes;
+  size_t key_bytes;
+  uint64_t* mk;
+  uint64_t* mk2;
+  void* payload;
+  uint32_t* off;
+  char* keys;
+  char* prefix;
+};
+
+template <typename KeyOf>
+KeyArrays AllocateKeyed(size_t header, uint32_t n, size_t prefix_len, KeyOf key_of) {
+  KeyArrays a{};
+  for (uint32_t i = 0; i < n; ++i) a.key_bytes += key_of(i).size();
+  size_t at = AlignUp(header + prefix_len, 8);
+  const size_t mk_at = at;
+  at += n * sizeof(uint64_t);
+  const size_t mk2_at = at;
+  at += n * sizeof(uint64_t);
+  const size_t payload_at = at;
+  at += n * sizeof(uint64_t);
+  const size_t off_at = at;
+  at += (n + 1) * sizeof(uint32_t);
+  const size_t keys_at = at;
+  at += a.key_bytes;
+  a.mem = static_cast<char*>(Allocate(at, 64));
+  a.bytes = at;
+  a.mk = reinterpret_cast<uint64_t*>(a.mem + mk_at);
+  a.mk2 = reinterpret_cast<uint64_t*>(a.mem + mk2_at);
+  a.payload = a.mem + payload_at;
+  a.off = reinterpret_cast<uint32_t*>(a.mem + off_at);
+  a.keys = a.mem + keys_at;
+  a.prefix = a.mem + header;
+  if (prefix_len > 0) std::memcpy(a.prefix, key_of(0).data(), prefix_len);
+  uint32_t o = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    std::string_view k = key_of(i);
+    a.off[i] = o;
+    if (!k.empty()) std::memcpy(a.keys + o, k.data(), k.size());
+    o += static_cast<uint32_t>(k.size());
+    a.mk[i] = ModelKey(k, prefix_len);
+    a.mk2[i] = ModelKey(k, prefix_len + 8);
+  }
+  a.off[n] = o;
+  return a;
+}
+
 }  // namespace
 
 int Side(const KeyColumn& col, std::string_view key) {
@@ -143,25 +195,12 @@ int FitSegments(std::span<const uint64_t> xs, uint32_t max_error, int max_segmen
 Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, Leaf* prev,
               uint32_t max_error) {
   const uint32_t n = static_cast<uint32_t>(entries.size());
-  size_t key_bytes = 0;
-  for (const KeyValue& e : entries) key_bytes += e.key.size();
   const size_t prefix_len =
       n == 0 ? 0
              : std::min<size_t>(CommonPrefix(entries.front().key, entries.back().key), 0xffff);
-  size_t at = AlignUp(sizeof(Leaf) + prefix_len, 8);
-  const size_t mk_at = at;
-  at += n * sizeof(uint64_t);
-  const size_t mk2_at = at;
-  at += n * sizeof(uint64_t);
-  const size_t handles_at = at;
-  at += n * sizeof(ValueHandle);
-  const size_t off_at = at;
-  at += (n + 1) * sizeof(uint32_t);
-  const size_t keys_at = at;
-  at += key_bytes;
-
-  char* mem = static_cast<char*>(Allocate(at, 64));
-  auto* leaf = new (mem) Leaf;
+  KeyArrays a = AllocateKeyed(sizeof(Leaf), n, prefix_len,
+                              [&](uint32_t i) { return entries[i].key; });
+  auto* leaf = new (a.mem) Leaf;
   leaf->kind = NodeKind::kLeaf;
   leaf->n = n;
   leaf->version = version;
@@ -170,26 +209,16 @@ Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, Leaf* prev,
   leaf->retired.store(0, std::memory_order_relaxed);
   leaf->claimed.store(0, std::memory_order_relaxed);
   leaf->owners.store(2, std::memory_order_relaxed);
-  leaf->bytes = at;
-  leaf->key_bytes = key_bytes;
-  leaf->mk = reinterpret_cast<uint64_t*>(mem + mk_at);
-  leaf->mk2 = reinterpret_cast<uint64_t*>(mem + mk2_at);
-  leaf->handles = reinterpret_cast<ValueHandle*>(mem + handles_at);
-  leaf->off = reinterpret_cast<uint32_t*>(mem + off_at);
-  leaf->keys = mem + keys_at;
-  leaf->prefix = mem + sizeof(Leaf);
+  leaf->bytes = a.bytes;
+  leaf->key_bytes = a.key_bytes;
+  leaf->mk = a.mk;
+  leaf->mk2 = a.mk2;
+  leaf->handles = static_cast<ValueHandle*>(a.payload);
+  leaf->off = a.off;
+  leaf->keys = a.keys;
+  leaf->prefix = a.prefix;
   leaf->prefix_len = static_cast<uint16_t>(prefix_len);
-  if (prefix_len > 0) std::memcpy(leaf->prefix, entries.front().key.data(), prefix_len);
-  uint32_t o = 0;
-  for (uint32_t i = 0; i < n; ++i) {
-    leaf->off[i] = o;
-    if (!entries[i].key.empty()) std::memcpy(leaf->keys + o, entries[i].key.data(), entries[i].key.size());
-    o += static_cast<uint32_t>(entries[i].key.size());
-    leaf->mk[i] = ModelKey(entries[i].key, leaf->prefix_len);
-    leaf->mk2[i] = ModelKey(entries[i].key, leaf->prefix_len + 8);
-    leaf->handles[i] = entries[i].value;
-  }
-  leaf->off[n] = o;
+  for (uint32_t i = 0; i < n; ++i) leaf->handles[i] = entries[i].value;
   leaf->nseg = static_cast<uint8_t>(
       FitSegments({leaf->mk, n}, max_error, Leaf::kMaxSegments, leaf->seg_first, leaf->seg));
   return leaf;
@@ -226,35 +255,22 @@ Inner* TryNewInner(std::span<const Pivot> pivots, uint32_t max_error) {
   std::vector<Segment> segs = SegmentPla(mks, max_error, Inner::kMaxSegmentPivots);
   if (segs.size() > static_cast<size_t>(Inner::kMaxSegments)) return nullptr;
 
-  size_t key_bytes = 0;
-  for (const Pivot& p : pivots) key_bytes += p.key.size();
-  size_t at = AlignUp(sizeof(Inner) + prefix_len, 8);
-  const size_t mk_at = at;
-  at += n * sizeof(uint64_t);
-  const size_t mk2_at = at;
-  at += n * sizeof(uint64_t);
-  const size_t child_at = at;
-  at += n * sizeof(std::atomic<Node*>);
-  const size_t off_at = at;
-  at += (n + 1) * sizeof(uint32_t);
-  const size_t keys_at = at;
-  at += key_bytes;
-
-  char* mem = static_cast<char*>(Allocate(at, 64));
-  auto* in = new (mem) Inner;
+  static_assert(sizeof(std::atomic<Node*>) == sizeof(uint64_t));
+  KeyArrays a = AllocateKeyed(sizeof(Inner), n, prefix_len,
+                              [&](uint32_t i) { return pivots[i].key; });
+  auto* in = new (a.mem) Inner;
   in->kind = NodeKind::kInner;
   in->nseg = static_cast<uint8_t>(segs.size());
   in->prefix_len = static_cast<uint16_t>(prefix_len);
   in->n = n;
-  in->bytes = at;
-  in->key_bytes = key_bytes;
-  in->mk = reinterpret_cast<uint64_t*>(mem + mk_at);
-  in->mk2 = reinterpret_cast<uint64_t*>(mem + mk2_at);
-  in->child = reinterpret_cast<std::atomic<Node*>*>(mem + child_at);
-  in->off = reinterpret_cast<uint32_t*>(mem + off_at);
-  in->keys = mem + keys_at;
-  in->prefix = mem + sizeof(Inner);
-  if (prefix_len > 0) std::memcpy(in->prefix, pivots.front().key.data(), prefix_len);
+  in->bytes = a.bytes;
+  in->key_bytes = a.key_bytes;
+  in->mk = a.mk;
+  in->mk2 = a.mk2;
+  in->child = static_cast<std::atomic<Node*>*>(a.payload);
+  in->off = a.off;
+  in->keys = a.keys;
+  in->prefix = a.prefix;
   for (int s = 0; s < Inner::kMaxSegments; ++s) {
     in->seg_first[s] = ~uint64_t{0};
     in->seg[s] = {};
@@ -264,16 +280,7 @@ Inner* TryNewInner(std::span<const Pivot> pivots, uint32_t max_error) {
     in->seg[s] = {segs[s].model, static_cast<uint32_t>(segs[s].start),
                   static_cast<uint32_t>(segs[s].count), segs[s].error};
   }
-  uint32_t o = 0;
-  for (uint32_t i = 0; i < n; ++i) {
-    in->mk[i] = mks[i];
-    in->mk2[i] = ModelKey(pivots[i].key, prefix_len + 8);
-    new (&in->child[i]) std::atomic<Node*>(pivots[i].child);
-    in->off[i] = o;
-    if (!pivots[i].key.empty()) std::memcpy(in->keys + o, pivots[i].key.data(), pivots[i].key.size());
-    o += static_cast<uint32_t>(pivots[i].key.size());
-  }
-  in->off[n] = o;
+  for (uint32_t i = 0; i < n; ++i) new (&in->child[i]) std::atomic<Node*>(pivots[i].child);
   return in;
 }
 
