@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "index/ordered_store.h"
+#include "index/store_test_support.h"
 #include "tests/printable.h"
 
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
@@ -51,10 +52,17 @@
 #endif
 
 namespace ordis::index {
+namespace test_support {
+
+// Shapes print by name in this file's CTest names ("... # GetParam() = (UserIds, 0)"); MapStore's
+// names print the raw bytes, so the printer is not shared. In Shape's namespace for gtest's ADL.
+void PrintTo(Shape s, std::ostream* os) { *os << ShapeName(s); }
+
+}  // namespace test_support
+
 namespace {
 
-using Rng = std::mt19937_64;
-using Model = std::map<std::string, ValueHandle>;
+using namespace test_support;  // store_test_support.h, shared with map_store_test.cc
 using ::testing::AssertionFailure;
 using ::testing::AssertionResult;
 using ::testing::AssertionSuccess;
@@ -79,10 +87,6 @@ double Scale() {
 
 // n scaled, but at least `floor`.
 int Scaled(int n, int floor = 1) { return std::max(floor, static_cast<int>(n * Scale())); }
-
-uint64_t Uniform(Rng& rng, uint64_t n) {
-  return std::uniform_int_distribution<uint64_t>(0, n - 1)(rng);
-}
 
 struct Config {
   const char* name;
@@ -124,15 +128,6 @@ std::unique_ptr<OrderedStore> MakeStore(int config) {
   return c.default_factory ? NewLearnedStore() : NewLearnedStore(c.options);
 }
 
-std::string BigEndian64(uint64_t v) {
-  std::string out(8, '\0');
-  for (int i = 7; i >= 0; --i) {
-    out[i] = static_cast<char>(v & 0xff);
-    v >>= 8;
-  }
-  return out;
-}
-
 // A key for assertion messages: printable, and cut short if long.
 std::string Show(std::string_view k) {
   if (k.size() <= 80) return ordis::test_support::Printable(k);
@@ -152,24 +147,6 @@ std::string Numbered(std::string_view prefix, int64_t n, int width) {
 
 // ---------------------------------------------------------------------------------------------
 // Key shapes.
-
-enum class Shape { kUserIds, kBinary16, kUrlLike, kAdversarial };
-
-const char* ShapeName(Shape s) {
-  switch (s) {
-    case Shape::kUserIds:
-      return "UserIds";
-    case Shape::kBinary16:
-      return "Binary16";
-    case Shape::kUrlLike:
-      return "UrlLike";
-    case Shape::kAdversarial:
-      return "Adversarial";
-  }
-  return "?";
-}
-
-void PrintTo(Shape s, std::ostream* os) { *os << ShapeName(s); }
 
 // Draws keys from a space small enough that Put, Erase and Get often hit existing keys.
 class KeyGen {
@@ -198,11 +175,11 @@ class KeyGen {
   std::string Next() {
     switch (shape_) {
       case Shape::kUserIds:
-        return Numbered("user:", static_cast<int64_t>(Uniform(rng_, 30000)), 12);
+        return RandomUserId(rng_);
       case Shape::kBinary16:
         return pool_[Uniform(rng_, pool_.size())];
       case Shape::kUrlLike:
-        return UrlLike();
+        return RandomUrl(rng_);
       case Shape::kAdversarial:
         return Adversarial();
     }
@@ -212,42 +189,12 @@ class KeyGen {
   Rng& rng() { return rng_; }
 
  private:
-  std::string UrlLike() {
-    static const char* kHosts[] = {"a.com", "example.com", "example.co", "example.com.au", "x.io"};
-    static const char* kSegments[] = {"",       "api",           "v1",    "v2",
-                                      "users",  "user",          "items", "i",
-                                      "static", "static-assets", "img",   "index.html"};
-    std::string k = Uniform(rng_, 3) == 0 ? "http://" : "https://";
-    k += kHosts[Uniform(rng_, std::size(kHosts))];
-    int depth = static_cast<int>(Uniform(rng_, 5));
-    for (int i = 0; i < depth; ++i) {
-      k += '/';
-      k += kSegments[Uniform(rng_, std::size(kSegments))];
-    }
-    if (Uniform(rng_, 2) == 0) {
-      k += '/';
-      k += std::to_string(Uniform(rng_, 500));
-    }
-    if (Uniform(rng_, 4) == 0) {
-      k += "?q=";
-      k += std::to_string(Uniform(rng_, 50));
-    }
-    return k;
-  }
-
   std::string Adversarial() {
     static const std::string kShared30(30, 'p');
     static const std::string kSame8[] = {"abcdefgh", std::string(8, '\0'), std::string(8, '\xff')};
-    static const char kTail[] = {'\0', '\x01', 'a', '\x7f', '\x80', '\xff'};
-    auto tail = [&](size_t max_len) {
-      std::string t;
-      size_t n = Uniform(rng_, max_len + 1);
-      for (size_t i = 0; i < n; ++i) t.push_back(kTail[Uniform(rng_, std::size(kTail))]);
-      return t;
-    };
     switch (Uniform(rng_, 12)) {
       case 0:  // a shared 30-byte prefix, differing after it
-        return kShared30 + tail(3);
+        return kShared30 + RandomTail(rng_, 3);
       case 1:  // all 0xff, varying length
         return std::string(Uniform(rng_, 40), '\xff');
       case 2:  // dense small integers as 8-byte big-endian
@@ -258,14 +205,14 @@ class KeyGen {
         static const char* kHeads[] = {"", "a", "ab", "\xff"};
         std::string k = kHeads[Uniform(rng_, std::size(kHeads))];
         k.append(Uniform(rng_, 20), '\0');
-        if (Uniform(rng_, 3) == 0) k.push_back(kTail[Uniform(rng_, std::size(kTail))]);
+        if (Uniform(rng_, 3) == 0) k.push_back(RandomTailByte(rng_));
         return k;
       }
       case 5:  // 8 equal bytes, then a varying suffix: same first word, different keys
-        return kSame8[Uniform(rng_, std::size(kSame8))] + tail(4);
+        return kSame8[Uniform(rng_, std::size(kSame8))] + RandomTail(rng_, 4);
       case 6: {  // 7, 8 and 9 bytes around the word boundary
         std::string k = std::string("abcdefghi").substr(0, 7 + Uniform(rng_, 3));
-        if (Uniform(rng_, 2) == 0) k.back() = kTail[Uniform(rng_, std::size(kTail))];
+        if (Uniform(rng_, 2) == 0) k.back() = RandomTailByte(rng_);
         return k;
       }
       case 7:  // a prefix of the 8-byte key, sometimes zero padded to 8 or beyond
@@ -282,7 +229,7 @@ class KeyGen {
         return k + BigEndian64(Uniform(rng_, 500));
       }
       default:  // short random bytes
-        return tail(4);
+        return RandomTail(rng_, 4);
     }
   }
 
@@ -293,23 +240,6 @@ class KeyGen {
 
 // ---------------------------------------------------------------------------------------------
 // A learned store and its MapStore model, and comparisons between them.
-
-struct Visit {
-  std::string key;
-  ValueHandle value;
-  bool operator==(const Visit&) const = default;
-};
-
-// The first `limit` entries a scan visits (the visitor stops it after `limit`, limit >= 1).
-std::vector<Visit> ScanN(const OrderedStore& store, const ScanStart& start, Direction dir,
-                         size_t limit) {
-  std::vector<Visit> out;
-  store.Scan(start, dir, [&](std::string_view k, ValueHandle v) {
-    out.push_back({std::string(k), v});
-    return out.size() < limit;
-  });
-  return out;
-}
 
 std::string Describe(const ScanStart& start, Direction dir, size_t limit) {
   std::string s = dir == Direction::kForward ? "forward " : "reverse ";
@@ -404,23 +334,7 @@ std::string RandomBound(KeyGen& gen, const OrderedStore& model) {
     std::vector<Visit> near = ScanN(model, ScanStart::At(k), d, 1);
     if (!near.empty()) k = near[0].key;
   }
-  switch (Uniform(rng, 6)) {
-    case 0:
-      k.push_back('\0');
-      break;
-    case 1:
-      if (!k.empty()) k.pop_back();
-      break;
-    case 2:
-      if (!k.empty()) k.back() = static_cast<char>(k.back() + 1);
-      break;
-    case 3:
-      if (!k.empty()) k.back() = static_cast<char>(k.back() - 1);
-      break;
-    default:
-      break;
-  }
-  return k;
+  return NudgedBound(rng, std::move(k));
 }
 
 // `ops` random operations on both stores, comparing every result. Quiesces at random points and
@@ -570,8 +484,7 @@ TEST_P(LearnedStoreDiff, RandomOpsMatchMapStore) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, LearnedStoreDiff,
-                         ::testing::Combine(::testing::Values(Shape::kUserIds, Shape::kBinary16,
-                                                              Shape::kUrlLike, Shape::kAdversarial),
+                         ::testing::Combine(::testing::ValuesIn(kShapes),
                                             ::testing::Range(0, kConfigs)),
                          [](const ::testing::TestParamInfo<std::tuple<Shape, int>>& info) {
                            return std::string(ShapeName(std::get<0>(info.param))) + "_" +
@@ -651,20 +564,7 @@ TEST(LearnedStoreDiffCases, PrefixTiesOrderLikeMemcmp) {
   ASSERT_EQ(unique.size(), keys.size()) << "the list has duplicates";
 
   // Bounds: every key, and every key with a byte added, removed or changed.
-  std::vector<std::string> bounds;
-  for (const std::string& k : keys) {
-    bounds.push_back(k);
-    bounds.push_back(k + "\0"s);
-    bounds.push_back(k + "\xff"s);
-    if (!k.empty()) {
-      bounds.push_back(k.substr(0, k.size() - 1));
-      std::string up = k, down = k;
-      up.back() = static_cast<char>(up.back() + 1);
-      down.back() = static_cast<char>(down.back() - 1);
-      bounds.push_back(up);
-      bounds.push_back(down);
-    }
-  }
+  const std::vector<std::string> bounds = BoundsAround(keys);
   auto check_all_bounds = [&](const Twin& t) {
     for (const std::string& b : bounds) {
       for (Direction dir : {Direction::kForward, Direction::kReverse}) {
@@ -1116,32 +1016,6 @@ AssertionResult ContentsEqual(const OrderedStore& store, const Model& want) {
     if (store.Get(k) != v) return AssertionFailure() << "Get " << Show(k);
   }
   return AssertionSuccess();
-}
-
-// Keys interleave: "k000123:s" is stable (present throughout, never modified), "k000123:w<t>" is
-// owned by writer t. A value encodes its key so readers can check they got the right one.
-std::string StableKey(int i) { return Numbered("k", i, 6) + ":s"; }
-std::string WriterKey(int i, int writer) {
-  return Numbered("k", i, 6) + ":w" + std::to_string(writer);
-}
-// Value for (i, owner) where owner 0 is the stable set and t+1 is writer t; `version` changes on
-// each rewrite.
-ValueHandle MakeValue(int i, int owner, uint32_t version) {
-  return (static_cast<uint64_t>(version) << 32) | (static_cast<uint64_t>(i) << 8) |
-         static_cast<uint64_t>(owner);
-}
-bool ValueMatchesKey(std::string_view k, ValueHandle v) {
-  if (k.size() < 9 || k[0] != 'k' || k[7] != ':') return false;
-  int i = std::stoi(std::string(k.substr(1, 6)));
-  int owner;
-  if (k.substr(8) == "s") {
-    owner = 0;
-  } else if (k.size() == 10 && k[8] == 'w') {
-    owner = k[9] - '0' + 1;
-  } else {
-    return false;
-  }
-  return (v & 0xffffffffu) == ((static_cast<uint64_t>(i) << 8) | static_cast<uint64_t>(owner));
 }
 
 // Checks one scan's result: strictly ordered in its direction (so no duplicates), each value

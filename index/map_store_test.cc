@@ -20,41 +20,17 @@
 #include <vector>
 
 #include "index/ordered_store.h"
+#include "index/store_test_support.h"
 #include "tests/printable.h"
 
 namespace ordis::index {
 namespace {
 
-using Model = std::map<std::string, ValueHandle>;
-using Rng = std::mt19937_64;
-
 using ordis::test_support::Printable;
+using namespace test_support;  // store_test_support.h, shared with learned_store_test.cc
 
 // ---------------------------------------------------------------------------------------------
 // Key shapes.
-
-enum class Shape { kUserIds, kBinary16, kUrlLike, kAdversarial };
-
-const char* ShapeName(Shape s) {
-  switch (s) {
-    case Shape::kUserIds: return "UserIds";
-    case Shape::kBinary16: return "Binary16";
-    case Shape::kUrlLike: return "UrlLike";
-    case Shape::kAdversarial: return "Adversarial";
-  }
-  return "?";
-}
-
-uint64_t Uniform(Rng& rng, uint64_t n) { return std::uniform_int_distribution<uint64_t>(0, n - 1)(rng); }
-
-std::string BigEndian64(uint64_t v) {
-  std::string out(8, '\0');
-  for (int i = 7; i >= 0; --i) {
-    out[i] = static_cast<char>(v & 0xff);
-    v >>= 8;
-  }
-  return out;
-}
 
 // Draws keys from a space small enough that Put, Erase and Get often hit existing keys.
 class KeyGen {
@@ -77,15 +53,12 @@ class KeyGen {
 
   std::string Next() {
     switch (shape_) {
-      case Shape::kUserIds: {
-        char buf[32];
-        std::snprintf(buf, sizeof(buf), "user:%012d", static_cast<int>(Uniform(rng_, 30000)));
-        return buf;
-      }
+      case Shape::kUserIds:
+        return RandomUserId(rng_);
       case Shape::kBinary16:
         return pool_[Uniform(rng_, pool_.size())];
       case Shape::kUrlLike:
-        return UrlLike();
+        return RandomUrl(rng_);
       case Shape::kAdversarial:
         return Adversarial();
     }
@@ -95,41 +68,12 @@ class KeyGen {
   Rng& rng() { return rng_; }
 
  private:
-  std::string UrlLike() {
-    static const char* kHosts[] = {"a.com", "example.com", "example.co", "example.com.au", "x.io"};
-    static const char* kSegments[] = {"", "api", "v1", "v2", "users", "user", "items", "i",
-                                      "static", "static-assets", "img", "index.html"};
-    std::string k = Uniform(rng_, 3) == 0 ? "http://" : "https://";
-    k += kHosts[Uniform(rng_, std::size(kHosts))];
-    int depth = static_cast<int>(Uniform(rng_, 5));
-    for (int i = 0; i < depth; ++i) {
-      k += '/';
-      k += kSegments[Uniform(rng_, std::size(kSegments))];
-    }
-    if (Uniform(rng_, 2) == 0) {
-      k += '/';
-      k += std::to_string(Uniform(rng_, 500));
-    }
-    if (Uniform(rng_, 4) == 0) {
-      k += "?q=";
-      k += std::to_string(Uniform(rng_, 50));
-    }
-    return k;
-  }
-
   std::string Adversarial() {
     static const std::string kShared30(30, 'p');
     static const std::string kSame24 = "abcdefghijklmnopqrstuvwx";  // exactly 24 bytes
-    static const char kTail[] = {'\0', '\x01', 'a', '\x7f', '\x80', '\xff'};
-    auto tail = [&](size_t max_len) {
-      std::string t;
-      size_t n = Uniform(rng_, max_len + 1);
-      for (size_t i = 0; i < n; ++i) t.push_back(kTail[Uniform(rng_, std::size(kTail))]);
-      return t;
-    };
     switch (Uniform(rng_, 9)) {
       case 0:  // a shared 30-byte prefix, differing after it
-        return kShared30 + tail(3);
+        return kShared30 + RandomTail(rng_, 3);
       case 1:  // all 0xff, varying length (ties in the prefix up to 24 bytes)
         return std::string(Uniform(rng_, 40), '\xff');
       case 2:  // dense integers as 8-byte big-endian
@@ -140,20 +84,20 @@ class KeyGen {
         static const char* kHeads[] = {"", "a", "ab", "\xff"};
         std::string k = kHeads[Uniform(rng_, std::size(kHeads))];
         k.append(Uniform(rng_, 30), '\0');
-        if (Uniform(rng_, 3) == 0) k.push_back(kTail[Uniform(rng_, std::size(kTail))]);
+        if (Uniform(rng_, 3) == 0) k.push_back(RandomTailByte(rng_));
         return k;
       }
       case 5:  // differing only after byte 24
-        return kSame24 + tail(3);
+        return kSame24 + RandomTail(rng_, 3);
       case 6: {  // 23, 24 and 25 bytes around the prefix boundary
         std::string k = kSame24.substr(0, 23 + Uniform(rng_, 3));
-        if (!k.empty() && Uniform(rng_, 2) == 0) k.back() = kTail[Uniform(rng_, std::size(kTail))];
+        if (!k.empty() && Uniform(rng_, 2) == 0) k.back() = RandomTailByte(rng_);
         return k;
       }
       case 7:  // a prefix of the 24-byte key, sometimes zero padded to 24 or beyond
         return kSame24.substr(0, Uniform(rng_, 25)) + std::string(Uniform(rng_, 4), '\0');
       default:  // short random bytes
-        return tail(4);
+        return RandomTail(rng_, 4);
     }
   }
 
@@ -164,23 +108,6 @@ class KeyGen {
 
 // ---------------------------------------------------------------------------------------------
 // Checking scans against the model.
-
-struct Visit {
-  std::string key;
-  ValueHandle value;
-  bool operator==(const Visit&) const = default;
-};
-
-std::vector<Visit> StoreScan(const OrderedStore& store, const ScanStart& start, Direction dir,
-                             size_t limit) {
-  std::vector<Visit> out;
-  if (limit == 0) return out;
-  store.Scan(start, dir, [&](std::string_view k, ValueHandle v) {
-    out.push_back({std::string(k), v});
-    return out.size() < limit;
-  });
-  return out;
-}
 
 std::vector<Visit> ModelScan(const Model& model, const ScanStart& start, Direction dir,
                              size_t limit) {
@@ -213,7 +140,7 @@ std::string Describe(const ScanStart& start, Direction dir, size_t limit) {
 
 void ExpectSameScan(const OrderedStore& store, const Model& model, const ScanStart& start,
                     Direction dir, size_t limit) {
-  std::vector<Visit> got = StoreScan(store, start, dir, limit);
+  std::vector<Visit> got = ScanN(store, start, dir, limit);
   std::vector<Visit> want = ModelScan(model, start, dir, limit);
   if (got == want) return;
   size_t i = 0;
@@ -242,14 +169,7 @@ std::string RandomBound(KeyGen& gen, const Model& model) {
     if (it == model.end()) it = model.begin();
     k = it->first;
   }
-  switch (Uniform(rng, 6)) {
-    case 0: k.push_back('\0'); break;
-    case 1: if (!k.empty()) k.pop_back(); break;
-    case 2: if (!k.empty()) k.back() = static_cast<char>(k.back() + 1); break;
-    case 3: if (!k.empty()) k.back() = static_cast<char>(k.back() - 1); break;
-    default: break;
-  }
-  return k;
+  return NudgedBound(rng, std::move(k));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -312,14 +232,13 @@ TEST_P(MapStoreDifferential, RandomOpsMatchModel) {
     // Drain: erasing everything leaves an empty store that scans as empty.
     for (const auto& [k, v] : model) ASSERT_EQ(store->Erase(k), v);
     EXPECT_EQ(store->size(), 0u);
-    EXPECT_TRUE(StoreScan(*store, ScanStart::Edge(), Direction::kForward, SIZE_MAX).empty());
-    EXPECT_TRUE(StoreScan(*store, ScanStart::Edge(), Direction::kReverse, SIZE_MAX).empty());
+    EXPECT_TRUE(ScanN(*store, ScanStart::Edge(), Direction::kForward, SIZE_MAX).empty());
+    EXPECT_TRUE(ScanN(*store, ScanStart::Edge(), Direction::kReverse, SIZE_MAX).empty());
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, MapStoreDifferential,
-                         ::testing::Values(Shape::kUserIds, Shape::kBinary16, Shape::kUrlLike,
-                                           Shape::kAdversarial),
+                         ::testing::ValuesIn(kShapes),
                          [](const ::testing::TestParamInfo<Shape>& info) {
                            return std::string(ShapeName(info.param));
                          });
@@ -382,21 +301,7 @@ TEST(MapStore, PrefixTiesOrderLikeMemcmp) {
   ExpectSameContents(*store, model);
 
   // Bounds: every key, and every key with a byte added, removed or changed.
-  std::vector<std::string> bounds;
-  for (const std::string& k : keys) {
-    bounds.push_back(k);
-    bounds.push_back(k + "\0"s);
-    bounds.push_back(k + "\xff"s);
-    if (!k.empty()) {
-      bounds.push_back(k.substr(0, k.size() - 1));
-      std::string up = k, down = k;
-      up.back() = static_cast<char>(up.back() + 1);
-      down.back() = static_cast<char>(down.back() - 1);
-      bounds.push_back(up);
-      bounds.push_back(down);
-    }
-  }
-  for (const std::string& b : bounds) {
+  for (const std::string& b : BoundsAround(keys)) {
     for (Direction dir : {Direction::kForward, Direction::kReverse}) {
       for (size_t limit : {size_t{1}, size_t{3}, SIZE_MAX}) {
         ExpectSameScan(*store, model, ScanStart::At(b), dir, limit);
@@ -428,9 +333,9 @@ TEST(MapStore, EmptyStoreAndEmptyKey) {
   EXPECT_EQ(store->Get(""), std::nullopt);
   EXPECT_EQ(store->Erase(""), std::nullopt);
   for (Direction dir : {Direction::kForward, Direction::kReverse}) {
-    EXPECT_TRUE(StoreScan(*store, ScanStart::Edge(), dir, SIZE_MAX).empty());
-    EXPECT_TRUE(StoreScan(*store, ScanStart::At(""), dir, SIZE_MAX).empty());
-    EXPECT_TRUE(StoreScan(*store, ScanStart::After("x"), dir, SIZE_MAX).empty());
+    EXPECT_TRUE(ScanN(*store, ScanStart::Edge(), dir, SIZE_MAX).empty());
+    EXPECT_TRUE(ScanN(*store, ScanStart::At(""), dir, SIZE_MAX).empty());
+    EXPECT_TRUE(ScanN(*store, ScanStart::After("x"), dir, SIZE_MAX).empty());
   }
 
   EXPECT_EQ(store->Put("", 7), std::nullopt);
@@ -439,10 +344,10 @@ TEST(MapStore, EmptyStoreAndEmptyKey) {
   EXPECT_EQ(store->size(), 1u);
   // "" is the smallest key: At("") forward finds it, After("") forward does not; reverse from
   // At("") finds it, reverse from After("") finds nothing.
-  EXPECT_EQ(StoreScan(*store, ScanStart::At(""), Direction::kForward, SIZE_MAX).size(), 1u);
-  EXPECT_EQ(StoreScan(*store, ScanStart::After(""), Direction::kForward, SIZE_MAX).size(), 0u);
-  EXPECT_EQ(StoreScan(*store, ScanStart::At(""), Direction::kReverse, SIZE_MAX).size(), 1u);
-  EXPECT_EQ(StoreScan(*store, ScanStart::After(""), Direction::kReverse, SIZE_MAX).size(), 0u);
+  EXPECT_EQ(ScanN(*store, ScanStart::At(""), Direction::kForward, SIZE_MAX).size(), 1u);
+  EXPECT_EQ(ScanN(*store, ScanStart::After(""), Direction::kForward, SIZE_MAX).size(), 0u);
+  EXPECT_EQ(ScanN(*store, ScanStart::At(""), Direction::kReverse, SIZE_MAX).size(), 1u);
+  EXPECT_EQ(ScanN(*store, ScanStart::After(""), Direction::kReverse, SIZE_MAX).size(), 0u);
   EXPECT_EQ(store->Erase(""), 8u);
   EXPECT_EQ(store->size(), 0u);
 }
@@ -467,42 +372,6 @@ TEST(MapStore, ScanStopsWhenVisitorReturnsFalse) {
 
 // ---------------------------------------------------------------------------------------------
 // Concurrency.
-
-// Keys interleave: "k000123:s" is stable (present throughout, never modified), "k000123:w<t>" is
-// owned by writer t. A value encodes its key so readers can check they got the right one.
-std::string StableKey(int i) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "k%06d:s", i);
-  return buf;
-}
-std::string WriterKey(int i, int writer) {
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "k%06d:w%d", i, writer);
-  return buf;
-}
-// Value for (i, owner) where owner 0 is the stable set and t+1 is writer t; `version` changes on
-// each rewrite.
-ValueHandle MakeValue(int i, int owner, uint32_t version) {
-  return (static_cast<uint64_t>(version) << 32) | (static_cast<uint64_t>(i) << 8) |
-         static_cast<uint64_t>(owner);
-}
-// The (i, owner) a key names, from its bytes.
-bool ParseKey(std::string_view k, int* i, int* owner) {
-  if (k.size() < 9 || k[0] != 'k' || k[7] != ':') return false;
-  *i = std::stoi(std::string(k.substr(1, 6)));
-  if (k.substr(8) == "s") {
-    *owner = 0;
-    return true;
-  }
-  if (k.size() != 10 || k[8] != 'w') return false;
-  *owner = k[9] - '0' + 1;
-  return true;
-}
-bool ValueMatchesKey(std::string_view k, ValueHandle v) {
-  int i, owner;
-  if (!ParseKey(k, &i, &owner)) return false;
-  return (v & 0xffffffffu) == ((static_cast<uint64_t>(i) << 8) | static_cast<uint64_t>(owner));
-}
 
 // Writers Put/Erase their own keys, readers Get, scanners scan from random bounds in both
 // directions, all at once. Checks: Get returns the stable values and values that belong to the
