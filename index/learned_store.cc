@@ -211,34 +211,61 @@ class LearnedStore final : public OrderedStore {
     EpochGuard guard(epochs_);
     uint64_t read_version = read_version_.load(std::memory_order_acquire);
     std::vector<uint32_t> scratch;  // not thread_local: a visitor may scan too
+    Path path;
     if (direction == Direction::kForward) {
       Bound from{start.key, start.inclusive, start.unbounded};
-      for (;;) {
-        Path path;
-        Descend(from.unbounded ? std::string_view() : from.key, false, false, &path);
+      Descend(from.unbounded ? std::string_view() : from.key, false, false, &path);
+      for (bool first = true;; first = false) {
         Bound to = path.HighFence();
         const Leaf* leaf = Resolve(path.leaf, read_version);
-        // A current leaf holds only keys below its fence; an older version (prev) may hold more.
-        Bound limit = leaf == path.leaf ? Bound{} : to;
-        if (!VisitRange(leaf, read_version, from, limit, false, visit, &scratch)) return;
+        // A current leaf holds only keys within its fences, so past the first leaf neither bound
+        // needs a search; an older version (prev) covers a wider range and needs both.
+        const bool current = leaf == path.leaf;
+        Bound lower = first || !current ? from : Bound{};
+        Bound upper = current ? Bound{} : to;
+        if (!VisitRange(leaf, read_version, lower, upper, false, visit, &scratch)) return;
         if (to.unbounded) return;
         from = {to.key, true, false};
+        if (!StepToSibling(&path, +1)) Descend(from.key, false, false, &path);
       }
     }
     Bound upto{start.key, start.inclusive, start.unbounded};
-    for (;;) {
-      if (!upto.unbounded && !upto.inclusive && upto.key.empty()) return;  // nothing below ""
-      Path path;
-      Descend(upto.key, !upto.inclusive, upto.unbounded, &path);
+    if (!upto.unbounded && !upto.inclusive && upto.key.empty()) return;  // nothing below ""
+    Descend(upto.key, !upto.inclusive, upto.unbounded, &path);
+    for (bool first = true;; first = false) {
       std::string_view low = path.LowFence();
-      if (!VisitRange(Resolve(path.leaf, read_version), read_version, {low, true, false}, upto,
-                      true, visit, &scratch)) {
-        return;
-      }
+      const Leaf* leaf = Resolve(path.leaf, read_version);
+      const bool current = leaf == path.leaf;
+      Bound lower = current ? Bound{} : Bound{low, true, false};
+      Bound upper = first || !current ? upto : Bound{};
+      if (!VisitRange(leaf, read_version, lower, upper, true, visit, &scratch)) return;
       if (low.empty()) return;  // the first leaf: its fence is the empty key
       upto = {low, false, false};
+      if (!StepToSibling(&path, -1)) Descend(upto.key, true, false, &path);
     }
   }
+
+  // Moves path to the leaf beside its leaf (step +1: next, -1: previous) through their parent,
+  // sparing a descent from the root, when that is as good as one: the sibling has not been
+  // replaced. A leaf is replaced only after its insert buffer fills, so a sibling whose buffer is
+  // not full when looked at is current; anything written to its range after that look has a
+  // version above this scan's. False when the step would leave the parent or the sibling's
+  // buffer is full (the caller descends again).
+  static bool StepToSibling(Path* path, int step) {
+    const int d = path->depth - 1;
+    const int next = path->idx[d] + step;
+    Inner* parent = path->nodes[d];
+    if (next < 0 || static_cast<uint32_t>(next) >= parent->n) return false;
+    auto* leaf = static_cast<Leaf*>(parent->child[next].load(std::memory_order_acquire));
+    const InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire);
+    if (buf != nullptr && buf->reserved.load(std::memory_order_acquire) >= buf->capacity) {
+      return false;
+    }
+    path->idx[d] = next;
+    path->leaf = leaf;
+    return true;
+  }
+
 
   size_t size() const override {
     int64_t n = keys_.load(std::memory_order_relaxed);
