@@ -13,9 +13,9 @@
 // a reader at an older version reads the old leaf (still reachable: the reader's epoch guard was
 // entered before it was retired). Every read, point or range, therefore sees the state at its read
 // version: scans are linearizable, never return a key twice or out of order, and never miss one
-// that existed throughout. A scan moves leaf to leaf by descending again from the previous leaf's
-// fence (the paper's "re-descend with the smallest key larger than the last returned"), which
-// needs no sibling pointers.
+// that existed throughout. A scan moves leaf to leaf through their parent when the next leaf is
+// provably current, else by descending again from the previous leaf's fence (the paper's
+// "re-descend with the smallest key larger than the last returned"): no sibling pointers.
 //
 // Structure changes are serialized by one mutex held only by patchers while they re-find the
 // leaf's parent and publish; merging and model training run outside it, in parallel.
