@@ -273,6 +273,7 @@ class LearnedStore final : public OrderedStore {
   }
 
   void BulkLoad(BulkSource next) override;
+  void Clear() override;
   IndexStats Stats() const override;
   void Quiesce() override {
     queue_cv_.notify_all();
@@ -570,6 +571,7 @@ class LearnedStore final : public OrderedStore {
                                  Leaf* prev) const;
   void Replace(const Path& path, std::string_view fence, const std::vector<Leaf*>& leaves);
   void FreeTree(Node* node);
+  void RetireTree(Node* node);
 
   const LearnedStoreOptions opt_;
   std::atomic<Node*> root_{nullptr};
@@ -898,6 +900,38 @@ void LearnedStore::BulkLoad(BulkSource next) {
   Node* old = root_.exchange(level[0].child, std::memory_order_acq_rel);
   FreeTree(old);
   keys_.store(static_cast<int64_t>(entries.size()), std::memory_order_relaxed);
+}
+
+void LearnedStore::Clear() {
+  // Patches still queued refer to leaves of the tree being dropped: let them finish first (no
+  // writer can post more, by the precondition).
+  Quiesce();
+  Leaf* leaf = learned::NewLeaf({}, 0, nullptr, 0);
+  Pivot p{std::string_view(), leaf};
+  Inner* fresh = learned::NewInners({&p, 1}, static_cast<uint32_t>(opt_.inner_error), 1.0).front();
+  {
+    std::lock_guard lock(structure_mu_);
+    Node* old = root_.exchange(fresh, std::memory_order_acq_rel);
+    RetireTree(old);  // readers still inside it finish before it is freed
+    keys_.store(0, std::memory_order_relaxed);
+  }
+  // Every thread's cached entries die with a bump of every stamp stripe.
+  for (size_t s = 0; s < WriteStamps::kStripes; ++s) {
+    const uint64_t stripe_hash = uint64_t{s} << 52;
+    stamps_.BeginWrite(stripe_hash);
+    stamps_.EndWrite(stripe_hash);
+  }
+  epochs_.Reclaim();
+}
+
+void LearnedStore::RetireTree(Node* node) {
+  if (node->kind == NodeKind::kLeaf) {
+    epochs_.Retire(node, DeleteLeafThunk);
+    return;
+  }
+  auto* in = static_cast<Inner*>(node);
+  for (uint32_t i = 0; i < in->n; ++i) RetireTree(in->child[i].load(std::memory_order_relaxed));
+  epochs_.Retire(in, DeleteInnerThunk);
 }
 
 IndexStats LearnedStore::Stats() const {

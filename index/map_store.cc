@@ -189,6 +189,13 @@ class MapStore final : public OrderedStore {
     while (next(&key, &value)) Put(key, value);
   }
 
+  void Clear() override {
+    std::unique_lock lock(mu_);
+    for (const Slot& slot : ordered_) Entry::Delete(slot.entry);
+    ordered_.clear();
+    by_key_.clear();
+  }
+
   IndexStats Stats() const override {
     std::shared_lock lock(mu_);
     IndexStats s;

@@ -80,6 +80,9 @@ class OrderedStore {
   // Loads sorted input into an empty store (snapshot loading). Precondition: size() == 0 and no
   // concurrent callers.
   virtual void BulkLoad(BulkSource next) = 0;
+  // Removes every key and returns the memory the structure held (FLUSHALL). Precondition: no
+  // concurrent writers; concurrent readers are fine and see all keys or none.
+  virtual void Clear() = 0;
   virtual IndexStats Stats() const = 0;
   // Returns once background work queued before the call (patches) has been applied. Stats and
   // memory figures are stable after it; lookups are correct without it.

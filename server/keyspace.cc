@@ -190,6 +190,17 @@ size_t Keyspace::ActiveExpireCycle(int64_t now_ms, int samples) {
 
 void Keyspace::FlushDb(int db) {
   Db& d = PhysicalDb(db);
+  bool only_db = true;
+  for (int other = 0; other < num_dbs(); ++other) {
+    if (other != db && PhysicalDb(other).keys > 0) only_db = false;
+  }
+  if (only_db) {
+    // This db is the whole index: drop it at once, which also returns the index's memory (erasing
+    // key by key leaves empty leaves behind).
+    ClearAll();
+    watches_.TouchDb(db);
+    return;
+  }
   std::string prefix = EncodeKey(db, {});
   std::vector<std::pair<std::string, index::ValueHandle>> batch;
   // Collect in batches: the store's scan must finish before we erase.
@@ -213,7 +224,21 @@ void Keyspace::FlushDb(int db) {
 }
 
 void Keyspace::FlushAll() {
-  for (int db = 0; db < num_dbs(); ++db) FlushDb(db);
+  ClearAll();
+  for (int db = 0; db < num_dbs(); ++db) watches_.TouchDb(db);
+}
+
+void Keyspace::ClearAll() {
+  store_->Scan(index::ScanStart::Edge(), index::Direction::kForward,
+               [&](std::string_view, index::ValueHandle h) {
+                 FreeObject(ToObject(h));
+                 return true;
+               });
+  store_->Clear();
+  for (Db& d : dbs_) {
+    d.keys = 0;
+    d.ttl_keys.clear();
+  }
 }
 
 void Keyspace::SwapDb(int a, int b) {

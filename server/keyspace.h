@@ -127,6 +127,8 @@ class Keyspace {
   void TtlRemove(int db, Db& d, Object* obj);
   void DeleteExpired(int db, std::string_view key);
   void FreeObject(Object* obj);
+  // Frees every object and empties the index (every database).
+  void ClearAll();
 
   mutable index::RwLock mu_;
   std::unique_ptr<index::OrderedStore> store_;
