@@ -943,16 +943,19 @@ IndexStats LearnedStore::Stats() const {
     IndexStats& s;
     uint64_t& error_sum;
     uint64_t& models;
+    void AddModels(const learned::SegModel* seg, int nseg) {
+      for (int g = 0; g < nseg; ++g) {
+        error_sum += seg[g].error;
+        ++models;
+        s.max_model_error = std::max<uint64_t>(s.max_model_error, seg[g].error);
+      }
+    }
     void Visit(const Node* node, uint64_t depth) {
       s.depth = std::max(s.depth, depth);
       if (node->kind == NodeKind::kLeaf) {
         auto* leaf = static_cast<const Leaf*>(node);
         ++s.leaves;
-        for (int g = 0; g < leaf->nseg; ++g) {
-          error_sum += leaf->seg[g].error;
-          ++models;
-          s.max_model_error = std::max<uint64_t>(s.max_model_error, leaf->seg[g].error);
-        }
+        AddModels(leaf->seg, leaf->nseg);
         s.index_bytes += leaf->bytes - leaf->key_bytes;
         s.key_bytes += leaf->key_bytes;
         if (const InsertBuffer* b = leaf->buffer.load(std::memory_order_acquire)) {
@@ -966,11 +969,7 @@ IndexStats LearnedStore::Stats() const {
       }
       auto* in = static_cast<const Inner*>(node);
       ++s.inner_nodes;
-      for (int g = 0; g < in->nseg; ++g) {
-        error_sum += in->seg[g].error;
-        ++models;
-        s.max_model_error = std::max<uint64_t>(s.max_model_error, in->seg[g].error);
-      }
+      AddModels(in->seg, in->nseg);
       s.index_bytes += in->bytes - in->key_bytes;
       s.key_bytes += in->key_bytes;
       for (uint32_t i = 0; i < in->n; ++i) {
