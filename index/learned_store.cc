@@ -28,7 +28,6 @@
 #include <cstdlib>
 #include <deque>
 #include <mutex>
-#include <numeric>
 #include <string>
 #include <thread>
 #include <vector>
@@ -52,6 +51,8 @@ using learned::NodeKind;
 using learned::Pivot;
 
 constexpr int kMaxDepth = 32;
+// A read version above every write's: reads everything published.
+constexpr uint64_t kNewest = ~uint64_t{0};
 // Retrain bound: a split leaves about a quarter of each new node free, so the next patches are
 // absorbed without splitting again.
 constexpr double kSplitFill = 0.75;
@@ -173,7 +174,10 @@ class LearnedStore final : public OrderedStore {
   }
 
   std::optional<ValueHandle> Get(std::string_view key) const override {
-    const uint64_t hash = HashKey(key);
+    return GetHashed(key, HashKey(key));
+  }
+
+  std::optional<ValueHandle> GetHashed(std::string_view key, uint64_t hash) const {
     if (!opt_.hot_cache) return Lookup(key, hash);
     ThreadCache& tc = LocalCache();
     // The stamp is read before the lookup: a write beginning after it invalidates the entry.
@@ -198,13 +202,14 @@ class LearnedStore final : public OrderedStore {
   }
 
   std::optional<ValueHandle> Put(std::string_view key, ValueHandle value) override {
-    return Write(key, value, /*erase=*/false);
+    return Write(key, HashKey(key), value, /*erase=*/false);
   }
 
   std::optional<ValueHandle> Erase(std::string_view key) override {
     // An absent key needs no delete marker (and no buffer slot).
-    if (!Get(key)) return std::nullopt;
-    return Write(key, 0, /*erase=*/true);
+    const uint64_t hash = HashKey(key);
+    if (!GetHashed(key, hash)) return std::nullopt;
+    return Write(key, hash, 0, /*erase=*/true);
   }
 
   void Scan(const ScanStart& start, Direction direction, ScanVisitor visit) const override {
@@ -361,21 +366,6 @@ class LearnedStore final : public OrderedStore {
     return leaf->handles[f.pos];
   }
 
-  // The key's current handle as the writer holding publish turn `slot` of leaf's buffer sees it.
-  static std::optional<ValueHandle> Latest(const Leaf* leaf, const InsertBuffer* buf,
-                                           uint32_t slot, std::string_view key, uint64_t hash) {
-    const uint32_t tag = InsertBuffer::Tag(hash);
-    for (uint32_t i = slot; i-- > 0;) {
-      const BufferEntry& e = buf->entries[i];
-      if (buf->tags[i] != tag || e.Key() != key) continue;
-      if (e.erase) return std::nullopt;
-      return e.value;
-    }
-    Found f = leaf->Search(key);
-    if (!f.exact) return std::nullopt;
-    return leaf->handles[f.pos];
-  }
-
   // GetBatch of at most 32 keys: hot-cache hits first, then the misses descend level by level
   // together, each next node prefetched, so their cache misses overlap instead of queueing.
   void GetGroup(std::span<const std::string_view> keys,
@@ -464,8 +454,8 @@ class LearnedStore final : public OrderedStore {
     tc.flushed_hits = tc.cache.hits();
   }
 
-  std::optional<ValueHandle> Write(std::string_view key, ValueHandle value, bool erase) {
-    const uint64_t hash = HashKey(key);
+  std::optional<ValueHandle> Write(std::string_view key, uint64_t hash, ValueHandle value,
+                                   bool erase) {
     // Other threads' cached entries for this key die with the stamp bump; the write must be
     // visible (read version released) before EndWrite.
     if (opt_.hot_cache) stamps_.BeginWrite(hash);
@@ -512,7 +502,9 @@ class LearnedStore final : public OrderedStore {
         // are released in order without writers spinning on each other: a writer preempted here
         // makes the others sleep on the mutex instead of burning the cores it needs.
         std::lock_guard lock(publish_mu_);
-        old = Latest(leaf, buf, slot, key, hash);
+        // Holding the turn, the buffer's published entries are exactly those before `slot`, and
+        // the leaf is current: the newest version of everything is the key's present value.
+        old = ReadLeaf(leaf, key, hash, kNewest);
         uint64_t version = read_version_.load(std::memory_order_relaxed) + 1;
         BufferEntry& e = buf->entries[slot];
         e.version = version;
@@ -707,28 +699,16 @@ void LearnedStore::Patch(const PatchRequest& request) {
   // The poster filled the last slot after every earlier slot was published: all are readable.
   const uint32_t cap = buf->capacity;
 
-  // The buffer's newest entry per key, in key order, merged over the leaf's entries.
-  std::vector<uint32_t> order(cap);
-  std::iota(order.begin(), order.end(), 0);
-  NewestPerKey(buf, &order);
+  // The leaf's entries with the buffer's merged in, as a scan at the newest version sees them.
   std::vector<KeyValue> merged;
-  merged.reserve(old->n + order.size());
-  uint32_t i = 0;
-  size_t j = 0;
-  while (i < old->n || j < order.size()) {
-    if (j < order.size()) {
-      const BufferEntry& e = buf->entries[order[j]];
-      int c = i < old->n ? CompareEntry(e, old, i) : -1;
-      if (c <= 0) {
-        if (!e.erase) merged.push_back({e.Key(), e.value});
-        ++j;
-        if (c == 0) ++i;
-        continue;
-      }
-    }
-    merged.push_back({old->Key(i), old->handles[i]});
-    ++i;
-  }
+  merged.reserve(old->n + cap);
+  std::vector<uint32_t> scratch;
+  VisitRange(old, kNewest, Bound{}, Bound{}, false,
+             [&](std::string_view key, ValueHandle value) {
+               merged.push_back({key, value});
+               return true;
+             },
+             &scratch);
 
   // Versions rise with slots (each is taken in its slot's publish turn): the last is the newest.
   // The new leaves may be published only once the read version covers it, or a reader entering
@@ -766,11 +746,7 @@ std::vector<Leaf*> LearnedStore::BuildLeaves(std::span<const KeyValue> entries, 
   // PLA segmentation with the leaf error bound, each segment a leaf of at most the retrain
   // bound; segments far below it are joined with their neighbour so skewed keys do not leave
   // a trail of tiny leaves.
-  size_t prefix = 0;
-  {
-    std::string_view a = entries.front().key, b = entries.back().key;
-    while (prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix]) ++prefix;
-  }
+  const size_t prefix = learned::CommonPrefix(entries.front().key, entries.back().key);
   std::vector<uint64_t> mks(entries.size());
   for (size_t i = 0; i < entries.size(); ++i) mks[i] = learned::ModelKey(entries[i].key, prefix);
   const size_t max_count = std::max<size_t>(1, static_cast<size_t>(cap * kSplitFill));

@@ -16,12 +16,6 @@ void* Allocate(size_t bytes, size_t align) {
   return p;
 }
 
-size_t CommonPrefix(std::string_view a, std::string_view b) {
-  size_t n = std::min(a.size(), b.size()), i = 0;
-  while (i < n && a[i] == b[i]) ++i;
-  return i;
-}
-
 size_t AlignUp(size_t n, size_t a) { return (n + a - 1) / a * a; }
 
 // The arrays both node kinds keep after their header, in one allocation: the prefix copy, model
@@ -78,6 +72,12 @@ KeyArrays AllocateKeyed(size_t header, uint32_t n, size_t prefix_len, KeyOf key_
 
 }  // namespace
 
+size_t CommonPrefix(std::string_view a, std::string_view b) {
+  size_t n = std::min(a.size(), b.size()), i = 0;
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
 int Side(const KeyColumn& col, std::string_view key) {
   if (col.prefix_len == 0) return 0;
   std::string_view prefix(col.prefix, col.prefix_len);
@@ -93,8 +93,12 @@ uint64_t Leaf::Head(std::string_view key) const {
   return ModelKey(key, prefix_len);
 }
 
-Found LowerBound(const KeyColumn& col, std::string_view key, uint32_t lo, uint32_t hi) {
-  const uint64_t q = ModelKey(key, col.prefix_len);
+namespace {
+
+// Lower bound of key (whose model key is q) in col, trusting the window [lo, hi) when it brackets
+// the answer and searching everything when it does not (a key outside the trained range).
+Found LowerBound(const KeyColumn& col, std::string_view key, uint64_t q, uint32_t lo,
+                 uint32_t hi) {
   const uint64_t* mk = col.mk;
   uint32_t i = static_cast<uint32_t>(std::lower_bound(mk + lo, mk + hi, q) - mk);
   bool window_ok = (lo == 0 || mk[lo - 1] < q) && (i < hi || hi == col.n || mk[hi] >= q);
@@ -137,13 +141,15 @@ Found LowerBound(const KeyColumn& col, std::string_view key, uint32_t lo, uint32
   return {a, a < run_end && compare(a) == 0};
 }
 
-Found SegmentedLowerBound(const KeyColumn& col, std::string_view key, int nseg,
-                          const uint64_t* seg_first, const SegModel* seg) {
-  if (col.n == 0) return {0, false};
-  int side = Side(col, key);
-  if (side < 0) return {0, false};
-  if (side > 0) return {col.n, false};
-  const uint64_t q = ModelKey(key, col.prefix_len);
+// The window the model gives for model key q: its segment (by first model keys), the segment
+// model's prediction, widened by the segment's error. The window's model keys and lengths start
+// loading at once. Requires col.n > 0.
+struct Window {
+  uint32_t pred, lo, hi;
+};
+
+Window PredictWindow(const KeyColumn& col, uint64_t q, int nseg, const uint64_t* seg_first,
+                     const SegModel* seg) {
   int s = 0;
   while (s + 1 < nseg && seg_first[s + 1] <= q) ++s;
   const SegModel& g = seg[s];
@@ -152,20 +158,26 @@ Found SegmentedLowerBound(const KeyColumn& col, std::string_view key, int nseg,
   __builtin_prefetch(col.off + pred);  // the lengths that settle a model-key tie
   uint32_t lo = pred > g.error ? static_cast<uint32_t>(pred - g.error) : 0;
   uint32_t hi = static_cast<uint32_t>(std::min<uint64_t>(col.n, pred + g.error + 2));
-  return LowerBound(col, key, lo, hi);
+  return {static_cast<uint32_t>(pred), lo, hi};
+}
+
+}  // namespace
+
+Found SegmentedLowerBound(const KeyColumn& col, std::string_view key, int nseg,
+                          const uint64_t* seg_first, const SegModel* seg) {
+  if (col.n == 0) return {0, false};
+  int side = Side(col, key);
+  if (side < 0) return {0, false};
+  if (side > 0) return {col.n, false};
+  const uint64_t q = ModelKey(key, col.prefix_len);
+  Window w = PredictWindow(col, q, nseg, seg_first, seg);
+  return LowerBound(col, key, q, w.lo, w.hi);
 }
 
 uint32_t PrefetchWindow(const KeyColumn& col, std::string_view key, int nseg,
                         const uint64_t* seg_first, const SegModel* seg) {
   if (col.n == 0 || Side(col, key) != 0) return 0;
-  const uint64_t q = ModelKey(key, col.prefix_len);
-  int s = 0;
-  while (s + 1 < nseg && seg_first[s + 1] <= q) ++s;
-  const SegModel& g = seg[s];
-  uint32_t pred = static_cast<uint32_t>(g.start + std::min<uint64_t>(g.model.Predict(q), g.count - 1));
-  __builtin_prefetch(col.mk + pred);
-  __builtin_prefetch(col.off + pred);
-  return pred;
+  return PredictWindow(col, ModelKey(key, col.prefix_len), nseg, seg_first, seg).pred;
 }
 
 int FitSegments(std::span<const uint64_t> xs, uint32_t max_error, int max_segments,
@@ -246,15 +258,11 @@ int Inner::ChildFor(std::string_view key, bool strict) const {
 namespace {
 
 // One inner node over pivots, or nullptr when its segmentation needs more than kMaxSegments.
-Inner* TryNewInner(std::span<const Pivot> pivots, uint32_t max_error) {
+// One inner node over pivots, whose model keys (after prefix_len) are mks, cut into segs (at
+// most kMaxSegments).
+Inner* NewInner(std::span<const Pivot> pivots, size_t prefix_len, std::span<const uint64_t> mks,
+                std::span<const Segment> segs) {
   const uint32_t n = static_cast<uint32_t>(pivots.size());
-  const size_t prefix_len =
-      std::min<size_t>(CommonPrefix(pivots.front().key, pivots.back().key), 0xffff);
-  std::vector<uint64_t> mks(n);
-  for (uint32_t i = 0; i < n; ++i) mks[i] = ModelKey(pivots[i].key, prefix_len);
-  std::vector<Segment> segs = SegmentPla(mks, max_error, Inner::kMaxSegmentPivots);
-  if (segs.size() > static_cast<size_t>(Inner::kMaxSegments)) return nullptr;
-
   static_assert(sizeof(std::atomic<Node*>) == sizeof(uint64_t));
   KeyArrays a = AllocateKeyed(sizeof(Inner), n, prefix_len,
                               [&](uint32_t i) { return pivots[i].key; });
@@ -286,16 +294,18 @@ Inner* TryNewInner(std::span<const Pivot> pivots, uint32_t max_error) {
 
 void Build(std::span<const Pivot> pivots, uint32_t max_error, double fill,
            std::vector<Inner*>* out) {
-  if (Inner* in = TryNewInner(pivots, max_error)) {
-    out->push_back(in);
+  const size_t prefix_len =
+      std::min<size_t>(CommonPrefix(pivots.front().key, pivots.back().key), 0xffff);
+  std::vector<uint64_t> mks(pivots.size());
+  for (size_t i = 0; i < pivots.size(); ++i) mks[i] = ModelKey(pivots[i].key, prefix_len);
+  std::vector<Segment> segs = SegmentPla(mks, max_error, Inner::kMaxSegmentPivots);
+  if (segs.size() <= static_cast<size_t>(Inner::kMaxSegments)) {
+    out->push_back(NewInner(pivots, prefix_len, mks, segs));
     return;
   }
   // Too many segments for one node: split into parts of about `fill` of a full node's
-  // capacity in segments (their sizes from the whole span's segmentation) and build each.
-  std::vector<uint64_t> mks(pivots.size());
-  size_t prefix_len = CommonPrefix(pivots.front().key, pivots.back().key);
-  for (size_t i = 0; i < pivots.size(); ++i) mks[i] = ModelKey(pivots[i].key, prefix_len);
-  std::vector<Segment> segs = SegmentPla(mks, max_error, Inner::kMaxSegmentPivots);
+  // capacity in segments (their sizes from this segmentation) and build each; a part gets its
+  // own, longer prefix, so it is segmented again.
   size_t per_node =
       std::max<size_t>(1, static_cast<size_t>(Inner::kMaxSegments * fill));
   size_t parts = (segs.size() + per_node - 1) / per_node;

@@ -58,13 +58,13 @@ inline uint64_t ModelKey(std::string_view key, size_t prefix_len) {
   return __builtin_bswap64(v);
 }
 
+// How many leading bytes a and b share.
+size_t CommonPrefix(std::string_view a, std::string_view b);
+
 // Which side of col's common prefix key falls: -1 below every key of col, +1 above every key, 0
 // sharing the prefix.
 int Side(const KeyColumn& col, std::string_view key);
 
-// Lower bound of key in col, trusting the model's window [lo, hi) when it brackets the answer and
-// searching everything when it does not (a key outside the node's trained range).
-Found LowerBound(const KeyColumn& col, std::string_view key, uint32_t lo, uint32_t hi);
 // One PLA segment of a node: positions [start, start + count), predicted within error.
 struct SegModel {
   LinearModel model;
