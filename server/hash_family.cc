@@ -208,12 +208,11 @@ void CmdHIncrBy(CommandContext& ctx) {
     ctx.out.Error(errors::kHashValueNotInteger);
     return;
   }
-  if ((delta < 0 && current < 0 && delta < INT64_MIN - current) ||
-      (delta > 0 && current > 0 && delta > INT64_MAX - current)) {
+  int64_t result;
+  if (!CheckedAdd(current, delta, &result)) {
     ctx.out.Error(errors::kOverflow);
     return;
   }
-  int64_t result = current + delta;
   it->second.clear();
   AppendInt64(&it->second, result);
   ctx.keyspace().SignalModified(ctx.db(), key);

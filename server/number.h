@@ -15,6 +15,11 @@ bool ParseDouble(std::string_view s, double* out);
 bool ParseLongDouble(std::string_view s, long double* out);
 // Redis's ld2string in human mode: "%.17Lf" with trailing zeros removed ("3.5", "10", "-0" -> "0").
 std::string FormatLongDouble(long double v);
+// *sum = a + b, or false when that overflows int64 (INCRBY's "increment or decrement would
+// overflow").
+inline bool CheckedAdd(int64_t a, int64_t b, int64_t* sum) {
+  return !__builtin_add_overflow(a, b, sum);
+}
 // Appends the decimal form of v.
 void AppendInt64(std::string* out, int64_t v);
 // Redis's memtoull: "100", "1k" (1000), "1kb" (1024), "1mb", "1gb", case-insensitive.

@@ -52,6 +52,19 @@ TEST(ParseInt64, RejectsWhatRedisRejects) {
 }
 
 // Every int64 round-trips through AppendInt64 and ParseInt64.
+TEST(CheckedAdd, AddsUpToTheInt64EdgesAndRefusesPastThem) {
+  int64_t sum = 0;
+  EXPECT_TRUE(CheckedAdd(INT64_MAX - 1, 1, &sum));
+  EXPECT_EQ(sum, INT64_MAX);
+  EXPECT_TRUE(CheckedAdd(INT64_MIN + 1, -1, &sum));
+  EXPECT_EQ(sum, INT64_MIN);
+  EXPECT_TRUE(CheckedAdd(INT64_MAX, INT64_MIN, &sum));
+  EXPECT_EQ(sum, -1);
+  EXPECT_FALSE(CheckedAdd(INT64_MAX, 1, &sum));
+  EXPECT_FALSE(CheckedAdd(INT64_MIN, -1, &sum));
+  EXPECT_FALSE(CheckedAdd(INT64_MIN, INT64_MIN, &sum));
+}
+
 TEST(ParseInt64, RoundTripsAppendInt64) {
   std::mt19937_64 rng(3);
   std::vector<int64_t> values = {0, 1, -1, 9, 10, -10, INT64_MAX, INT64_MIN, INT64_MAX - 1,

@@ -345,12 +345,11 @@ void IncrBy(CommandContext& ctx, int64_t delta) {
     ctx.out.Error(errors::kNotInteger);
     return;
   }
-  if ((delta < 0 && current < 0 && delta < INT64_MIN - current) ||
-      (delta > 0 && current > 0 && delta > INT64_MAX - current)) {
+  int64_t result;
+  if (!CheckedAdd(current, delta, &result)) {
     ctx.out.Error(errors::kOverflow);
     return;
   }
-  int64_t result = current + delta;
   if (obj == nullptr) {
     std::string text;
     AppendInt64(&text, result);
