@@ -69,6 +69,16 @@ inline bool ParseRandomCount(CommandContext& ctx, std::string_view arg, int64_t*
   return true;
 }
 
+// The reply of SRANDMEMBER / HRANDFIELD for a missing key: an empty array when a count was
+// given, else a null.
+inline void ReplyNoRandomMembers(CommandContext& ctx, bool with_count) {
+  if (with_count) {
+    ctx.out.ArrayHeader(0);
+  } else {
+    ctx.out.NullBulk();
+  }
+}
+
 // The collection of type t at key for a write command. A missing key yields a new empty object
 // stored at key when create is true (nullptr otherwise). A key of another type yields nullptr
 // with *wrong_type set, after replying WRONGTYPE.

@@ -295,11 +295,7 @@ void CmdHRandField(CommandContext& ctx) {
   Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kHash, &wrong_type);
   if (wrong_type) return;
   if (obj == nullptr) {
-    if (has_count) {
-      ctx.out.ArrayHeader(0);
-    } else {
-      ctx.out.NullBulk();
-    }
+    ReplyNoRandomMembers(ctx, has_count);
     return;
   }
   const HashValue& hash = obj->hash();

@@ -193,11 +193,7 @@ void CmdSRandMember(CommandContext& ctx) {
   Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kSet, &wrong_type);
   if (wrong_type) return;
   if (obj == nullptr) {
-    if (with_count) {
-      ctx.out.ArrayHeader(0);
-    } else {
-      ctx.out.NullBulk();
-    }
+    ReplyNoRandomMembers(ctx, with_count);
     return;
   }
   const SetValue& set = obj->set();
