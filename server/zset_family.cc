@@ -207,7 +207,7 @@ void ZPopCommand(CommandContext& ctx, bool max) {
     return;
   }
   int64_t count = -1;  // no count argument
-  if (ctx.args.size() == 3 && (!ParseInt64(ctx.args[2], &count) || count < 0)) {
+  if (ctx.args.size() == 3 && !ParseNonNegative(ctx.args[2], &count)) {
     ctx.out.Error(errors::kNotPositive);
     return;
   }
