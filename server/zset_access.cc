@@ -44,6 +44,20 @@ RankInterval RanksInScoreRange(const ZSetValue& z, const ScoreRange& range) {
 
 RankInterval RanksInLexRange(const ZSetValue& z, const LexRange& range) {
   RankInterval out;
+  // Redis's zslIsInLexRange: nothing when the last entry is below min or the first above max.
+  // Implied when all scores are equal; with unequal scores (where Redis leaves the result
+  // undefined) it makes ordis answer as Redis does in the common cases.
+  if (z.empty()) return out;
+  bool in_range = true;
+  z.VisitFrom(z.size() - 1, true, [&](std::string_view member, double) {
+    in_range = range.min.AllowsAsMin(member);
+    return false;
+  });
+  z.VisitFrom(0, false, [&](std::string_view member, double) {
+    in_range = in_range && range.max.AllowsAsMax(member);
+    return false;
+  });
+  if (!in_range) return out;
   out.first = z.CountBefore(
       [&](double, std::string_view member) { return !range.min.AllowsAsMin(member); });
   out.end = z.CountBefore(

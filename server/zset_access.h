@@ -32,7 +32,8 @@ struct ScoreRange {
 bool ParseScoreRange(std::string_view min, std::string_view max, ScoreRange* out);
 
 // A ZRANGEBYLEX interval (LexBound: "-", "+", "[a", "(a"). Members are compared bytewise, and
-// the interval means what Redis says it means only when all scores are equal.
+// the interval means what Redis says it means only when all scores are equal (otherwise both
+// Redis and ordis answer by searching as if members were in order, and may differ).
 struct LexRange {
   LexBound min, max;
 };
