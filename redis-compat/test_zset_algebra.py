@@ -187,7 +187,8 @@ class SourcesTest(AlgebraCase):
             for cmd in (["ZUNION", "2", "z", bad], ["ZINTER", "2", bad, "z"],
                         ["ZDIFF", "2", "z", bad], ["ZDIFF", "2", bad, "z"],
                         ["ZINTERCARD", "2", "z", bad], ["ZUNIONSTORE", "d", "2", "z", bad],
-                        ["ZINTERSTORE", "d", "2", "nokey", bad], ["ZDIFFSTORE", "d", "2", "nokey", bad]):
+                        ["ZINTERSTORE", "d", "2", "nokey", bad],
+                        ["ZDIFFSTORE", "d", "2", "nokey", bad]):
                 self.assertErr(WRONGTYPE, *cmd)
         self.assertReply(0, "EXISTS", "d")
 
