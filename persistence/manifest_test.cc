@@ -13,7 +13,8 @@ namespace ordis::persistence {
 namespace {
 
 // Comparable rows: (name, seq, base) per file.
-std::vector<std::tuple<std::string, uint64_t, bool>> Rows(const std::vector<Manifest::File>& files) {
+std::vector<std::tuple<std::string, uint64_t, bool>> Rows(
+    const std::vector<Manifest::File>& files) {
   std::vector<std::tuple<std::string, uint64_t, bool>> rows;
   for (const Manifest::File& f : files) rows.emplace_back(f.name, f.seq, f.base);
   return rows;
@@ -94,9 +95,9 @@ TEST(Manifest, MalformedLinesAreErrors) {
       {good + "\n", 2},
       {good + "file b seq 2 type i", 2},  // cut: no final newline
       {good + "seq 2 file b type i\n", 2},
-      {good + "file b seq 2 type b\n", 2},                             // a second base
-      {"file b seq 2 type i\n" + good, 2},                             // base not first
-      {good + "file b seq 5 type i\nfile c seq 5 type i\n", 3},        // seq not increasing
+      {good + "file b seq 2 type b\n", 2},                       // a second base
+      {"file b seq 2 type i\n" + good, 2},                       // base not first
+      {good + "file b seq 5 type i\nfile c seq 5 type i\n", 3},  // seq not increasing
       {std::string("file a\0b seq 1 type b\n", 22), 1},
   };
   for (const Case& c : cases) {

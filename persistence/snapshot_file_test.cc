@@ -43,8 +43,8 @@ std::string RandomBytes(std::mt19937_64& rng, size_t n) {
 
 // Text-like bytes: compressible, as real payloads mostly are.
 std::string Wordy(std::mt19937_64& rng, size_t n) {
-  static constexpr std::string_view kWords[] = {"user:", "session", "0042", "name", "\x00\xff",
-                                                "cart", "item-", "{\"id\":", "true", ","};
+  static constexpr std::string_view kWords[] = {"user:", "session", "0042",     "name", "\x00\xff",
+                                                "cart",  "item-",   "{\"id\":", "true", ","};
   std::string s;
   while (s.size() < n) s += kWords[rng() % std::size(kWords)];
   s.resize(n);
@@ -203,7 +203,8 @@ struct CorruptionFixture {
     ASSERT_FALSE(s.ok()) << what << ": read " << read.size() << " records without an error";
     EXPECT_NE(s.message().find(bad_path), std::string::npos) << s.message();
     ASSERT_LE(read.size(), records.size()) << what;
-    for (size_t i = 0; i < read.size(); ++i) ASSERT_EQ(read[i], records[i]) << what << " record " << i;
+    for (size_t i = 0; i < read.size(); ++i)
+      ASSERT_EQ(read[i], records[i]) << what << " record " << i;
   }
 };
 
@@ -219,7 +220,7 @@ TEST(SnapshotFile, EveryFlippedByteIsReported) {
     if (block + kSnapshotBlockHeaderSize < f.file.size()) {
       positions.push_back(block + kSnapshotBlockHeaderSize);  // first compressed byte
     }
-    if (block > 0) positions.push_back(block - 1);           // last byte of the previous block
+    if (block > 0) positions.push_back(block - 1);  // last byte of the previous block
   }
   positions.push_back(f.file.size() - 1);
   std::mt19937_64 rng(3);
@@ -255,7 +256,8 @@ TEST(SnapshotFile, TruncationsOfALargeFileAreReported) {
     }
   }
   lengths.push_back(f.file.size() - 1);
-  for (size_t len : lengths) f.ExpectFailure(f.file.substr(0, len), "length " + std::to_string(len));
+  for (size_t len : lengths)
+    f.ExpectFailure(f.file.substr(0, len), "length " + std::to_string(len));
 }
 
 TEST(SnapshotFile, BytesAfterTheTrailerAreReported) {
@@ -364,8 +366,8 @@ TEST(SnapshotFile, ChecksumErrorNamesFileAndOffset) {
   WriteWholeFile(bad_path, bad);
   std::vector<OwnedRecord> read;
   const Status s = ReadSnapshot(bad_path, &read);
-  EXPECT_EQ(s.message(), "snapshot " + bad_path + ": block at offset " +
-                             std::to_string(blocks[1]) + ": checksum mismatch");
+  EXPECT_EQ(s.message(), "snapshot " + bad_path + ": block at offset " + std::to_string(blocks[1]) +
+                             ": checksum mismatch");
 }
 
 // ---- writer lifecycle ----
