@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "persistence/aof_format.h"
+#include "persistence/file_size_limit_test_support.h"
 #include "persistence/internal/coding.h"
 #include "persistence/scratch_dir_test_support.h"
 
@@ -288,6 +289,36 @@ TEST(AofFile, WriterCreatesTheFileAndKeepsPendingUntilFlushed) {
   EXPECT_EQ(writer->size(), 2 * kAofRecordHeaderSize + 3);
   EXPECT_EQ(ReadAof(path).payloads, (std::vector<std::string>{"one", ""}));
   EXPECT_TRUE(writer->Flush(true).ok());  // nothing pending: only the sync
+}
+
+// A write that stops short (the file size limit) keeps what did not reach the file pending; the
+// next Flush writes exactly the rest.
+TEST(AofFile, FailedFlushKeepsPendingAndRetries) {
+  ScratchDir dir;
+  const std::string path = dir.File("appendonly.aof");
+  const std::vector<std::string> payloads = SomePayloads(50, 10);
+  std::unique_ptr<AofWriter> writer;
+  ASSERT_TRUE(AofWriter::Open(path, &writer).ok());
+  for (const std::string& p : payloads) writer->Add(p);
+  {
+    FileSizeLimit limit(1000);
+    const Status s = writer->Flush(false);
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.message().find(path), std::string::npos) << s.message();
+    EXPECT_NE(s.message().find("offset 1000"), std::string::npos) << s.message();
+    EXPECT_TRUE(writer->has_pending());
+    EXPECT_EQ(writer->size(), 1000u);
+    // What a crash now would leave: a torn tail inside the record spanning offset 1000.
+    const ReadResult torn = ReadAof(path);
+    EXPECT_EQ(torn.end, AofReader::End::kTornTail) << torn.error;
+    EXPECT_FALSE(writer->Flush(false).ok());  // still over the limit
+  }
+  ASSERT_TRUE(writer->Flush(true).ok());
+  EXPECT_FALSE(writer->has_pending());
+  const ReadResult read = ReadAof(path);
+  EXPECT_EQ(read.end, AofReader::End::kClean) << read.error;
+  EXPECT_EQ(read.payloads, payloads);
+  EXPECT_EQ(read.good_offset, writer->size());
 }
 
 }  // namespace

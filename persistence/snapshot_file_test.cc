@@ -3,11 +3,14 @@
 #include <gtest/gtest.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "persistence/file_size_limit_test_support.h"
 #include "persistence/internal/coding.h"
 #include "persistence/scratch_dir_test_support.h"
 #include "persistence/snapshot_format.h"
@@ -15,11 +18,26 @@
 namespace ordis::persistence {
 namespace {
 
+// The work scales with ORDIS_TEST_SCALE (a positive factor; default 1, or 0.2 in sanitizer
+// builds), as in index/learned_store_test.cc: fewer records, sparser corruption offsets.
+double Scale() {
+  static const double scale = [] {
+    if (const char* env = std::getenv("ORDIS_TEST_SCALE")) {
+      const double s = std::atof(env);
+      if (s > 0) return s;
+    }
 #ifdef ORDIS_TEST_SANITIZED
-constexpr int kWorkDivisor = 5;  // sanitizer builds run the same checks on less data
+    return 0.2;
 #else
-constexpr int kWorkDivisor = 1;
+    return 1.0;
 #endif
+  }();
+  return scale;
+}
+
+size_t Scaled(size_t n) { return std::max<size_t>(1, static_cast<size_t>(n * Scale())); }
+// Every stride-th offset at scale 1, sparser below.
+size_t Stride(size_t stride) { return std::max<size_t>(1, static_cast<size_t>(stride / Scale())); }
 
 struct OwnedRecord {
   uint8_t db = 0;
@@ -157,7 +175,7 @@ TEST(SnapshotFile, RoundTripsEveryDbTypeAndBinaryBytes) {
 }
 
 TEST(SnapshotFile, RoundTripsManyRecordsOverSeveralBlocks) {
-  std::vector<OwnedRecord> records = MakeRecords(300'000 / kWorkDivisor, 7);
+  std::vector<OwnedRecord> records = MakeRecords(Scaled(300'000), 7);
   std::mt19937_64 rng(8);
   // Large payloads get blocks of their own; zeros compress at lz4's maximum ratio.
   records[1000].payload = RandomBytes(rng, 3 << 20);
@@ -213,7 +231,7 @@ TEST(SnapshotFile, EveryFlippedByteIsReported) {
   const std::vector<size_t> blocks = BlockOffsets(f.file);
   ASSERT_GE(blocks.size(), 4u);  // three data blocks or more, then the trailer
   std::vector<size_t> positions;
-  for (size_t i = 0; i < f.file.size(); i += 97 * kWorkDivisor) positions.push_back(i);
+  for (size_t i = 0; i < f.file.size(); i += Stride(97)) positions.push_back(i);
   for (size_t i = 0; i < kSnapshotHeaderSize; ++i) positions.push_back(i);
   for (size_t block : blocks) {
     for (size_t i = 0; i < kSnapshotBlockHeaderSize; ++i) positions.push_back(block + i);
@@ -248,7 +266,7 @@ TEST(SnapshotFile, EveryTruncationOfASmallFileIsReported) {
 TEST(SnapshotFile, TruncationsOfALargeFileAreReported) {
   CorruptionFixture f;
   std::vector<size_t> lengths;
-  for (size_t len = 0; len < f.file.size(); len += 89 * kWorkDivisor) lengths.push_back(len);
+  for (size_t len = 0; len < f.file.size(); len += Stride(89)) lengths.push_back(len);
   for (size_t block : BlockOffsets(f.file)) {
     for (size_t delta : {size_t{0}, size_t{1}, kSnapshotBlockHeaderSize - 1,
                          kSnapshotBlockHeaderSize, kSnapshotBlockHeaderSize + 1}) {
@@ -408,6 +426,34 @@ TEST(SnapshotFile, FailedCommitRemovesTheTemporaryFile) {
   }
   EXPECT_FALSE(FileExists(path + ".tmp"));
   EXPECT_TRUE(FileExists(path + "/inside"));
+}
+
+// A write error part way (here the file size limit) fails the writer for good, and destroying it
+// removes the partial temporary file and leaves the old snapshot as it was.
+TEST(SnapshotFile, WriteErrorFailsTheWriterAndKeepsTheOldFile) {
+  ScratchDir dir;
+  const std::string path = dir.File("dump.osnap");
+  const std::vector<OwnedRecord> old_records = MakeRecords(10, 1);
+  ASSERT_TRUE(WriteSnapshot(path, old_records).ok());
+  {
+    std::unique_ptr<SnapshotWriter> writer;
+    ASSERT_TRUE(SnapshotWriter::Open(path + ".tmp", path, 99, &writer).ok());
+    FileSizeLimit limit(100'000);
+    Status s = Status::Ok();
+    for (const OwnedRecord& r : MakeRecords(50'000, 2)) {
+      s = writer->Add({r.db, r.type, r.expire_at_ms, r.key, r.payload});
+      if (!s.ok()) break;
+    }
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.message().find(path + ".tmp"), std::string::npos) << s.message();
+    EXPECT_NE(s.message().find("offset 100000"), std::string::npos) << s.message();
+    EXPECT_FALSE(writer->Commit().ok());
+    EXPECT_FALSE(writer->Add({0, 0, -1, "k", "v"}).ok());
+  }
+  EXPECT_FALSE(FileExists(path + ".tmp"));
+  std::vector<OwnedRecord> read;
+  ASSERT_TRUE(ReadSnapshot(path, &read).ok());
+  EXPECT_EQ(read, old_records);
 }
 
 TEST(SnapshotFile, OpenFailsInAMissingDirectory) {
