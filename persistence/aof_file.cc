@@ -96,7 +96,8 @@ Status AofWriter::Flush(bool sync) {
     // torn tail, which recovery truncates).
     s.pending_written += written;
     s.size += written;
-    if (err != 0) return Status::Error("aof " + s.path + ": write" + At(s.size) + " failed: " + ErrnoText(err));
+    if (err != 0)
+      return Status::Error("aof " + s.path + ": write" + At(s.size) + " failed: " + ErrnoText(err));
     if (s.pending.capacity() > kKeptPendingCapacity) {
       std::string().swap(s.pending);
     } else {
@@ -167,7 +168,8 @@ struct AofReader::Impl {
         *read_error = "read" + At(from) + " failed: " + ErrnoText(err);
         return false;
       }
-      if (std::any_of(chunk.begin(), chunk.begin() + got, [](char c) { return c != 0; })) return false;
+      if (std::any_of(chunk.begin(), chunk.begin() + got, [](char c) { return c != 0; }))
+        return false;
       if (got < n) break;
       from += got;
     }
@@ -264,8 +266,8 @@ Status TruncateFile(const std::string& path, uint64_t size) {
     rc = ::ftruncate(fd.get(), static_cast<off_t>(size));
   } while (rc != 0 && errno == EINTR);
   if (rc != 0) {
-    return Status::Error(path + ": truncate to " + std::to_string(size) + " bytes failed: " +
-                         ErrnoText(errno));
+    return Status::Error(path + ": truncate to " + std::to_string(size) +
+                         " bytes failed: " + ErrnoText(errno));
   }
   if (const int err = internal::SyncAll(fd.get()); err != 0) {
     return Status::Error(path + ": fsync after truncate failed: " + ErrnoText(err));

@@ -6,12 +6,14 @@
 //
 // Recovery (AofReader):
 //   - a torn tail (the file ends inside a record's header or payload, or the last record's
-//     payload checksum fails with nothing after it) is what a crash during a write leaves: the
-//     reader reports it as kTornTail with the offset of the last whole record, and the caller
-//     truncates the file there and logs a warning (Redis's aof-load-truncated yes);
+//     payload checksum fails with nothing after it, or a record with a bad header check or payload
+//     checksum is followed only by zero bytes, as a file extended by a crash before its data
+//     reached the disk is) is what a crash during a write leaves: the reader reports it as
+//     kTornTail with the offset of the last whole record, and the caller truncates the file there
+//     and logs a warning (Redis's aof-load-truncated yes);
 //   - anything else (a bad header check, or a bad payload checksum with more bytes after it) is
 //     corruption: kCorrupt with the file name and record offset; the caller stops unless the
-//     operator opted in to loading the records before it.
+//     operator opted in to loading the records before it. A read error also ends as kCorrupt.
 //
 // Thread safety: AofWriter is not thread safe (the server's group commit serializes it); a reader
 // belongs to one thread.
@@ -28,15 +30,19 @@ namespace ordis::persistence {
 
 class AofWriter {
  public:
-  // Opens path for appending (creating it), positioned at its end.
+  // Opens path for appending (creating it, then fsyncing its directory), positioned at its end.
+  // Open an existing log only after recovery has truncated any torn tail.
   static Status Open(const std::string& path, std::unique_ptr<AofWriter>* out);
   ~AofWriter();
 
-  // Frames payload as one record into the pending buffer (no I/O).
+  // Frames payload as one record into the pending buffer (no I/O). payload must be under 4 GiB
+  // (the length field's width): larger aborts, as it could only be a bug.
   void Add(std::string_view payload);
   bool has_pending() const;
   // Writes everything pending with one write (looping on short writes) and, if sync, one
-  // fdatasync. On error nothing pending is dropped; the next Flush retries.
+  // fdatasync. On error nothing pending is dropped; the next Flush retries (after a short write,
+  // from the first byte not written). A failed fdatasync may have lost the written pages for good
+  // and a retry may succeed without writing them (Linux): treat it as fatal, as Redis does.
   Status Flush(bool sync);
   // fdatasync of what has been written (everysec's background sync).
   Status Sync();

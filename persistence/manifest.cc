@@ -29,7 +29,8 @@ bool ValidName(std::string_view name) {
 
 constexpr const char* kLineShape = "expected \"file <name> seq <n> type <b|i>\"";
 
-// Parses "file <name> seq <n> type <b|i>", words one space apart; null on success, else the problem.
+// Parses "file <name> seq <n> type <b|i>", words one space apart; null on success, else the
+// problem.
 const char* ParseLine(std::string_view line, Manifest::File* file) {
   std::vector<std::string_view> words;
   for (size_t start = 0;;) {
@@ -112,8 +113,8 @@ Status Manifest::Store(const std::string& path) const {
   }
   std::string text;
   for (const File& f : files) {
-    text += "file " + f.name + " seq " + std::to_string(f.seq) + " type " + (f.base ? "b" : "i") +
-            "\n";
+    text +=
+        "file " + f.name + " seq " + std::to_string(f.seq) + " type " + (f.base ? "b" : "i") + "\n";
   }
   const std::string tmp = path + ".tmp";
   auto fail = [&](const std::string& what, int err) {

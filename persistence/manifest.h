@@ -4,7 +4,9 @@
 // rename, directory fsync); files no longer named are deleted afterwards.
 //
 // Text format, one file per line: "file <name> seq <n> type <b|i>\n", base first. Names are
-// plain file names inside the AOF directory (no '/', no spaces).
+// plain file names inside the AOF directory (no '/', no spaces). Load refuses anything else,
+// a base that is not first, a second base, incremental seqs that do not increase, and a last
+// line without its newline (a cut file); Store refuses to write what Load would refuse.
 #pragma once
 
 #include <cstdint>
@@ -23,9 +25,9 @@ struct Manifest {
   };
   std::vector<File> files;  // the base (if any) first, then incremental logs by seq
 
-  // Reads dir/name. A missing manifest gives ok with *exists = false.
+  // Reads path. A missing manifest gives ok with *exists = false.
   static Status Load(const std::string& path, Manifest* out, bool* exists);
-  // Writes it atomically at path.
+  // Writes it atomically at path, through path + ".tmp" (removed on failure).
   Status Store(const std::string& path) const;
 };
 

@@ -241,9 +241,9 @@ struct SnapshotReader::Impl {
       raw = std::make_unique_for_overwrite<char[]>(header.raw_size);
       raw_capacity = header.raw_size;
     }
-    const int n = LZ4_decompress_safe(compressed.data(), raw.get(),
-                                      static_cast<int>(compressed.size()),
-                                      static_cast<int>(header.raw_size));
+    const int n =
+        LZ4_decompress_safe(compressed.data(), raw.get(), static_cast<int>(compressed.size()),
+                            static_cast<int>(header.raw_size));
     if (n != static_cast<int>(header.raw_size)) {
       return Fail(where + "lz4 data does not decompress to the block's raw size");
     }
@@ -285,13 +285,15 @@ Status SnapshotReader::Open(const std::string& path, std::unique_ptr<SnapshotRea
   auto impl = std::make_unique<Impl>();
   impl->path = path;
   impl->fd.Reset(internal::OpenFile(path, O_RDONLY));
-  if (!impl->fd.valid()) return Status::Error("snapshot " + path + ": cannot open: " + ErrnoText(errno));
+  if (!impl->fd.valid())
+    return Status::Error("snapshot " + path + ": cannot open: " + ErrnoText(errno));
   struct stat st;
   if (::fstat(impl->fd.get(), &st) != 0) {
     return Status::Error("snapshot " + path + ": fstat failed: " + ErrnoText(errno));
   }
   impl->file_size = static_cast<uint64_t>(st.st_size);
-  if (impl->file_size == 0) return Status::Error("snapshot " + path + ": empty file, not a snapshot");
+  if (impl->file_size == 0)
+    return Status::Error("snapshot " + path + ": empty file, not a snapshot");
 
   char bytes[kSnapshotHeaderSize];
   size_t got = 0;

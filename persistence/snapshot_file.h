@@ -8,11 +8,15 @@
 //            bytes, then the lz4 block (LZ4_compress_default) of the records:
 //              u8 db, u8 type, i64 expire_at_ms (-1: none), varint key length, key,
 //              varint payload length, payload
-//   trailer  a block header with raw size 0 and compressed size 0, record count = total records,
-//            checksum = xxh64 of all block checksums in order
-// A reader that meets a bad checksum, an impossible size, a truncated block or a missing trailer
-// stops with an error naming the file and the offset of the block; a header with a newer version
-// is refused ("created by a newer ordis").
+//   trailer  a block header with raw size 0 and compressed size 0, record count = total records
+//            (its low 32 bits), checksum = xxh64 of all block checksums in order, each as its 8
+//            little-endian bytes; nothing follows the trailer
+// All xxh64 are seed 0. A block holds about 256 KiB of raw records (snapshot_format.h); a larger
+// record gets a block of its own; no block exceeds 1 GiB raw.
+// A reader that meets a bad checksum, an impossible size, a truncated block, a missing trailer or
+// bytes after it stops with an error naming the file and the offset of the block; a header with a
+// newer version is refused ("created by a newer ordis"). A block is checked whole before any of
+// its records is returned, so every record returned is one that was written.
 //
 // Thread safety: a writer or reader belongs to one thread.
 #pragma once
@@ -45,6 +49,7 @@ class SnapshotWriter {
                      std::unique_ptr<SnapshotWriter>* out);
   ~SnapshotWriter();  // without Commit: closes and removes path_tmp
 
+  // Errors from Add and Commit are sticky, except Add's refusal of a record above 1 GiB encoded.
   Status Add(const SnapshotRecord& record);
   Status Commit();
   uint64_t records() const;

@@ -68,7 +68,8 @@ const char* SnapshotBlockHeader::CheckSizes() const {
   // corrupt raw size is refused here rather than allocated.
   if (raw_size / 255 > compressed_size) return "raw size larger than lz4 can expand to";
   if (record_count == 0) return "no records";
-  if (record_count > raw_size / kSnapshotMinRecordSize) return "more records than the raw size holds";
+  if (record_count > raw_size / kSnapshotMinRecordSize)
+    return "more records than the raw size holds";
   return nullptr;
 }
 
