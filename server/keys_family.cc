@@ -47,15 +47,8 @@ std::string_view EncodingName(const Object& obj, const Config& config) {
       }
       return "listpack";
     }
-    case ObjType::kZSet: {
-      const ZSetValue& zset = std::get<ZSetValue>(*obj.coll);
-      size_t max_value = limit("zset-max-listpack-value");
-      if (zset.scores.size() > limit("zset-max-listpack-entries")) return "skiplist";
-      for (const auto& [m, score] : zset.scores) {
-        if (m.size() > max_value) return "skiplist";
-      }
-      return "listpack";
-    }
+    case ObjType::kZSet:
+      return std::get<ZSetValue>(*obj.coll).is_small() ? "listpack" : "skiplist";
   }
   return "raw";
 }

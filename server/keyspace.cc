@@ -408,7 +408,7 @@ size_t Keyspace::MemoryUsage(std::string_view key, const Object& obj) {
           } else if constexpr (std::is_same_v<T, HashValue>) {
             for (const auto& [f, val] : v) payload += kElementOverhead + bytes(f) + bytes(val);
           } else {
-            for (const auto& [m, score] : v.scores) payload += 2 * kElementOverhead + 2 * bytes(m);
+            payload += v.MemoryUsage();
           }
         },
         *obj.coll);

@@ -4,15 +4,7 @@ namespace ordis::server {
 
 bool Object::EmptyCollection() const {
   if (!coll) return false;
-  return std::visit(
-      [](const auto& v) {
-        if constexpr (std::is_same_v<std::decay_t<decltype(v)>, ZSetValue>) {
-          return v.scores.empty();
-        } else {
-          return v.empty();
-        }
-      },
-      *coll);
+  return std::visit([](const auto& v) { return v.empty(); }, *coll);
 }
 
 std::unique_ptr<Object> NewObject(ObjType t) {

@@ -5,13 +5,13 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <set>
 #include <string>
 #include <utility>
 #include <variant>
 
 #include "absl/container/flat_hash_map.h"
 #include "server/set_value.h"
+#include "server/zset_value.h"
 
 namespace ordis::server {
 
@@ -25,12 +25,7 @@ using ListValue = std::deque<std::string>;
 // SetValue (server/set_value.h): members in a vector, found through a hash index of positions.
 using HashValue = absl::flat_hash_map<std::string, std::string>;
 
-// A first, simple sorted set: member -> score plus (score, member) order. Rank operations walk the
-// order (O(n)); the sorted-set issue replaces this with records in the ordered index.
-struct ZSetValue {
-  absl::flat_hash_map<std::string, double> scores;
-  std::set<std::pair<double, std::string>> order;
-};
+// ZSetValue (server/zset_value.h): a small packed array or a hash index plus a counted B+tree.
 
 // Payload of the collection types, allocated only for them so a string key pays 8 bytes for it.
 using Collection = std::variant<ListValue, SetValue, HashValue, ZSetValue>;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,85 +23,37 @@ namespace ordis::server {
 namespace {
 
 // --- The representation -------------------------------------------------------------------------
-// Only these helpers know ZSetValue's layout (a member -> score map plus a (score, member) order);
-// the sorted-set issue replaces them with records in the ordered index.
+// Thin wrappers over ZSetValue (server/zset_value.h) while the commands are ported to it.
 
-// The score map hashes with absl's StringHash, whose heterogeneous lookup takes absl::string_view
-// (not std::string_view in this abseil build).
-absl::string_view Member(std::string_view s) { return {s.data(), s.size()}; }
+size_t ZSize(const ZSetValue& z) { return z.size(); }
 
-size_t ZSize(const ZSetValue& z) { return z.scores.size(); }
+void ZAdd(ZSetValue& z, std::string_view member, double score) { z.Insert(member, score, {}); }
 
-// The score of member, or nullptr if it is not in z. Valid until z changes.
-const double* ZScoreOf(const ZSetValue& z, std::string_view member) {
-  auto it = z.scores.find(Member(member));
-  return it == z.scores.end() ? nullptr : &it->second;
-}
+bool ZRemove(ZSetValue& z, std::string_view member) { return z.Erase(member); }
 
-// Adds member with score, or moves it to score if present. A score of -0 is stored as 0, as
-// Redis's listpack stores it (its skiplist would keep -0; the difference is only that sign).
-void ZAdd(ZSetValue& z, std::string_view member, double score) {
-  if (score == 0) score = 0.0;
-  auto [it, inserted] = z.scores.try_emplace(Member(member), score);
-  if (!inserted) {
-    z.order.erase({it->second, it->first});
-    it->second = score;
-  }
-  z.order.emplace(score, it->first);
-}
-
-// Removes member; true iff it was in z.
-bool ZRemove(ZSetValue& z, std::string_view member) {
-  auto it = z.scores.find(Member(member));
-  if (it == z.scores.end()) return false;
-  z.order.erase({it->second, it->first});
-  z.scores.erase(it);
-  return true;
-}
-
-// The 0-based rank of member counted from the lowest score (from the highest if reverse), or -1.
-// O(n): a walk of the order.
 int64_t ZRank(const ZSetValue& z, std::string_view member, bool reverse) {
-  auto it = z.scores.find(Member(member));
-  if (it == z.scores.end()) return -1;
-  auto pos = z.order.find({it->second, it->first});
-  auto rank = static_cast<int64_t>(std::distance(z.order.begin(), pos));
-  return reverse ? static_cast<int64_t>(ZSize(z)) - 1 - rank : rank;
+  auto rank = z.Rank(member);
+  if (!rank) return -1;
+  return reverse ? static_cast<int64_t>(z.size() - 1 - *rank) : static_cast<int64_t>(*rank);
 }
 
-// Calls visit(member, score) for ranks start..end in order, ranks counted from the highest score
-// if reverse. Requires start <= end < ZSize(z). Walks from the nearer end of the order.
 template <typename Visit>
 void ZWalkRanks(const ZSetValue& z, size_t start, size_t end, bool reverse, Visit visit) {
-  const size_t n = ZSize(z);
-  const size_t first = reverse ? n - 1 - start : start;  // ascending position of rank start
-  auto it = z.order.begin();
-  if (first <= n / 2) {
-    std::advance(it, static_cast<ptrdiff_t>(first));
-  } else {
-    it = z.order.end();
-    std::advance(it, -static_cast<ptrdiff_t>(n - first));
-  }
-  for (size_t rank = start;; ++rank) {
-    visit(std::string_view(it->second), it->first);
-    if (rank == end) break;
-    if (reverse) {
-      --it;
-    } else {
-      ++it;
-    }
-  }
+  size_t left = end - start + 1;
+  z.VisitFrom(reverse ? z.size() - 1 - start : start, reverse, [&](std::string_view m, double s) {
+    visit(m, s);
+    return --left > 0;
+  });
 }
 
-// Removes the count lowest entries (highest if max), calling visit(member, score) for each
-// before it is removed. Requires count <= ZSize(z).
 template <typename Visit>
 void ZPopEntries(ZSetValue& z, size_t count, bool max, Visit visit) {
-  for (; count > 0; --count) {
-    auto it = max ? std::prev(z.order.end()) : z.order.begin();
-    visit(std::string_view(it->second), it->first);
-    z.scores.erase(it->second);
-    z.order.erase(it);
+  if (count == 0) return;
+  ZWalkRanks(z, 0, count - 1, max, visit);
+  if (max) {
+    z.EraseRanks(z.size() - count, z.size() - 1);
+  } else {
+    z.EraseRanks(0, count - 1);
   }
 }
 
@@ -122,8 +75,8 @@ enum class ZAddOutcome {
 // outcome is kAdded, kUpdated or kUnchanged. score is never NaN (ParseDouble rejects it).
 ZAddOutcome OpZAdd(ZSetValue& z, std::string_view member, double score, const ZAddFlags& flags,
                    double* new_score) {
-  if (const double* current_ptr = ZScoreOf(z, member)) {
-    const double current = *current_ptr;
+  if (std::optional<double> current_score = z.Score(member)) {
+    const double current = *current_score;
     if (flags.nx) return ZAddOutcome::kSkipped;
     if (flags.incr) {
       score += current;
@@ -250,8 +203,9 @@ void CmdZScore(CommandContext& ctx) {
   bool wrong_type;
   Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kZSet, &wrong_type);
   if (wrong_type) return;
-  const double* score = obj == nullptr ? nullptr : ZScoreOf(obj->zset(), ctx.args[2]);
-  if (score == nullptr) {
+  std::optional<double> score;
+  if (obj != nullptr) score = obj->zset().Score(ctx.args[2]);
+  if (!score) {
     ctx.out.NullBulk();
   } else {
     ctx.out.Double(*score);
@@ -265,8 +219,9 @@ void CmdZMScore(CommandContext& ctx) {
   if (wrong_type) return;
   ctx.out.ArrayHeader(static_cast<int64_t>(ctx.args.size() - 2));
   for (size_t i = 2; i < ctx.args.size(); ++i) {
-    const double* score = obj == nullptr ? nullptr : ZScoreOf(obj->zset(), ctx.args[i]);
-    if (score == nullptr) {
+    std::optional<double> score;
+    if (obj != nullptr) score = obj->zset().Score(ctx.args[i]);
+    if (!score) {
       ctx.out.NullBulk();
     } else {
       ctx.out.Double(*score);

@@ -31,7 +31,7 @@
 #include <string_view>
 #include <variant>
 
-#include "absl/functional/function_ref.h"
+#include "server/zset_entry.h"
 #include "server/zset_small.h"
 #include "server/zset_tree.h"
 
@@ -45,11 +45,8 @@ struct ZSetLimits {
 
 class ZSetValue {
  public:
-  // Called with each entry of a walk; returning false stops the walk.
-  using Visit = absl::FunctionRef<bool(std::string_view member, double score)>;
-  // Monotone in the order: true for a prefix of the entries (those "before" some bound), false
-  // for the rest. Searches call it O(log n) times.
-  using Before = absl::FunctionRef<bool(double score, std::string_view member)>;
+  using Visit = ZVisit;    // server/zset_entry.h
+  using Before = ZBefore;
 
   ZSetValue() = default;
   ZSetValue(const ZSetValue& other) = default;  // deep copy, O(n)
