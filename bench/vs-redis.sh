@@ -10,8 +10,9 @@
 #
 # Each section starts both servers afresh. strings: 1M string keys, then SET/GET/... rows.
 # zset: one sorted set z of 1M members m:%012d (all score 0) loaded with ZADDs of 1000 members
-# through redis-cli --pipe, memory per member from INFO used_memory before and after, a second set
-# zs of the same members with score i, then read rows, then ZADD rows (which grow z).
+# through redis-cli --pipe, memory per member from INFO used_memory before and after, the same for
+# zr (the members added in random order) and zs (score i), then read rows, then ZADD rows (which
+# grow z).
 # A row whose run fails (error reply, timeout) prints n/a; the reason is listed below the table.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -177,18 +178,22 @@ zset_write_rows=(
   "ZADD z 0 n:rand (new) -P 16|-c 50 -P 16 -n 500000 -r 100000000 ZADD z 0 n:__rand_int__|="
 )
 
-# RESP of ZADD key commands of 1000 members each: m:%012d for i in 0..999999, score 0 or i.
-zset_resp() {  # key zero|index
+# RESP of ZADD key commands of 1000 members each: m:%012d for i in 0..999999, score 0 or i, i
+# ascending or (shuffled) in a fixed random order.
+zset_resp() {  # key zero|index|shuffled
   /usr/bin/python3 - "$1" "$2" <<'EOF'
-import sys
-key, score = sys.argv[1].encode(), sys.argv[2]
+import random, sys
+key, how = sys.argv[1].encode(), sys.argv[2]
 n, batch = 1_000_000, 1000
+order = list(range(n))
+if how == "shuffled":
+    random.Random(1).shuffle(order)
 head = b"*%d\r\n$4\r\nZADD\r\n$%d\r\n%s\r\n" % (2 + 2 * batch, len(key), key)
 out = sys.stdout.buffer
 for start in range(0, n, batch):
     parts = [head]
-    for i in range(start, start + batch):
-        s = b"%d" % i if score == "index" else b"0"
+    for i in order[start:start + batch]:
+        s = b"%d" % i if how == "index" else b"0"
         parts.append(b"$%d\r\n%s\r\n$14\r\nm:%012d\r\n" % (len(s), s, i))
     out.write(b"".join(parts))
 EOF
@@ -211,11 +216,12 @@ load_zset() {  # port key file
 }
 section_zset() {
   zset_resp z zero >"$workdir/z.resp"
+  zset_resp zr shuffled >"$workdir/zr.resp"
   zset_resp zs index >"$workdir/zs.resp"
   start_servers
   local -A mem
   local server port key
-  for key in z zs; do
+  for key in z zr zs; do
     for server in ordis redis; do
       [ $server = ordis ] && port=$ordis_port || port=$redis_port
       mem[$key,$server]=$(load_zset "$port" "$key" "$workdir/$key.resp") || exit 1
@@ -230,8 +236,12 @@ section_zset() {
   printf '| %-46s | %8s | %8s | %6s |\n' "memory per member, bytes (1M members m:%012d)" ordis redis ratio
   printf '|%s|%s|%s|%s|\n' "------------------------------------------------" "----------" "----------" "--------"
   local label o r
-  for key in z zs; do
-    [ $key = z ] && label="z (score 0)" || label="zs (score i)"
+  for key in z zr zs; do
+    case $key in
+      z) label="z (score 0)" ;;
+      zr) label="zr (score 0, random order)" ;;
+      zs) label="zs (score i)" ;;
+    esac
     read -r o _ <<<"${mem[$key,ordis]}"; read -r r _ <<<"${mem[$key,redis]}"
     printf '| %-46s | %8s | %8s | %6s |\n' "$label: used_memory delta" "$o" "$r" "$(ratio "$o" "$r")"
     read -r _ o <<<"${mem[$key,ordis]}"; read -r _ r <<<"${mem[$key,redis]}"
