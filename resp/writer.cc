@@ -66,6 +66,15 @@ size_t FormatHeader(char type, int64_t n, char* out) {
   return len;
 }
 
+// Redis 7.0 addReplyDouble's text: infinities spelled out explicitly (libc spellings vary),
+// everything else "%.17g", which round-trips but prints 1.1 as 1.1000000000000001. The view points
+// into buf or at a literal.
+std::string_view DoubleText(double d, char (&buf)[64]) {
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  const int len = snprintf(buf, sizeof(buf), "%.17g", d);
+  return std::string_view(buf, static_cast<size_t>(len));
+}
+
 }  // namespace
 
 void Writer::Header(char type, int64_t n) {
@@ -132,16 +141,8 @@ void Writer::SetHeader(int64_t n) { Header(protocol_ >= 3 ? '~' : '*', n); }
 void Writer::PushHeader(int64_t n) { Header(protocol_ >= 3 ? '>' : '*', n); }
 
 void Writer::Double(double d) {
-  // Redis 7.0 addReplyDouble: infinities spelled out explicitly (libc spellings vary), everything
-  // else "%.17g", which round-trips but prints 1.1 as 1.1000000000000001.
   char buf[64];
-  std::string_view text;
-  if (std::isinf(d)) {
-    text = d > 0 ? "inf" : "-inf";
-  } else {
-    const int len = snprintf(buf, sizeof(buf), "%.17g", d);
-    text = std::string_view(buf, static_cast<size_t>(len));
-  }
+  std::string_view text = DoubleText(d, buf);
   if (protocol_ >= 3) {
     out_->Append(',');
     out_->Append(text);
@@ -149,6 +150,11 @@ void Writer::Double(double d) {
   } else {
     Bulk(text);
   }
+}
+
+void Writer::BulkDouble(double d) {
+  char buf[64];
+  Bulk(DoubleText(d, buf));
 }
 
 void Writer::Bool(bool b) {

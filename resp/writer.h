@@ -34,6 +34,7 @@ class Writer {
   void SetHeader(int64_t n);              // RESP3 "~n", RESP2 "*n"
   void PushHeader(int64_t n);             // RESP3 ">n", RESP2 "*n"
   void Double(double d);                  // RESP3 ",d", RESP2 bulk; "%.17g", inf, -inf, nan
+  void BulkDouble(double d);              // a bulk string of Double's text in both protocols
   void Bool(bool b);                      // RESP3 "#t"/"#f", RESP2 ":1"/":0"
   // RESP3 "=len\r\nfmt:text", RESP2 bulk of text. `format` is three characters, e.g. "txt".
   void Verbatim(std::string_view format, std::string_view text);

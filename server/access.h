@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <random>
 
+#include "absl/container/flat_hash_map.h"
 #include "server/command.h"
 #include "server/errors.h"
 #include "server/number.h"
@@ -49,13 +50,54 @@ inline Object* LookupRead(CommandContext& ctx, std::string_view key) {
 }
 
 // The I/O thread's generator for commands that pick members at random (SPOP, SRANDMEMBER,
-// HRANDFIELD).
+// HRANDFIELD, ZRANDMEMBER).
 inline std::mt19937_64& CommandRng() {
   thread_local std::mt19937_64 rng{std::random_device{}()};
   return rng;
 }
 
-// The count of SRANDMEMBER / HRANDFIELD: an integer in Redis's range [-LONG_MAX, LONG_MAX].
+// Calls visit(pos) for k distinct positions chosen uniformly from [0, n); requires k <= n.
+// When 3k > n (Redis's SRANDMEMBER_SUB_STRATEGY_MUL and ZRANDMEMBER_SUB_STRATEGY_MUL), selection
+// sampling (Knuth's Algorithm S): one pass over the positions in order, O(n) time: under three
+// times the O(k) reply.
+// Otherwise a partial Fisher-Yates shuffle of the virtual array 0..n-1 that remembers only the
+// displaced entries: O(k) time and space, positions in random order.
+template <typename Visit>
+void SampleDistinctPositions(size_t n, size_t k, Visit visit) {
+  if (k * 3 > n) {
+    size_t left = n, wanted = k;
+    for (size_t pos = 0; wanted > 0; ++pos, --left) {
+      if (std::uniform_int_distribution<size_t>(0, left - 1)(CommandRng()) < wanted) {
+        visit(pos);
+        --wanted;
+      }
+    }
+    return;
+  }
+  // Entry i of the virtual array is displaced[i] if present, else i. Step i swaps entry i with a
+  // random entry j >= i and emits the new entry i; entry i is never read again, so only entry j
+  // is stored.
+  absl::flat_hash_map<size_t, size_t> displaced;
+  displaced.reserve(k);
+  auto entry = [&](size_t i) {
+    auto it = displaced.find(i);
+    return it == displaced.end() ? i : it->second;
+  };
+  for (size_t i = 0; i < k; ++i) {
+    const size_t j = std::uniform_int_distribution<size_t>(i, n - 1)(CommandRng());
+    const size_t picked = entry(j);
+    displaced[j] = entry(i);
+    visit(picked);
+  }
+}
+
+// A count argument that must be >= 0, as Redis's getPositiveLongFromObjectOrReply: anything else
+// (not an integer included) is errors::kNotPositive (or the command's own message).
+inline bool ParseNonNegative(std::string_view arg, int64_t* out) {
+  return ParseInt64(arg, out) && *out >= 0;
+}
+
+// The count of SRANDMEMBER / HRANDFIELD / ZRANDMEMBER: an integer in Redis's range [-LONG_MAX, LONG_MAX].
 // Replies the error and returns false otherwise.
 inline bool ParseRandomCount(CommandContext& ctx, std::string_view arg, int64_t* count) {
   if (!ParseInt64(arg, count)) {
@@ -69,7 +111,7 @@ inline bool ParseRandomCount(CommandContext& ctx, std::string_view arg, int64_t*
   return true;
 }
 
-// The reply of SRANDMEMBER / HRANDFIELD for a missing key: an empty array when a count was
+// The reply of SRANDMEMBER / HRANDFIELD / ZRANDMEMBER for a missing key: an empty array when a count was
 // given, else a null.
 inline void ReplyNoRandomMembers(CommandContext& ctx, bool with_count) {
   if (with_count) {

@@ -87,6 +87,8 @@ const CommandTable& Commands() {
     RegisterHashFamily(t);
     RegisterSetFamily(t);
     RegisterZSetFamily(t);
+    RegisterZSetRangeFamily(t);
+    RegisterZSetAlgebraFamily(t);
     t->Freeze();
     return t;
   }();

@@ -52,6 +52,8 @@ void RegisterListFamily(CommandTable* table);
 void RegisterHashFamily(CommandTable* table);
 void RegisterSetFamily(CommandTable* table);
 void RegisterZSetFamily(CommandTable* table);
+void RegisterZSetRangeFamily(CommandTable* table);
+void RegisterZSetAlgebraFamily(CommandTable* table);
 
 // The table with every family registered.
 const CommandTable& Commands();

@@ -163,6 +163,15 @@ TEST(CommandTable, RedisArities) {
       {"ttl", 2},         {"pttl", 2},         {"expiretime", 2},  {"pexpiretime", 2},
       {"persist", 2},     {"discard", 1},      {"watch", -2},      {"unwatch", 1},
       {"object", -2},     {"memory", -2},      {"debug", -2},
+      {"zadd", -4},       {"zincrby", 4},      {"zrem", -3},       {"zcard", 2},
+      {"zscore", 3},      {"zmscore", -3},     {"zrank", 3},       {"zrevrank", 3},
+      {"zcount", 4},      {"zlexcount", 4},    {"zrange", -4},     {"zrevrange", -4},
+      {"zrangebyscore", -4}, {"zrevrangebyscore", -4}, {"zrangebylex", -4},
+      {"zrevrangebylex", -4}, {"zremrangebyrank", 4}, {"zremrangebyscore", 4},
+      {"zremrangebylex", 4}, {"zpopmin", -2},  {"zpopmax", -2},    {"zrandmember", -2},
+      {"zrangestore", -5}, {"zunionstore", -4}, {"zinterstore", -4}, {"zdiffstore", -4},
+      {"zunion", -3},     {"zinter", -3},      {"zdiff", -3},      {"zintercard", -3},
+      {"zscan", -3},
   };
   for (const Want& w : kRedis) {
     const CommandSpec* spec = Commands().Find(w.name);
@@ -201,6 +210,9 @@ TEST(CommandTable, RedisKeyPositions) {
       {"mget", 1, -1, 1},  {"del", 1, -1, 1},    {"exists", 1, -1, 1}, {"rename", 1, 2, 1},
       {"copy", 1, 2, 1},   {"expire", 1, 1, 1},  {"watch", 1, -1, 1}, {"ping", 0, 0, 0},
       {"multi", 0, 0, 0},  {"swapdb", 0, 0, 0},
+      {"zadd", 1, 1, 1},   {"zrangestore", 1, 2, 1}, {"zunionstore", 1, 1, 1},
+      {"zinterstore", 1, 1, 1}, {"zdiffstore", 1, 1, 1}, {"zunion", 0, 0, 0},
+      {"zinter", 0, 0, 0}, {"zdiff", 0, 0, 0},  {"zintercard", 0, 0, 0}, {"zscan", 1, 1, 1},
   };
   for (const Want& w : kRedis) {
     const CommandSpec* spec = Commands().Find(w.name);

@@ -488,6 +488,8 @@ void Config::Mirror(const std::string& name) {
   else if (name == "timeout") timeout_s_ = as_int();
   else if (name == "proto-max-bulk-len") proto_max_bulk_len_ = as_int();
   else if (name == "client-query-buffer-limit") query_buffer_limit_ = as_int();
+  else if (name == "zset-max-listpack-entries") zset_max_listpack_entries_ = as_int();
+  else if (name == "zset-max-listpack-value") zset_max_listpack_value_ = as_int();
   else if (name == "requirepass") auth_required_ = !v.empty();
   else if (name == "maxmemory-policy") lfu_policy_ = v.find("lfu") != std::string::npos;
   else if (name == "client-output-buffer-limit") {

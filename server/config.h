@@ -69,6 +69,13 @@ class Config {
             out_soft_seconds_.load(std::memory_order_relaxed)};
   }
   int64_t query_buffer_limit() const { return query_buffer_limit_.load(std::memory_order_relaxed); }
+  // zset-max-listpack-entries / zset-max-listpack-value, read by every sorted-set insertion.
+  int64_t zset_max_listpack_entries() const {
+    return zset_max_listpack_entries_.load(std::memory_order_relaxed);
+  }
+  int64_t zset_max_listpack_value() const {
+    return zset_max_listpack_value_.load(std::memory_order_relaxed);
+  }
   std::vector<std::string> bind_addresses() const;
   // The ordered index (start-up only parameters): `index learned` (else the reference map store)
   // and the learned tree's options from the index-* parameters.
@@ -101,6 +108,8 @@ class Config {
   std::atomic<int64_t> out_soft_{0};
   std::atomic<int64_t> out_soft_seconds_{0};
   std::atomic<int64_t> query_buffer_limit_{1ll << 30};
+  std::atomic<int64_t> zset_max_listpack_entries_{128};
+  std::atomic<int64_t> zset_max_listpack_value_{64};
 };
 
 // Redis's sdssplitargs: splits a config line or inline command into words, honouring quotes.

@@ -64,6 +64,10 @@ std::string DebugUnknownSubcommand(std::string_view sub) {
          "'. Try DEBUG HELP.";
 }
 
+std::string AtLeastOneInputKey(std::string_view command) {
+  return "ERR at least 1 input key is needed for '" + Lower(command) + "' command";
+}
+
 std::string InvalidExpireTime(std::string_view command) {
   return "ERR invalid expire time in '" + Lower(command) + "' command";
 }

@@ -58,6 +58,10 @@ inline constexpr std::string_view kXxAndNx =
 inline constexpr std::string_view kIncrSinglePair =
     "ERR INCR option supports a single increment-element pair";
 inline constexpr std::string_view kScoreNaN = "ERR resulting score is not a number (NaN)";
+inline constexpr std::string_view kMinMaxNotFloat = "ERR min or max is not a float";
+inline constexpr std::string_view kWithScoresByLex =
+    "ERR syntax error, WITHSCORES not supported in combination with BYLEX";
+inline constexpr std::string_view kWeightNotFloat = "ERR weight value is not a float";
 inline constexpr std::string_view kLimitNeedsByScoreOrLex =
     "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX";
 // Count and numkeys arguments (getPositiveLongFromObjectOrReply and friends).
@@ -126,6 +130,8 @@ std::string WrongArity(std::string_view command);
 std::string UnknownCommand(std::string_view command, const std::string_view* args, size_t nargs);
 // "ERR unknown subcommand 'foo'. Try CLIENT HELP."
 std::string UnknownSubcommand(std::string_view command, std::string_view sub);
+// "ERR at least 1 input key is needed for 'zunion' command"
+std::string AtLeastOneInputKey(std::string_view command);
 // "ERR invalid expire time in 'set' command"
 std::string InvalidExpireTime(std::string_view command);
 

@@ -408,7 +408,7 @@ size_t Keyspace::MemoryUsage(std::string_view key, const Object& obj) {
           } else if constexpr (std::is_same_v<T, HashValue>) {
             for (const auto& [f, val] : v) payload += kElementOverhead + bytes(f) + bytes(val);
           } else {
-            payload += v.MemoryUsage();
+            payload += v.MemoryUsage();  // ZSetValue
           }
         },
         *obj.coll);

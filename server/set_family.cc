@@ -14,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "server/access.h"
 #include "server/arg_parser.h"
@@ -25,46 +24,6 @@
 
 namespace ordis::server {
 namespace {
-
-// A count argument that must be >= 0, as Redis's getPositiveLongFromObjectOrReply: anything else
-// (not an integer included) is errors::kNotPositive.
-bool ParseNonNegative(std::string_view arg, int64_t* out) {
-  return ParseInt64(arg, out) && *out >= 0;
-}
-
-// Calls visit(pos) for k distinct positions chosen uniformly from [0, n); requires k <= n.
-// When 3k > n (Redis's SRANDMEMBER_SUB_STRATEGY_MUL), selection sampling (Knuth's Algorithm S):
-// one pass over the positions in order, O(n) time: under three times the O(k) reply.
-// Otherwise a partial Fisher-Yates shuffle of the virtual array 0..n-1 that remembers only the
-// displaced entries: O(k) time and space, positions in random order.
-template <typename Visit>
-void SampleDistinctPositions(size_t n, size_t k, Visit visit) {
-  if (k * 3 > n) {
-    size_t left = n, wanted = k;
-    for (size_t pos = 0; wanted > 0; ++pos, --left) {
-      if (std::uniform_int_distribution<size_t>(0, left - 1)(CommandRng()) < wanted) {
-        visit(pos);
-        --wanted;
-      }
-    }
-    return;
-  }
-  // Entry i of the virtual array is displaced[i] if present, else i. Step i swaps entry i with a
-  // random entry j >= i and emits the new entry i; entry i is never read again, so only entry j
-  // is stored.
-  absl::flat_hash_map<size_t, size_t> displaced;
-  displaced.reserve(k);
-  auto entry = [&](size_t i) {
-    auto it = displaced.find(i);
-    return it == displaced.end() ? i : it->second;
-  };
-  for (size_t i = 0; i < k; ++i) {
-    const size_t j = std::uniform_int_distribution<size_t>(i, n - 1)(CommandRng());
-    const size_t picked = entry(j);
-    displaced[j] = entry(i);
-    visit(picked);
-  }
-}
 
 void ReplyMembers(CommandContext& ctx, const SetValue& set) {
   ctx.out.SetHeader(static_cast<int64_t>(set.size()));

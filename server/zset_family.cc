@@ -1,61 +1,29 @@
-// Sorted-set commands, first set: ZADD ZINCRBY ZREM ZCARD ZSCORE ZMSCORE ZPOPMIN ZPOPMAX
-// ZRANGE (by index) ZREVRANGE ZRANK ZREVRANK.
+// Sorted-set commands on single members and whole sets: ZADD ZINCRBY ZREM ZCARD ZSCORE ZMSCORE
+// ZRANK ZREVRANK ZPOPMIN ZPOPMAX ZRANDMEMBER ZSCAN. Ranges are in zset_range_family.cc, unions,
+// intersections and differences in zset_algebra_family.cc.
 //
-// Scores are replied as Redis 7.0 does (Writer::Double: "%.17g", "inf", "-inf"; a RESP3 double).
-// Entries are ordered by (score, member), members compared bytewise, as Redis's skiplist orders
-// them.
+// A sorted set is a ZSetValue (server/zset_value.h): entries ordered by (score, member), members
+// compared bytewise, as Redis orders them. Scores are replied as Redis 7.0 does (Writer::Double:
+// "%.17g", "inf", "-inf"; a RESP3 double).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <iterator>
 #include <optional>
+#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "absl/strings/string_view.h"
 #include "server/access.h"
 #include "server/arg_parser.h"
 #include "server/command_table.h"
 #include "server/errors.h"
+#include "server/glob.h"
 #include "server/number.h"
+#include "server/zset_access.h"
 
 namespace ordis::server {
 namespace {
-
-// --- The representation -------------------------------------------------------------------------
-// Thin wrappers over ZSetValue (server/zset_value.h) while the commands are ported to it.
-
-size_t ZSize(const ZSetValue& z) { return z.size(); }
-
-void ZAdd(ZSetValue& z, std::string_view member, double score) { z.Insert(member, score, {}); }
-
-bool ZRemove(ZSetValue& z, std::string_view member) { return z.Erase(member); }
-
-int64_t ZRank(const ZSetValue& z, std::string_view member, bool reverse) {
-  auto rank = z.Rank(member);
-  if (!rank) return -1;
-  return reverse ? static_cast<int64_t>(z.size() - 1 - *rank) : static_cast<int64_t>(*rank);
-}
-
-template <typename Visit>
-void ZWalkRanks(const ZSetValue& z, size_t start, size_t end, bool reverse, Visit visit) {
-  size_t left = end - start + 1;
-  z.VisitFrom(reverse ? z.size() - 1 - start : start, reverse, [&](std::string_view m, double s) {
-    visit(m, s);
-    return --left > 0;
-  });
-}
-
-template <typename Visit>
-void ZPopEntries(ZSetValue& z, size_t count, bool max, Visit visit) {
-  if (count == 0) return;
-  ZWalkRanks(z, 0, count - 1, max, visit);
-  if (max) {
-    z.EraseRanks(z.size() - count, z.size() - 1);
-  } else {
-    z.EraseRanks(0, count - 1);
-  }
-}
 
 // --- Operations ----------------------------------------------------------------------------------
 
@@ -74,7 +42,7 @@ enum class ZAddOutcome {
 // Redis's zsetAdd: adds or updates member under flags; *new_score is the resulting score when the
 // outcome is kAdded, kUpdated or kUnchanged. score is never NaN (ParseDouble rejects it).
 ZAddOutcome OpZAdd(ZSetValue& z, std::string_view member, double score, const ZAddFlags& flags,
-                   double* new_score) {
+                   const ZSetLimits& limits, double* new_score) {
   if (std::optional<double> current_score = z.Score(member)) {
     const double current = *current_score;
     if (flags.nx) return ZAddOutcome::kSkipped;
@@ -87,12 +55,12 @@ ZAddOutcome OpZAdd(ZSetValue& z, std::string_view member, double score, const ZA
     }
     *new_score = score;
     if (score == current) return ZAddOutcome::kUnchanged;
-    ZAdd(z, member, score);
+    z.Insert(member, score, limits);
     return ZAddOutcome::kUpdated;
   }
   if (flags.xx) return ZAddOutcome::kSkipped;
   *new_score = score;
-  ZAdd(z, member, score);
+  z.Insert(member, score, limits);
   return ZAddOutcome::kAdded;
 }
 
@@ -149,8 +117,9 @@ void ZAddGeneric(CommandContext& ctx, ZAddFlags flags) {
   bool nan = false;
   if (obj != nullptr) {
     ZSetValue& z = obj->zset();
+    const ZSetLimits limits = ZSetLimitsOf(ctx);
     for (size_t j = 0; j < elements && !nan; ++j) {
-      switch (OpZAdd(z, ctx.args[i + 2 * j + 1], scores[j], flags, &score)) {
+      switch (OpZAdd(z, ctx.args[i + 2 * j + 1], scores[j], flags, limits, &score)) {
         case ZAddOutcome::kAdded: ++added, ++processed; break;
         case ZAddOutcome::kUpdated: ++updated, ++processed; break;
         case ZAddOutcome::kUnchanged: ++processed; break;
@@ -184,7 +153,7 @@ void CmdZRem(CommandContext& ctx) {
   int64_t removed = 0;
   if (obj != nullptr) {
     ZSetValue& z = obj->zset();
-    for (size_t i = 2; i < ctx.args.size() && ZSize(z) > 0; ++i) removed += ZRemove(z, ctx.args[i]);
+    for (size_t i = 2; i < ctx.args.size() && !z.empty(); ++i) removed += z.Erase(ctx.args[i]);
     if (removed > 0) FinishCollectionWrite(ctx, ctx.args[1], obj);
   }
   ctx.out.Integer(removed);
@@ -195,7 +164,7 @@ void CmdZCard(CommandContext& ctx) {
   bool wrong_type;
   Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kZSet, &wrong_type);
   if (wrong_type) return;
-  ctx.out.Integer(obj == nullptr ? 0 : static_cast<int64_t>(ZSize(obj->zset())));
+  ctx.out.Integer(obj == nullptr ? 0 : static_cast<int64_t>(obj->zset().size()));
 }
 
 // ZSCORE key member
@@ -238,7 +207,7 @@ void ZPopCommand(CommandContext& ctx, bool max) {
     return;
   }
   int64_t count = -1;  // no count argument
-  if (ctx.args.size() == 3 && (!ParseInt64(ctx.args[2], &count) || count < 0)) {
+  if (ctx.args.size() == 3 && !ParseNonNegative(ctx.args[2], &count)) {
     ctx.out.Error(errors::kNotPositive);
     return;
   }
@@ -252,35 +221,147 @@ void ZPopCommand(CommandContext& ctx, bool max) {
   }
   const bool nested = ctx.out.protocol() >= 3 && count != -1;
   ZSetValue& z = obj->zset();
-  const size_t n = count == -1 ? 1 : std::min(static_cast<size_t>(count), ZSize(z));
+  const size_t n = count == -1 ? 1 : std::min(static_cast<size_t>(count), z.size());
   ctx.out.ArrayHeader(static_cast<int64_t>(nested ? n : 2 * n));
-  ZPopEntries(z, n, max, [&](std::string_view member, double score) {
+  size_t left = n;
+  z.VisitFrom(max ? z.size() - 1 : 0, max, [&](std::string_view member, double score) {
     if (nested) ctx.out.ArrayHeader(2);
     ctx.out.Bulk(member);
     ctx.out.Double(score);
+    return --left > 0;
   });
+  if (max) {
+    z.EraseRanks(z.size() - n, z.size() - 1);
+  } else {
+    z.EraseRanks(0, n - 1);
+  }
   FinishCollectionWrite(ctx, key, obj);
 }
 
 void CmdZPopMin(CommandContext& ctx) { ZPopCommand(ctx, false); }
 void CmdZPopMax(CommandContext& ctx) { ZPopCommand(ctx, true); }
 
-// ZRANGE key start stop [REV] [WITHSCORES] / ZREVRANGE key start stop [WITHSCORES]
-// Ranks only for now: BYSCORE and BYLEX come with the sorted-set issue and until then are syntax
-// errors, as is LIMIT (which Redis allows only with them). Options are checked in Redis's order:
-// the option words, LIMIT, then start and stop, then the key.
-void ZRangeGeneric(CommandContext& ctx, bool reverse_command) {
-  bool withscores = false, reverse = reverse_command, rev_option = false, limit = false;
-  ArgParser p(ctx.args, 4);
+// ZRANK key member / ZREVRANK key member
+void ZRankCommand(CommandContext& ctx, bool reverse) {
+  bool wrong_type;
+  Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kZSet, &wrong_type);
+  if (wrong_type) return;
+  std::optional<size_t> rank;
+  if (obj != nullptr) rank = obj->zset().Rank(ctx.args[2]);
+  if (!rank) {
+    ctx.out.NullBulk();
+  } else {
+    const size_t size = obj->zset().size();
+    ctx.out.Integer(static_cast<int64_t>(reverse ? size - 1 - *rank : *rank));
+  }
+}
+
+void CmdZRank(CommandContext& ctx) { ZRankCommand(ctx, false); }
+void CmdZRevRank(CommandContext& ctx) { ZRankCommand(ctx, true); }
+
+// ZRANDMEMBER key [count [WITHSCORES]]
+// Each member is found by a random rank (O(log n)). A negative count allows repeats; a positive
+// one asks for distinct members: the whole set when it has no more than count, else count
+// distinct ranks (SampleDistinctPositions).
+void CmdZRandMember(CommandContext& ctx) {
+  const bool has_count = ctx.args.size() >= 3;
+  bool withscores = false;
+  int64_t count = 0;
+  if (has_count) {
+    if (!ParseRandomCount(ctx, ctx.args[2], &count)) return;
+    withscores = ctx.args.size() == 4;
+    if (ctx.args.size() > 4 || (withscores && !EqualsIgnoreCase(ctx.args[3], "withscores"))) {
+      ctx.out.Error(errors::kSyntax);
+      return;
+    }
+    // Redis's guard against count * 2 overflowing the reply length.
+    if (withscores && (count < -INT64_MAX / 2 || count > INT64_MAX / 2)) {
+      ctx.out.Error(errors::kOutOfRange);
+      return;
+    }
+  }
+  bool wrong_type;
+  Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kZSet, &wrong_type);
+  if (wrong_type) return;
+  if (obj == nullptr) {
+    ReplyNoRandomMembers(ctx, has_count);
+    return;
+  }
+  const ZSetValue& z = obj->zset();
+  const size_t size = z.size();  // a stored set is not empty
+  std::uniform_int_distribution<size_t> pick(0, size - 1);
+  auto reply_rank = [&](size_t rank) {
+    z.VisitFrom(rank, false, [&](std::string_view member, double score) {
+      ReplyEntry(ctx, member, score, withscores);
+      return false;
+    });
+  };
+  if (!has_count) {
+    z.VisitFrom(pick(CommandRng()), false, [&](std::string_view member, double) {
+      ctx.out.Bulk(member);
+      return false;
+    });
+    return;
+  }
+  const uint64_t n = count < 0 ? 0 - static_cast<uint64_t>(count) : static_cast<uint64_t>(count);
+  if (n == 0) {
+    ctx.out.ArrayHeader(0);
+    return;
+  }
+  if (count < 0 || n == 1) {
+    if (n > kMaxRandomReplyElements) {
+      ctx.out.Error(errors::kOutOfRange);
+      return;
+    }
+    ReplyEntriesHeader(ctx, n, withscores);
+    for (uint64_t i = 0; i < n; ++i) reply_rank(pick(CommandRng()));
+    return;
+  }
+  if (n >= size) {
+    // The whole set, from the highest entry down, as Redis's zuiNext walks it.
+    ReplyEntriesHeader(ctx, size, withscores);
+    z.VisitFrom(size - 1, true, [&](std::string_view member, double score) {
+      ReplyEntry(ctx, member, score, withscores);
+      return true;
+    });
+    return;
+  }
+  ReplyEntriesHeader(ctx, n, withscores);
+  SampleDistinctPositions(size, n, reply_rank);
+}
+
+// ZSCAN key cursor [MATCH pattern] [COUNT count]
+// As HSCAN and SSCAN: every valid cursor gets the whole (MATCH-filtered) set, in order, with next
+// cursor "0" (Redis does the same for a listpack-encoded set); COUNT is checked and otherwise
+// ignored. A rank cursor would be cheap but would break SCAN's guarantee: ranks shift when
+// entries before the cursor change, so a member present throughout could be skipped. Scores are
+// bulk strings in both protocols, as Redis sends them. Order of checks as in Redis: cursor, key
+// type, then options.
+void CmdZScan(CommandContext& ctx) {
+  uint64_t cursor;
+  if (!ParseScanCursor(ctx.args[2], &cursor)) {
+    ctx.out.Error(errors::kInvalidCursor);
+    return;
+  }
+  bool wrong_type;
+  Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kZSet, &wrong_type);
+  if (wrong_type) return;
+  if (obj == nullptr) {
+    ctx.out.ArrayHeader(2);
+    ctx.out.Bulk("0");
+    ctx.out.ArrayHeader(0);
+    return;
+  }
+  std::string_view pattern;
+  bool use_pattern = false;
+  ArgParser p(ctx.args, 3);
   while (p.HasNext() && p.ok()) {
-    if (p.Accept("WITHSCORES")) {
-      withscores = true;
-    } else if (p.remaining() >= 3 && p.Accept("LIMIT")) {
-      p.NextInt();  // offset
-      p.NextInt();  // count
-      limit = true;
-    } else if (!reverse_command && !rev_option && p.Accept("REV")) {
-      reverse = rev_option = true;
+    if (p.remaining() >= 2 && p.Accept("COUNT")) {
+      int64_t count = p.NextInt();
+      if (p.ok() && count < 1) p.Fail(errors::kSyntax);
+    } else if (p.remaining() >= 2 && p.Accept("MATCH")) {
+      pattern = p.Next();
+      use_pattern = pattern != "*";
     } else {
       p.Fail(errors::kSyntax);
     }
@@ -289,62 +370,21 @@ void ZRangeGeneric(CommandContext& ctx, bool reverse_command) {
     ctx.out.Error(p.error());
     return;
   }
-  if (limit) {
-    ctx.out.Error(errors::kLimitNeedsByScoreOrLex);
-    return;
-  }
-  int64_t start, end;
-  if (!ParseInt64(ctx.args[2], &start) || !ParseInt64(ctx.args[3], &end)) {
-    ctx.out.Error(errors::kNotInteger);
-    return;
-  }
-  bool wrong_type;
-  Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kZSet, &wrong_type);
-  if (wrong_type) return;
-  if (obj == nullptr) {
-    ctx.out.ArrayHeader(0);
-    return;
-  }
   const ZSetValue& z = obj->zset();
-  const auto n = static_cast<int64_t>(ZSize(z));
-  if (start < 0) start += n;
-  if (end < 0) end += n;
-  if (start < 0) start = 0;
-  if (start > end || start >= n) {
-    ctx.out.ArrayHeader(0);
-    return;
-  }
-  if (end >= n) end = n - 1;
-  const int64_t len = end - start + 1;
-  // RESP3 WITHSCORES: [member, score] pairs, kept in order (not a map).
-  const bool pairs = withscores && ctx.out.protocol() >= 3;
-  ctx.out.ArrayHeader(withscores && !pairs ? 2 * len : len);
-  ZWalkRanks(z, static_cast<size_t>(start), static_cast<size_t>(end), reverse,
-             [&](std::string_view member, double score) {
-               if (pairs) ctx.out.ArrayHeader(2);
-               ctx.out.Bulk(member);
-               if (withscores) ctx.out.Double(score);
-             });
-}
-
-void CmdZRange(CommandContext& ctx) { ZRangeGeneric(ctx, false); }
-void CmdZRevRange(CommandContext& ctx) { ZRangeGeneric(ctx, true); }
-
-// ZRANK key member / ZREVRANK key member
-void ZRankCommand(CommandContext& ctx, bool reverse) {
-  bool wrong_type;
-  Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kZSet, &wrong_type);
-  if (wrong_type) return;
-  const int64_t rank = obj == nullptr ? -1 : ZRank(obj->zset(), ctx.args[2], reverse);
-  if (rank < 0) {
-    ctx.out.NullBulk();
-  } else {
-    ctx.out.Integer(rank);
+  std::vector<std::pair<std::string_view, double>> found;  // views into z, unchanged meanwhile
+  if (!use_pattern) found.reserve(z.size());
+  z.VisitFrom(0, false, [&](std::string_view member, double score) {
+    if (!use_pattern || GlobMatch(pattern, member)) found.emplace_back(member, score);
+    return true;
+  });
+  ctx.out.ArrayHeader(2);
+  ctx.out.Bulk("0");
+  ctx.out.ArrayHeader(static_cast<int64_t>(2 * found.size()));
+  for (const auto& [member, score] : found) {
+    ctx.out.Bulk(member);
+    ctx.out.BulkDouble(score);
   }
 }
-
-void CmdZRank(CommandContext& ctx) { ZRankCommand(ctx, false); }
-void CmdZRevRank(CommandContext& ctx) { ZRankCommand(ctx, true); }
 
 }  // namespace
 
@@ -361,10 +401,10 @@ void RegisterZSetFamily(CommandTable* table) {
       {"zmscore", -3, kReadonly | kFast, 1, 1, 1, CmdZMScore, kGroup, "Get the score associated with the given members in a sorted set"},
       {"zpopmin", -2, kWrite | kFast, 1, 1, 1, CmdZPopMin, kGroup, "Remove and return members with the lowest scores in a sorted set"},
       {"zpopmax", -2, kWrite | kFast, 1, 1, 1, CmdZPopMax, kGroup, "Remove and return members with the highest scores in a sorted set"},
-      {"zrange", -4, kReadonly, 1, 1, 1, CmdZRange, kGroup, "Return a range of members in a sorted set"},
-      {"zrevrange", -4, kReadonly, 1, 1, 1, CmdZRevRange, kGroup, "Return a range of members in a sorted set, by index, with scores ordered from high to low"},
       {"zrank", 3, kReadonly | kFast, 1, 1, 1, CmdZRank, kGroup, "Determine the index of a member in a sorted set"},
       {"zrevrank", 3, kReadonly | kFast, 1, 1, 1, CmdZRevRank, kGroup, "Determine the index of a member in a sorted set, with scores ordered from high to low"},
+      {"zrandmember", -2, kReadonly, 1, 1, 1, CmdZRandMember, kGroup, "Get one or multiple random elements from a sorted set"},
+      {"zscan", -3, kReadonly, 1, 1, 1, CmdZScan, kGroup, "Incrementally iterate sorted sets elements and associated scores"},
   });
 }
 
