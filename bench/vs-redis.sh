@@ -98,6 +98,23 @@ measure() {
   done
 }
 
+# Sends each row's command once to both servers, __rand_int__ as 000000123456, and notes under the
+# table where the replies differ (the row would not compare the same work). For read-only rows.
+same_replies() {
+  local -n rows=$1
+  local row name cmd args i
+  for row in "${rows[@]}"; do
+    IFS='|' read -r name cmd _ <<<"$row"
+    read -ra args <<<"$cmd"
+    for i in "${!args[@]}"; do [[ ${args[$i]} =~ ^[A-Z] ]] && break; done
+    args=("${args[@]:$i}")
+    args=("${args[@]//__rand_int__/000000123456}")
+    if [ "$(redis-cli -p "$ordis_port" "${args[@]}" 2>&1)" != "$(redis-cli -p "$redis_port" "${args[@]}" 2>&1)" ]; then
+      errors[$name,reply]="ordis and redis answer ${args[*]} differently"
+    fi
+  done
+}
+
 # Median of the numeric arguments (empty ones are failed runs), or n/a when there are none.
 median() {
   printf '%s\n' "$@" | { grep -E '^[0-9.]+$' || true; } | sort -g |
@@ -135,6 +152,7 @@ report() {
       for server in ordis redis; do
         [ -n "${errors[$name,$server]:-}" ] && echo "n/a: $server, $name: ${errors[$name,$server]}"
       done
+      [ -n "${errors[$name,reply]:-}" ] && echo "warning: $name: ${errors[$name,reply]}"
     done
   done
   return 0
@@ -227,10 +245,11 @@ section_zset() {
       mem[$key,$server]=$(load_zset "$port" "$key" "$workdir/$key.resp") || exit 1
     done
   done
+  same_replies zset_read_rows
   measure zset_read_rows
   measure zset_write_rows
   stop_servers
-  echo "sorted sets: z = 1M members m:%012d with score 0 (grown by the ZADD rows), zs = the same with score i"
+  echo "sorted sets: z = 1M members m:%012d with score 0 (grown by the ZADD rows), zr = the same added in random order, zs = the same with score i"
   report zset_read_rows zset_write_rows
   echo
   printf '| %-46s | %8s | %8s | %6s |\n' "memory per member, bytes (1M members m:%012d)" ordis redis ratio
