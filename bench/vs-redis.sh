@@ -3,15 +3,31 @@
 # server by server within each round, and prints requests/s (median over rounds) and the ratio
 # ordis/redis per line. Quote the ratio, not the absolute numbers: the machine is shared.
 #
-#   bench/vs-redis.sh [rounds]          (default 3)
+#   bench/vs-redis.sh [rounds] [section...]   (default 3 rounds; sections: strings zset, default both)
 #   ORDIS_THREADS=2 bench/vs-redis.sh   (I/O threads for ordis; default: its own default)
 #   ORDIS_ARGS="--index map" bench/vs-redis.sh   (any further ordis-server flags)
+#   ROW_TIMEOUT=20 bench/vs-redis.sh    (seconds one redis-benchmark run may take before it counts as n/a)
+#
+# Each section starts both servers afresh. strings: 1M string keys, then SET/GET/... rows.
+# zset: one sorted set z of 1M members m:%012d (all score 0) loaded with ZADDs of 1000 members
+# through redis-cli --pipe, memory per member from INFO used_memory before and after, the same for
+# zr (the members added in random order) and zs (score i), then read rows, then ZADD rows (which
+# grow z).
+# A row whose run fails (error reply, timeout) prints n/a; the reason is listed below the table.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-3}
+shift || true
+sections=("$@")
+[ ${#sections[@]} -eq 0 ] && sections=(strings zset)
+row_timeout=${ROW_TIMEOUT:-20}
 "$root/scripts/deps.sh" $(cat "$root/scripts/build-packages.txt") redis-server redis-tools
 cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$root/build" --target ordis-server -j"$(nproc)" >/dev/null
+
+workdir=$(mktemp -d)
+ordis_pid="" redis_pid=""
+trap 'stop_servers; rm -rf "$workdir"' EXIT
 
 free_port() {
   /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -25,29 +41,124 @@ wait_ready() {
   exit 1
 }
 
-workdir=$(mktemp -d)
-ordis_port=$(free_port)
-redis_port=$(free_port)
-ordis_args=(--port "$ordis_port")
-[ -n "${ORDIS_THREADS:-}" ] && ordis_args+=(--threads "$ORDIS_THREADS")
-# shellcheck disable=SC2206
-[ -n "${ORDIS_ARGS:-}" ] && ordis_args+=($ORDIS_ARGS)
-"$root/build/server/ordis-server" "${ordis_args[@]}" >"$workdir/ordis.log" 2>&1 &
-ordis_pid=$!
-(cd "$workdir" && exec redis-server --port "$redis_port" --save '' --appendonly no \
-  >"$workdir/redis.log" 2>&1) &
-redis_pid=$!
-trap 'kill $ordis_pid $redis_pid 2>/dev/null; wait 2>/dev/null; rm -rf "$workdir"' EXIT
-wait_ready "$ordis_port"
-wait_ready "$redis_port"
+# Starts ordis and redis, empty, on fresh ports: sets ordis_port, redis_port and their pids.
+start_servers() {
+  ordis_port=$(free_port)
+  redis_port=$(free_port)
+  local ordis_args=(--port "$ordis_port")
+  [ -n "${ORDIS_THREADS:-}" ] && ordis_args+=(--threads "$ORDIS_THREADS")
+  # shellcheck disable=SC2206
+  [ -n "${ORDIS_ARGS:-}" ] && ordis_args+=($ORDIS_ARGS)
+  "$root/build/server/ordis-server" "${ordis_args[@]}" >>"$workdir/ordis.log" 2>&1 &
+  ordis_pid=$!
+  (cd "$workdir" && exec redis-server --port "$redis_port" --save '' --appendonly no \
+    >>"$workdir/redis.log" 2>&1) &
+  redis_pid=$!
+  wait_ready "$ordis_port"
+  wait_ready "$redis_port"
+}
+stop_servers() {
+  local pid
+  for pid in $ordis_pid $redis_pid; do kill "$pid" 2>/dev/null || true; done
+  for pid in $ordis_pid $redis_pid; do wait "$pid" 2>/dev/null || true; done
+  ordis_pid="" redis_pid=""
+}
 
-# Both servers hold the same 1M keys before anything is measured.
-for port in "$ordis_port" "$redis_port"; do
-  redis-benchmark -p "$port" -q -n 1000000 -r 1000000 -P 64 -c 50 -t set >/dev/null 2>&1
-done
+declare -A results errors
+# port args... -> prints requests/s, or nothing when the run failed (reason in $workdir/run.err).
+run() {
+  local out
+  out=$(timeout "$row_timeout" redis-benchmark -p "$1" --csv "${@:2}" 2>"$workdir/run.err") || true
+  out=$(printf '%s\n' "$out" | tail -n 1 | cut -d, -f2 | tr -d '"')
+  if [[ "$out" =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
+    echo "$out"
+  elif [ ! -s "$workdir/run.err" ]; then
+    echo "no result within ${row_timeout}s" >"$workdir/run.err"
+  fi
+}
 
-# name | redis-benchmark arguments for ordis | for redis ("=" means the same)
-tests=(
+# Runs the rows of the named array for all rounds, alternating the servers, into results[row,server,round].
+# A row is "name|redis-benchmark arguments for ordis|for redis" ("=" means the same).
+measure() {
+  local -n rows=$1
+  local round row name ordis_cmd redis_cmd server port args
+  for round in $(seq 1 "$rounds"); do
+    for row in "${rows[@]}"; do
+      IFS='|' read -r name ordis_cmd redis_cmd <<<"$row"
+      [ "$redis_cmd" = "=" ] && redis_cmd=$ordis_cmd
+      for server in ordis redis; do
+        if [ $server = ordis ]; then port=$ordis_port; read -ra args <<<"$ordis_cmd"
+        else port=$redis_port; read -ra args <<<"$redis_cmd"; fi
+        results[$name,$server,$round]=$(run "$port" "${args[@]}")
+        if [ -z "${results[$name,$server,$round]}" ] && [ -z "${errors[$name,$server]:-}" ]; then
+          errors[$name,$server]=$(head -c 200 "$workdir/run.err" | tr '\n' ' ' | sed 's/ *$//')
+        fi
+      done
+    done
+  done
+}
+
+# Sends each row's command once to both servers, __rand_int__ as 000000123456, and notes under the
+# table where the replies differ (the row would not compare the same work). For read-only rows.
+same_replies() {
+  local -n rows=$1
+  local row name cmd args i
+  for row in "${rows[@]}"; do
+    IFS='|' read -r name cmd _ <<<"$row"
+    read -ra args <<<"$cmd"
+    for i in "${!args[@]}"; do [[ ${args[$i]} =~ ^[A-Z] ]] && break; done
+    args=("${args[@]:$i}")
+    args=("${args[@]//__rand_int__/000000123456}")
+    if [ "$(redis-cli -p "$ordis_port" "${args[@]}" 2>&1)" != "$(redis-cli -p "$redis_port" "${args[@]}" 2>&1)" ]; then
+      errors[$name,reply]="ordis and redis answer ${args[*]} differently"
+    fi
+  done
+}
+
+# Median of the numeric arguments (empty ones are failed runs), or n/a when there are none.
+median() {
+  printf '%s\n' "$@" | { grep -E '^[0-9.]+$' || true; } | sort -g |
+    awk '{a[NR]=$1} END {if (NR == 0) print "n/a"; else print a[int((NR+1)/2)]}'
+}
+ratio() {  # a b -> a/b as "0.00x", or n/a
+  awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && b > 0) printf "%.2fx", a / b; else print "n/a" }'
+}
+num() {  # a number rounded, or n/a as it is
+  if [ "$1" = n/a ]; then echo n/a; else printf '%.0f' "$1"; fi
+}
+
+# Prints the table of the named arrays' rows, then the reasons of the n/a runs.
+report() {
+  local name om rm_ round o r
+  printf '| %-40s | %14s | %14s | %6s |\n' "benchmark (median of $rounds)" "ordis req/s" "redis req/s" "ratio"
+  printf '|%s|%s|%s|%s|\n' "------------------------------------------" "----------------" "----------------" "--------"
+  local -n rows_
+  for rows_ in "$@"; do
+    for row in "${rows_[@]}"; do
+      IFS='|' read -r name _ _ <<<"$row"
+      o=(); r=()
+      for round in $(seq 1 "$rounds"); do
+        o+=("${results[$name,ordis,$round]}")
+        r+=("${results[$name,redis,$round]}")
+      done
+      om=$(median "${o[@]}")
+      rm_=$(median "${r[@]}")
+      printf '| %-40s | %14s | %14s | %6s |\n' "$name" "$(num "$om")" "$(num "$rm_")" "$(ratio "$om" "$rm_")"
+    done
+  done
+  for rows_ in "$@"; do
+    for row in "${rows_[@]}"; do
+      IFS='|' read -r name _ _ <<<"$row"
+      for server in ordis redis; do
+        [ -n "${errors[$name,$server]:-}" ] && echo "n/a: $server, $name: ${errors[$name,$server]}"
+      done
+      [ -n "${errors[$name,reply]:-}" ] && echo "warning: $name: ${errors[$name,reply]}"
+    done
+  done
+  return 0
+}
+
+strings_rows=(
   "SET -P 1 -c 50|-c 50 -P 1 -n 200000 -r 1000000 -t set|="
   "GET -P 1 -c 50|-c 50 -P 1 -n 200000 -r 1000000 -t get|="
   "SET -P 16 -c 50|-c 50 -P 16 -n 1000000 -r 1000000 -t set|="
@@ -56,34 +167,112 @@ tests=(
   "MSET (10 keys) -P 1 -c 50|-c 50 -P 1 -n 100000 -r 1000000 -t mset|="
   "KRANGE 10 vs SCAN COUNT 10|-c 50 -P 1 -n 100000 -r 1000000 KRANGE [key:__rand_int__ + LIMIT 0 10|-c 50 -P 1 -n 100000 -r 1000000 SCAN __rand_int__ COUNT 10"
 )
-
-declare -A results
-run() {  # port args... -> prints requests/s
-  redis-benchmark -p "$1" --csv "${@:2}" 2>/dev/null | tail -n 1 | cut -d, -f2 | tr -d '"'
+section_strings() {
+  start_servers
+  # Both servers hold the same 1M keys before anything is measured.
+  for port in "$ordis_port" "$redis_port"; do
+    redis-benchmark -p "$port" -q -n 1000000 -r 1000000 -P 64 -c 50 -t set >/dev/null 2>&1
+  done
+  measure strings_rows
+  stop_servers
+  echo "strings: 1M keys loaded"
+  report strings_rows
 }
-for round in $(seq 1 "$rounds"); do
-  for i in "${!tests[@]}"; do
-    IFS='|' read -r name ordis_cmd redis_cmd <<<"${tests[$i]}"
-    [ "$redis_cmd" = "=" ] && redis_cmd=$ordis_cmd
-    # shellcheck disable=SC2086
-    results[$i,ordis,$round]=$(run "$ordis_port" $ordis_cmd)
-    # shellcheck disable=SC2086
-    results[$i,redis,$round]=$(run "$redis_port" $redis_cmd)
-  done
-done
 
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-printf '| %-28s | %14s | %14s | %6s |\n' "benchmark (median of $rounds)" "ordis req/s" "redis req/s" "ratio"
-printf '|%s|%s|%s|%s|\n' "------------------------------" "----------------" "----------------" "--------"
-for i in "${!tests[@]}"; do
-  IFS='|' read -r name _ _ <<<"${tests[$i]}"
-  o=(); r=()
-  for round in $(seq 1 "$rounds"); do
-    o+=("${results[$i,ordis,$round]}")
-    r+=("${results[$i,redis,$round]}")
+# redis-benchmark's __rand_int__ is 12 digits, zero padded: m:__rand_int__ names a member m:%012d.
+zset_read_rows=(
+  "ZSCORE -P 1|-c 50 -P 1 -n 300000 -r 1000000 ZSCORE z m:__rand_int__|="
+  "ZSCORE -P 16|-c 50 -P 16 -n 1000000 -r 1000000 ZSCORE z m:__rand_int__|="
+  "ZRANGE z 0 99 -P 1|-c 50 -P 1 -n 150000 ZRANGE z 0 99|="
+  "ZRANGE z 500000 500099 -P 1|-c 50 -P 1 -n 150000 ZRANGE z 500000 500099|="
+  "ZRANGEBYLEX [m:rand + LIMIT 100 -P 1|-c 50 -P 1 -n 100000 -r 1000000 ZRANGEBYLEX z [m:__rand_int__ + LIMIT 0 100|="
+  "ZRANGEBYLEX [m:rand + LIMIT 10 -P 16|-c 50 -P 16 -n 500000 -r 1000000 ZRANGEBYLEX z [m:__rand_int__ + LIMIT 0 10|="
+  "ZRANGEBYSCORE rand +inf LIMIT 10 -P 1|-c 50 -P 1 -n 200000 -r 1000000 ZRANGEBYSCORE zs __rand_int__ +inf LIMIT 0 10|="
+  "ZRANGEBYSCORE rand +inf LIMIT 10 -P 16|-c 50 -P 16 -n 500000 -r 1000000 ZRANGEBYSCORE zs __rand_int__ +inf LIMIT 0 10|="
+)
+# Mostly new members n:%012d (100M possible) into the big set z: after the read rows.
+zset_write_rows=(
+  "ZADD z 0 n:rand (new) -P 1|-c 50 -P 1 -n 200000 -r 100000000 ZADD z 0 n:__rand_int__|="
+  "ZADD z 0 n:rand (new) -P 16|-c 50 -P 16 -n 500000 -r 100000000 ZADD z 0 n:__rand_int__|="
+)
+
+# RESP of ZADD key commands of 1000 members each: m:%012d for i in 0..999999, score 0 or i, i
+# ascending or (shuffled) in a fixed random order.
+zset_resp() {  # key zero|index|shuffled
+  /usr/bin/python3 - "$1" "$2" <<'EOF'
+import random, sys
+key, how = sys.argv[1].encode(), sys.argv[2]
+n, batch = 1_000_000, 1000
+order = list(range(n))
+if how == "shuffled":
+    random.Random(1).shuffle(order)
+head = b"*%d\r\n$4\r\nZADD\r\n$%d\r\n%s\r\n" % (2 + 2 * batch, len(key), key)
+out = sys.stdout.buffer
+for start in range(0, n, batch):
+    parts = [head]
+    for i in order[start:start + batch]:
+        s = b"%d" % i if how == "index" else b"0"
+        parts.append(b"$%d\r\n%s\r\n$14\r\nm:%012d\r\n" % (len(s), s, i))
+    out.write(b"".join(parts))
+EOF
+}
+info_field() {  # port field -> value from INFO memory
+  redis-cli -p "$1" info memory | tr -d '\r' | awk -F: -v f="$2" '$1 == f {print $2}'
+}
+# Loads file into the key on port and prints "used_memory delta/member rss delta/member".
+load_zset() {  # port key file
+  local u0 r0 u1 r1 out card
+  u0=$(info_field "$1" used_memory); r0=$(info_field "$1" used_memory_rss)
+  out=$(redis-cli -p "$1" --pipe <"$3" 2>&1)
+  card=$(redis-cli -p "$1" zcard "$2")
+  if ! grep -q 'errors: 0, replies: 1000$' <<<"$out" || [ "$card" != 1000000 ]; then
+    echo "loading $2 on port $1 failed (ZCARD $card): $out" >&2
+    exit 1
+  fi
+  u1=$(info_field "$1" used_memory); r1=$(info_field "$1" used_memory_rss)
+  awk -v u0="$u0" -v u1="$u1" -v r0="$r0" -v r1="$r1" 'BEGIN { printf "%.1f %.1f", (u1 - u0) / 1e6, (r1 - r0) / 1e6 }'
+}
+section_zset() {
+  zset_resp z zero >"$workdir/z.resp"
+  zset_resp zr shuffled >"$workdir/zr.resp"
+  zset_resp zs index >"$workdir/zs.resp"
+  start_servers
+  local -A mem
+  local server port key
+  for key in z zr zs; do
+    for server in ordis redis; do
+      [ $server = ordis ] && port=$ordis_port || port=$redis_port
+      mem[$key,$server]=$(load_zset "$port" "$key" "$workdir/$key.resp") || exit 1
+    done
   done
-  om=$(median "${o[@]}")
-  rm_=$(median "${r[@]}")
-  ratio=$(awk -v a="$om" -v b="$rm_" 'BEGIN { if (b > 0) printf "%.2fx", a / b; else print "n/a" }')
-  printf '| %-28s | %14.0f | %14.0f | %6s |\n' "$name" "$om" "$rm_" "$ratio"
+  same_replies zset_read_rows
+  measure zset_read_rows
+  measure zset_write_rows
+  stop_servers
+  echo "sorted sets: z = 1M members m:%012d with score 0 (grown by the ZADD rows), zr = the same added in random order, zs = the same with score i"
+  report zset_read_rows zset_write_rows
+  echo
+  printf '| %-46s | %8s | %8s | %6s |\n' "memory per member, bytes (1M members m:%012d)" ordis redis ratio
+  printf '|%s|%s|%s|%s|\n' "------------------------------------------------" "----------" "----------" "--------"
+  local label o r
+  for key in z zr zs; do
+    case $key in
+      z) label="z (score 0)" ;;
+      zr) label="zr (score 0, random order)" ;;
+      zs) label="zs (score i)" ;;
+    esac
+    read -r o _ <<<"${mem[$key,ordis]}"; read -r r _ <<<"${mem[$key,redis]}"
+    printf '| %-46s | %8s | %8s | %6s |\n' "$label: used_memory delta" "$o" "$r" "$(ratio "$o" "$r")"
+    read -r _ o <<<"${mem[$key,ordis]}"; read -r _ r <<<"${mem[$key,redis]}"
+    printf '| %-46s | %8s | %8s | %6s |\n' "$label: RSS delta" "$o" "$r" "$(ratio "$o" "$r")"
+  done
+}
+
+for section in "${sections[@]}"; do
+  case $section in
+    strings) section_strings ;;
+    zset) section_zset ;;
+    *) echo "unknown section $section (strings, zset)" >&2; exit 2 ;;
+  esac
+  echo
 done
