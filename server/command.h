@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -49,6 +50,9 @@ struct CommandContext {
   std::vector<ExpiredKey>* expired;
   ThreadStats& thread_stats;
   Dispatcher& dispatcher;
+  // A write command whose effect its arguments do not determine (SPOP's random pick) sets this to
+  // the command that replays its effect; the append-only log records that instead.
+  std::vector<std::string>* propagate = nullptr;
 
   Keyspace& keyspace();
   int db() const;

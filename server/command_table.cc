@@ -89,6 +89,7 @@ const CommandTable& Commands() {
     RegisterZSetFamily(t);
     RegisterZSetRangeFamily(t);
     RegisterZSetAlgebraFamily(t);
+    RegisterPersistenceFamily(t);
     t->Freeze();
     return t;
   }();

@@ -54,6 +54,7 @@ void RegisterSetFamily(CommandTable* table);
 void RegisterZSetFamily(CommandTable* table);
 void RegisterZSetRangeFamily(CommandTable* table);
 void RegisterZSetAlgebraFamily(CommandTable* table);
+void RegisterPersistenceFamily(CommandTable* table);
 
 // The table with every family registered.
 const CommandTable& Commands();

@@ -1,10 +1,14 @@
 #include "server/dispatcher.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 
 #include "server/client_state.h"
 #include "server/command_table.h"
 #include "server/errors.h"
+#include "server/persistence.h"
 #include "server/server.h"
 #include "server/transaction.h"
 
@@ -111,6 +115,18 @@ void Dispatcher::Hold(LockMode mode) {
 void Dispatcher::EndBatch() {
   if (!expired_.empty()) Hold(LockMode::kExclusive);
   Hold(LockMode::kNone);
+  if (aof_seq_ != 0) {
+    // Group commit: the batch's replies go out only once its records are written (durable under
+    // appendfsync always).
+    persistence::Status status = aof_log_->Commit(aof_seq_);
+    aof_seq_ = 0;
+    if (!status.ok()) {
+      // As Redis: with the log failing, an acknowledgement could be a lie; stop instead.
+      std::fprintf(stderr, "Can't write to the append-only log: %s. Exiting...\n",
+                   status.message().c_str());
+      std::_Exit(1);
+    }
+  }
 }
 
 void Dispatcher::Run(const CommandSpec& spec, ClientState& client, resp::Writer& out,
@@ -129,8 +145,28 @@ void Dispatcher::Run(const CommandSpec& spec, ClientState& client, resp::Writer&
     }
   }
   client.last_command_id.store(spec.id, std::memory_order_relaxed);
-  CommandContext ctx{server_, client, out, args, now_ms, &expired_, stats_, *this};
+  Keyspace& ks = server_.keyspace();
+  AofLog* aof = held_ == LockMode::kExclusive && (spec.flags & cmd::kWrite)
+                    ? server_.persistence().aof()
+                    : nullptr;
+  const uint64_t changes_before = aof != nullptr ? ks.changes() : 0;
+  const int db = client.db.load(std::memory_order_relaxed);
+  propagate_.clear();
+  CommandContext ctx{server_, client, out, args, now_ms, &expired_, stats_, *this,
+                     aof != nullptr ? &propagate_ : nullptr};
   spec.handler(ctx);
+  if (aof != nullptr && ks.changes() != changes_before) {
+    // Staged under the exclusive lock: the log's order is the order of the changes.
+    uint64_t seq;
+    if (propagate_.empty()) {
+      seq = aof->StageCommand(db, args);
+    } else {
+      std::vector<std::string_view> views(propagate_.begin(), propagate_.end());
+      seq = aof->StageCommand(db, views);
+    }
+    aof_seq_ = std::max(aof_seq_, seq);
+    aof_log_ = aof;
+  }
   if (held_ == LockMode::kExclusive && !expired_.empty()) {
     server_.keyspace().ExpireReported(expired_, now_ms);
     expired_.clear();
@@ -161,6 +197,9 @@ void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
     return;
   }
   out.ArrayHeader(static_cast<int64_t>(client.queued.size()));
+  // The transaction is one record of the log: a torn tail drops it whole.
+  AofLog* aof = server_.persistence().aof();
+  if (aof != nullptr) aof->BeginGroup();
   for (const auto& queued : client.queued) {
     argv_.assign(queued.begin(), queued.end());
     const CommandSpec* spec = server_.commands().Find(argv_[0]);
@@ -173,6 +212,10 @@ void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
       continue;
     }
     Run(*spec, client, out, argv_, now_us, Locking::kHeld);
+  }
+  if (aof != nullptr) {
+    aof_seq_ = std::max(aof_seq_, aof->EndGroup());
+    aof_log_ = aof;
   }
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <span>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +13,7 @@
 
 namespace ordis::server {
 
+class AofLog;
 class Server;
 
 class Dispatcher {
@@ -47,6 +49,9 @@ class Dispatcher {
   LockMode held_ = LockMode::kNone;
   std::vector<ExpiredKey> expired_;     // reported by readers during the batch
   std::vector<std::string_view> argv_;  // scratch for EXEC
+  std::vector<std::string> propagate_;  // a command's own log record (CommandContext::propagate)
+  uint64_t aof_seq_ = 0;                // the batch's last log record, committed by EndBatch
+  AofLog* aof_log_ = nullptr;           // the log it went to (logs outlive appendonly no)
 };
 
 }  // namespace ordis::server

@@ -103,6 +103,7 @@ inline constexpr std::string_view kDebugNotAllowed =
     "can run it from a local connection, otherwise you need to set this option in the "
     "configuration file, and then restart the server.";
 inline constexpr std::string_view kShutdownFailed = "ERR Errors trying to SHUTDOWN. Check logs.";
+inline constexpr std::string_view kBgSaveInProgress = "ERR Background save already in progress";
 inline constexpr std::string_view kNoShutdownInProgress = "ERR No shutdown in progress.";
 inline constexpr std::string_view kDecrementOverflow = "ERR decrement would overflow";
 inline constexpr std::string_view kInvalidCommandSpecified = "ERR Invalid command specified";

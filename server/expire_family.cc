@@ -56,7 +56,7 @@ void ExpireGeneric(CommandContext& ctx, TimeUnit unit, bool absolute, std::strin
     ctx.out.Integer(0);
     return;
   }
-  if (expire_at <= ctx.now_ms) {
+  if (expire_at <= ctx.now_ms && !ks.loading()) {  // a replayed log keeps the TTL (Redis)
     ks.Delete(ctx.db(), key);
   } else {
     ks.SetExpire(ctx.db(), key, obj, expire_at);

@@ -13,6 +13,7 @@
 #include "server/client_info.h"
 #include "server/command_table.h"
 #include "server/config.h"
+#include "server/persistence.h"
 #include "server/server.h"
 
 namespace ordis::server {
@@ -144,14 +145,34 @@ void MemorySection(CommandContext& ctx, InfoBuilder& b) {
   b.Field("mem_allocator", "libc");
 }
 
-void PersistenceSection(InfoBuilder& b) {
-  // No persistence yet: these report truthfully that nothing is loading, saving or logging.
+void PersistenceSection(CommandContext& ctx, InfoBuilder& b) {
+  const PersistenceInfo p = ctx.server.persistence().Info();
+  auto status = [](bool ok) { return ok ? "ok" : "err"; };
   b.Section("Persistence");
-  b.Field("loading", 0);
+  b.Field("loading", p.loading ? 1 : 0);
   b.Field("async_loading", 0);
-  b.Field("rdb_bgsave_in_progress", 0);
-  b.Field("aof_enabled", 0);
-  b.Field("aof_rewrite_in_progress", 0);
+  b.Field("rdb_changes_since_last_save", p.changes_since_save);
+  b.Field("rdb_bgsave_in_progress", p.bgsave_in_progress ? 1 : 0);
+  b.Field("rdb_last_save_time", p.last_save_time_s);
+  b.Field("rdb_last_bgsave_status", status(p.last_bgsave_ok));
+  b.Field("rdb_last_bgsave_time_sec", p.last_bgsave_time_s);
+  b.Field("rdb_current_bgsave_time_sec", p.current_save_time_s);
+  b.Field("rdb_saves", p.saves);
+  b.Field("rdb_last_load_keys_loaded", p.loaded_keys);
+  b.Field("aof_enabled", p.aof_enabled ? 1 : 0);
+  b.Field("aof_rewrite_in_progress", p.aof_rewrite_in_progress ? 1 : 0);
+  b.Field("aof_rewrite_scheduled", p.aof_rewrite_scheduled ? 1 : 0);
+  b.Field("aof_last_rewrite_time_sec", p.last_rewrite_time_s);
+  b.Field("aof_current_rewrite_time_sec", p.current_rewrite_time_s);
+  b.Field("aof_last_bgrewrite_status", status(p.last_rewrite_ok));
+  b.Field("aof_rewrites", p.aof_rewrites);
+  b.Field("aof_last_write_status", status(p.aof_last_write_ok));
+  if (p.aof_enabled) {
+    b.Field("aof_current_size", p.aof_current_size);
+    b.Field("aof_base_size", p.aof_base_size);
+  }
+  b.Field("loading_loaded_keys_total", p.loaded_keys);
+  b.Field("loading_time_ms", p.load_time_ms);
 }
 
 void StatsSection(CommandContext& ctx, const Totals& t, InfoBuilder& b) {
@@ -287,7 +308,7 @@ void CmdInfo(CommandContext& ctx) {
   if (want("server")) ServerSection(ctx, b);
   if (want("clients")) ClientsSection(ctx, b);
   if (want("memory")) MemorySection(ctx, b);
-  if (want("persistence")) PersistenceSection(b);
+  if (want("persistence")) PersistenceSection(ctx, b);
   if (want("stats")) StatsSection(ctx, totals, b);
   if (want("replication")) ReplicationSection(b);
   if (want("cpu")) CpuSection(b);

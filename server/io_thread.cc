@@ -9,6 +9,7 @@
 
 #include "server/command_table.h"
 #include "server/connection.h"
+#include "server/persistence.h"
 #include "server/server.h"
 
 namespace ordis::server {
@@ -83,7 +84,10 @@ void IoThread::Cron() {
   conns.reserve(connections_.size());
   for (auto& [id, conn] : connections_) conns.push_back(conn.get());
   for (Connection* conn : conns) conn->CheckLimits(now_ms);
-  if (index_ == 0) server_.ActiveExpire(now_ms);
+  if (index_ == 0) {
+    server_.ActiveExpire(now_ms);
+    server_.persistence().Cron(now_ms);
+  }
 }
 
 void IoThread::AddConnection(int fd) {

@@ -20,10 +20,6 @@ constexpr size_t kPrefixLen = 2;
 Object* ToObject(index::ValueHandle h) { return reinterpret_cast<Object*>(h); }
 index::ValueHandle ToHandle(Object* obj) { return reinterpret_cast<index::ValueHandle>(obj); }
 
-bool Expired(const Object* obj, int64_t now_ms) {
-  return obj->expire_at_ms != kNoExpire && obj->expire_at_ms <= now_ms;
-}
-
 }  // namespace
 
 int64_t NowMs() { return NowUs() / 1000; }
@@ -49,7 +45,7 @@ Keyspace::Keyspace(int num_dbs) : Keyspace(num_dbs, index::NewLearnedStore()) {}
 
 Keyspace::~Keyspace() {
   std::unique_lock lock(mu_);
-  FlushAll();
+  ClearAll();
 }
 
 std::string& Keyspace::EncodeKey(int db, std::string_view key) const {
@@ -71,7 +67,7 @@ Object* Keyspace::Find(int db, std::string_view key, int64_t now_ms,
                        std::vector<ExpiredKey>* expired) const {
   Object* obj = Lookup(db, key);
   if (obj == nullptr) return nullptr;
-  if (Expired(obj, now_ms)) {
+  if (IsExpired(obj, now_ms)) {
     if (expired != nullptr) expired->push_back({db, std::string(key)});
     return nullptr;
   }
@@ -81,10 +77,12 @@ Object* Keyspace::Find(int db, std::string_view key, int64_t now_ms,
 Object* Keyspace::FindForWrite(int db, std::string_view key, int64_t now_ms) {
   Object* obj = Lookup(db, key);
   if (obj == nullptr) return nullptr;
-  if (Expired(obj, now_ms)) {
+  if (IsExpired(obj, now_ms)) {
     DeleteExpired(db, key);
     return nullptr;
   }
+  // The caller may change obj in place from here on.
+  NotifyBeforeChange(db, key, obj);
   return obj;
 }
 
@@ -109,6 +107,7 @@ void Keyspace::TtlRemove(int db, Db& d, Object* obj) {
 
 Object* Keyspace::Set(int db, std::string_view key, std::unique_ptr<Object> obj) {
   Db& d = PhysicalDb(db);
+  NotifyBeforeChange(db, key, Lookup(db, key));
   Object* raw = obj.release();
   raw->ttl_slot = kNoTtlSlot;
   auto old = store_->Put(EncodeKey(db, key), ToHandle(raw));
@@ -119,7 +118,10 @@ Object* Keyspace::Set(int db, std::string_view key, std::unique_ptr<Object> obj)
   } else {
     ++d.keys;
   }
-  if (raw->expire_at_ms != kNoExpire) TtlAdd(d, key, raw);
+  if (raw->expire_at_ms != kNoExpire) {
+    TtlAdd(d, key, raw);
+    if (observer_ != nullptr) observer_->ExpireSet(db, key, raw->expire_at_ms);
+  }
   watches_.Touch(db, key);
   return raw;
 }
@@ -128,6 +130,7 @@ bool Keyspace::Delete(int db, std::string_view key) {
   Db& d = PhysicalDb(db);
   Object* obj = Lookup(db, key);
   if (obj == nullptr) return false;
+  NotifyBeforeChange(db, key, obj);
   TtlRemove(db, d, obj);
   store_->Erase(EncodeKey(db, key));
   --d.keys;
@@ -137,13 +140,16 @@ bool Keyspace::Delete(int db, std::string_view key) {
 }
 
 void Keyspace::DeleteExpired(int db, std::string_view key) {
-  if (Delete(db, key)) expired_keys_.fetch_add(1, std::memory_order_relaxed);
+  if (!Delete(db, key)) return;
+  expired_keys_.fetch_add(1, std::memory_order_relaxed);
+  if (observer_ != nullptr) observer_->KeyExpired(db, key);
 }
 
 void Keyspace::Move(int db, std::string_view from, int to_db, std::string_view to) {
   Db& src = PhysicalDb(db);
   Object* obj = Lookup(db, from);
   if (obj == nullptr) return;
+  NotifyBeforeChange(db, from, obj);
   TtlRemove(db, src, obj);
   store_->Erase(EncodeKey(db, from));
   --src.keys;
@@ -153,12 +159,14 @@ void Keyspace::Move(int db, std::string_view from, int to_db, std::string_view t
 
 void Keyspace::SetExpire(int db, std::string_view key, Object* obj, int64_t expire_at_ms) {
   Db& d = PhysicalDb(db);
+  NotifyBeforeChange(db, key, obj);
   if (obj->expire_at_ms == kNoExpire && expire_at_ms != kNoExpire) {
     TtlAdd(d, key, obj);
   } else if (obj->expire_at_ms != kNoExpire && expire_at_ms == kNoExpire) {
     TtlRemove(db, d, obj);
   }
   obj->expire_at_ms = expire_at_ms;
+  if (expire_at_ms != kNoExpire && observer_ != nullptr) observer_->ExpireSet(db, key, expire_at_ms);
   watches_.Touch(db, key);
 }
 
@@ -166,7 +174,7 @@ void Keyspace::ExpireReported(const std::vector<ExpiredKey>& keys, int64_t now_m
   for (const ExpiredKey& k : keys) {
     if (k.db >= num_dbs()) continue;  // databases may have been reconfigured meanwhile
     Object* obj = Lookup(k.db, k.key);
-    if (obj != nullptr && Expired(obj, now_ms)) DeleteExpired(k.db, k.key);
+    if (obj != nullptr && IsExpired(obj, now_ms)) DeleteExpired(k.db, k.key);
   }
 }
 
@@ -179,7 +187,7 @@ size_t Keyspace::ActiveExpireCycle(int64_t now_ms, int samples) {
       size_t slot = rng_() % d.ttl_keys.size();
       key = d.ttl_keys[slot];
       Object* obj = Lookup(db, key);
-      if (obj != nullptr && Expired(obj, now_ms)) {
+      if (obj != nullptr && IsExpired(obj, now_ms)) {
         DeleteExpired(db, key);
         ++deleted;
       }
@@ -188,8 +196,40 @@ size_t Keyspace::ActiveExpireCycle(int64_t now_ms, int samples) {
   return deleted;
 }
 
+bool Keyspace::BulkLoad(LoadSource next, int64_t now_ms) {
+  std::string encoded, previous;
+  bool in_order = true;
+  std::unique_ptr<Object> obj;
+  int db;
+  std::string_view key;
+  store_->BulkLoad([&](std::string_view* out_key, index::ValueHandle* out_value) {
+    while (next(&db, &key, &obj)) {
+      if (obj->expire_at_ms != kNoExpire && obj->expire_at_ms <= now_ms) continue;
+      encoded = EncodeKey(db, key);
+      // The index requires strictly increasing keys; a source that breaks that ends the load.
+      if (!previous.empty() && encoded <= previous) {
+        in_order = false;
+        return false;
+      }
+      previous = encoded;
+      Db& d = PhysicalDb(db);
+      Object* raw = obj.release();
+      raw->ttl_slot = kNoTtlSlot;
+      if (raw->expire_at_ms != kNoExpire) TtlAdd(d, key, raw);
+      ++d.keys;
+      *out_key = encoded;
+      *out_value = ToHandle(raw);
+      return true;
+    }
+    return false;
+  });
+  return in_order;
+}
+
 void Keyspace::FlushDb(int db) {
   Db& d = PhysicalDb(db);
+  if (observer_ != nullptr) observer_->BeforeDbChange(db);
+  changes_ += d.keys;
   bool only_db = true;
   for (int other = 0; other < num_dbs(); ++other) {
     if (other != db && PhysicalDb(other).keys > 0) only_db = false;
@@ -224,6 +264,8 @@ void Keyspace::FlushDb(int db) {
 }
 
 void Keyspace::FlushAll() {
+  if (observer_ != nullptr) observer_->BeforeDbChange(-1);
+  for (const Db& d : dbs_) changes_ += d.keys;
   ClearAll();
   for (int db = 0; db < num_dbs(); ++db) watches_.TouchDb(db);
 }
@@ -242,6 +284,11 @@ void Keyspace::ClearAll() {
 }
 
 void Keyspace::SwapDb(int a, int b) {
+  if (observer_ != nullptr) {
+    observer_->BeforeDbChange(a);
+    observer_->BeforeDbChange(b);
+  }
+  ++changes_;
   uint8_t pa = physical_[a].load(std::memory_order_relaxed);
   physical_[a].store(physical_[b].load(std::memory_order_relaxed), std::memory_order_relaxed);
   physical_[b].store(pa, std::memory_order_relaxed);
@@ -275,7 +322,7 @@ void Keyspace::Scan(int db, const index::ScanStart& start, index::Direction dire
     }
     std::string_view user_key = k.substr(kPrefixLen);
     Object* obj = ToObject(h);
-    if (Expired(obj, now_ms)) {
+    if (IsExpired(obj, now_ms)) {
       if (expired != nullptr) expired->push_back({db, std::string(user_key)});
       return true;
     }
@@ -380,7 +427,7 @@ bool Keyspace::RandomKey(int db, int64_t now_ms, std::string* out) {
       Scan(db, index::ScanStart::Edge(), index::Direction::kForward, INT64_MIN, walk);
     }
     if (obj == nullptr) return false;
-    if (Expired(obj, now_ms)) {
+    if (IsExpired(obj, now_ms)) {
       DeleteExpired(db, key);
       continue;
     }

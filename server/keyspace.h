@@ -30,6 +30,23 @@
 
 namespace ordis::server {
 
+// Told of changes before (and, for expiry, as) they happen; persistence uses it for consistent
+// snapshots and for logging expiry deletions. All calls come under the exclusive lock.
+class KeyspaceObserver {
+ public:
+  virtual ~KeyspaceObserver() = default;
+  // key in db is about to change (be created, modified in place, get a new TTL, be deleted or
+  // moved); obj is what it holds now, nullptr if nothing.
+  virtual void BeforeKeyChange(int db, std::string_view key, const Object* obj) = 0;
+  // Every key of db (all databases if db < 0) is about to change at once: FLUSHDB, FLUSHALL,
+  // SWAPDB.
+  virtual void BeforeDbChange(int db) = 0;
+  // key in db was deleted because its TTL passed.
+  virtual void KeyExpired(int db, std::string_view key) = 0;
+  // key in db was given the absolute expire time expire_at_ms.
+  virtual void ExpireSet(int db, std::string_view key, int64_t expire_at_ms) = 0;
+};
+
 // A (db, key) whose TTL has passed, seen by a reader that could not delete it.
 struct ExpiredKey {
   int db;
@@ -69,8 +86,29 @@ class Keyspace {
   void SetExpire(int db, std::string_view key, Object* obj, int64_t expire_at_ms);
 
   // exclusive. Every change to a key's value made in place (not through Set/Delete/Move/
-  // SetExpire, which signal themselves) must call this: it marks WATCHers dirty.
-  void SignalModified(int db, std::string_view key) { watches_.Touch(db, key); }
+  // SetExpire, which signal themselves) must call this: it marks WATCHers dirty. (The object
+  // came from FindForWrite, which told the observer before the change.)
+  void SignalModified(int db, std::string_view key) {
+    ++changes_;
+    watches_.Touch(db, key);
+  }
+
+  // exclusive. At most one observer; nullptr removes it.
+  void SetObserver(KeyspaceObserver* observer) { observer_ = observer; }
+  // exclusive. While loading (replaying the append-only log), nothing expires: a replayed
+  // command must see the keys its original saw (Redis does the same).
+  void SetLoading(bool loading) { loading_ = loading; }
+  bool loading() const { return loading_; }
+  // Changes made so far (keys set, modified, expired or deleted): rdb_changes_since_last_save.
+  uint64_t changes() const { return changes_.load(std::memory_order_relaxed); }
+
+  // exclusive, with no other user of the keyspace (start-up). Loads keys into an empty keyspace
+  // through the index's bulk load; next yields (db, key, object) in increasing (db, key) order
+  // and returns false at the end. Keys already expired at now_ms are dropped. Returns false (having
+  // loaded the keys before it) if the source breaks the order.
+  using LoadSource =
+      absl::FunctionRef<bool(int* db, std::string_view* key, std::unique_ptr<Object>* obj)>;
+  bool BulkLoad(LoadSource next, int64_t now_ms);
 
   // exclusive. Deletes expired keys reported by readers, if they are still expired.
   void ExpireReported(const std::vector<ExpiredKey>& keys, int64_t now_ms);
@@ -130,7 +168,19 @@ class Keyspace {
   // Frees every object and empties the index (every database).
   void ClearAll();
 
+  bool IsExpired(const Object* obj, int64_t now_ms) const {
+    return !loading_ && obj->expire_at_ms != kNoExpire && obj->expire_at_ms <= now_ms;
+  }
+  void NotifyBeforeChange(int db, std::string_view key, const Object* obj) {
+    ++changes_;
+    if (observer_ != nullptr) observer_->BeforeKeyChange(db, key, obj);
+  }
+
   mutable index::RwLock mu_;
+  KeyspaceObserver* observer_ = nullptr;  // exclusive
+  bool loading_ = false;                  // exclusive
+  // Written under the exclusive lock, read by INFO without it.
+  std::atomic<uint64_t> changes_{0};
   std::unique_ptr<index::OrderedStore> store_;
   // Logical db -> physical id. Atomic only so Prefetch may read it without the lock (relaxed: a
   // stale id just prefetches the wrong lines); changed by SwapDb under the exclusive lock.

@@ -13,6 +13,7 @@
 #include "index/learned_store.h"
 #include "server/connection.h"
 #include "server/errors.h"
+#include "server/persistence.h"
 
 namespace ordis::server {
 namespace {
@@ -28,12 +29,22 @@ std::unique_ptr<index::OrderedStore> NewIndexStore(const Config& config) {
 Server::Server(std::unique_ptr<Config> config)
     : config_(std::move(config)),
       keyspace_(std::make_unique<Keyspace>(config_->databases(), NewIndexStore(*config_))),
-      start_time_ms_(NowMs()) {}
+      start_time_ms_(NowMs()) {
+  persistence_ = std::make_unique<Persistence>(*this);
+}
 
 Server::~Server() = default;
 
 int Server::Run() {
   signal(SIGPIPE, SIG_IGN);
+  {
+    // Data first, then the port: clients never see a half-loaded keyspace.
+    persistence::Status status = persistence_->Start();
+    if (!status.ok()) {
+      std::fprintf(stderr, "Fatal error loading the data set: %s\n", status.message().c_str());
+      return 1;
+    }
+  }
   int nthreads = config_->threads();
   for (int i = 0; i < nthreads; ++i) threads_.push_back(std::make_unique<IoThread>(*this, i));
   event_base* accept_base = threads_[0]->base();
@@ -92,6 +103,11 @@ int Server::Run() {
   listeners_.clear();
   signal_events_.clear();
   threads_.clear();
+  if (!shutdown_saved_) {
+    // A signal: save when save points are configured (as Redis), and sync the log.
+    persistence::Status status = persistence_->Shutdown(!config_->Value("save").empty());
+    if (!status.ok()) std::fprintf(stderr, "Error saving on shutdown: %s\n", status.message().c_str());
+  }
   std::fprintf(stderr, "ordis is now ready to exit, bye bye...\n");
   return 0;
 }

@@ -21,6 +21,8 @@
 
 namespace ordis::server {
 
+class Persistence;
+
 class Server {
  public:
   explicit Server(std::unique_ptr<Config> config);
@@ -29,9 +31,12 @@ class Server {
   // Binds, starts the I/O threads and blocks until SHUTDOWN or a signal. Returns the exit code.
   int Run();
   void RequestShutdown();
+  // SHUTDOWN ran its final save (or was told NOSAVE): Run does not save again on the way out.
+  void MarkShutdownSaved() { shutdown_saved_ = true; }
 
   Config& config() { return *config_; }
   Keyspace& keyspace() { return *keyspace_; }
+  Persistence& persistence() { return *persistence_; }
   ClientRegistry& clients() { return clients_; }
   ScanCursors& scan_cursors() { return scan_cursors_; }
   const CommandTable& commands() const { return Commands(); }
@@ -62,6 +67,7 @@ class Server {
 
   std::unique_ptr<Config> config_;
   std::unique_ptr<Keyspace> keyspace_;
+  std::unique_ptr<Persistence> persistence_;
   ClientRegistry clients_;
   ScanCursors scan_cursors_;
   std::vector<std::unique_ptr<IoThread>> threads_;
@@ -70,6 +76,7 @@ class Server {
   std::atomic<uint64_t> next_client_id_{1};
   std::atomic<uint64_t> next_thread_{0};
   std::atomic<bool> shutting_down_{false};
+  std::atomic<bool> shutdown_saved_{false};
   int64_t start_time_ms_;
   int listening_port_ = 0;
 };

@@ -1,4 +1,4 @@
-// Server commands: CONFIG DBSIZE FLUSHDB FLUSHALL TIME DEBUG SHUTDOWN MEMORY LASTSAVE.
+// Server commands: CONFIG DBSIZE FLUSHDB FLUSHALL TIME DEBUG SHUTDOWN MEMORY.
 // INFO is in info.cc, COMMAND in command_docs.cc.
 #include <sys/time.h>
 #include <unistd.h>
@@ -12,6 +12,7 @@
 #include "server/arg_parser.h"
 #include "server/command_table.h"
 #include "server/errors.h"
+#include "server/persistence.h"
 
 namespace ordis::server {
 namespace {
@@ -112,10 +113,6 @@ void CmdTime(CommandContext& ctx) {
   ctx.out.Bulk(std::to_string(tv.tv_usec));
 }
 
-// LASTSAVE: no snapshot has been taken yet, so the server's start time, as Redis reports
-// when it started without an RDB file.
-void CmdLastSave(CommandContext& ctx) { ctx.out.Integer(ctx.server.start_time_ms() / 1000); }
-
 // DEBUG SLEEP seconds | DEBUG HELP
 void CmdDebug(CommandContext& ctx) {
   std::string mode = ctx.server.config().Value("enable-debug-command");
@@ -150,15 +147,21 @@ void CmdDebug(CommandContext& ctx) {
 }
 
 // SHUTDOWN [NOSAVE | SAVE] [NOW] [FORCE] [ABORT]
+// Saves when asked or when save points are configured, and syncs the append-only log; a failed
+// save keeps the server running (unless FORCE), as Redis does.
 void CmdShutdown(CommandContext& ctx) {
+  bool save = !ctx.server.config().Value("save").empty(), force = false;
   for (size_t i = 1; i < ctx.args.size(); ++i) {
     std::string_view opt = ctx.args[i];
     if (EqualsIgnoreCase(opt, "SAVE")) {
-      // Snapshots do not exist yet: refusing is honest, exiting without saving would lose data
-      // the caller asked to keep.
-      ctx.out.Error(errors::kShutdownFailed);
-      return;
+      save = true;
+      continue;
     }
+    if (EqualsIgnoreCase(opt, "NOSAVE")) {
+      save = false;
+      continue;
+    }
+    if (EqualsIgnoreCase(opt, "FORCE")) force = true;
     if (EqualsIgnoreCase(opt, "ABORT")) {
       ctx.out.Error(errors::kNoShutdownInProgress);
       return;
@@ -169,6 +172,15 @@ void CmdShutdown(CommandContext& ctx) {
       return;
     }
   }
+  persistence::Status status = ctx.server.persistence().Shutdown(save);
+  if (!status.ok()) {
+    std::fprintf(stderr, "Error trying to shut down: %s\n", status.message().c_str());
+    if (!force) {
+      ctx.out.Error(errors::kShutdownFailed);
+      return;
+    }
+  }
+  ctx.server.MarkShutdownSaved();
   // Redis closes the connection without a reply when it shuts down.
   ctx.server.RequestShutdown();
 }
@@ -230,8 +242,6 @@ void RegisterServerFamily(CommandTable* table) {
       {"flushall", -1, kWrite | kKeyspaceWide, 0, 0, 0, CmdFlushAll, "server",
        "Remove all keys from all databases"},
       {"time", 1, kLoading | kStale | kFast, 0, 0, 0, CmdTime, "server", "Return the current server time"},
-      {"lastsave", 1, kLoading | kStale | kFast, 0, 0, 0, CmdLastSave, "server",
-       "Get the UNIX time stamp of the last successful save to disk"},
       {"debug", -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdDebug, "server",
        "A container for debugging commands"},
       {"shutdown", -1, kAdmin | kNoScript | kLoading | kStale | kNoMulti, 0, 0, 0, CmdShutdown,

@@ -122,17 +122,26 @@ void CmdSPop(CommandContext& ctx) {
     return;
   }
   SetValue& set = obj->set();
+  // The pick is random: the log records the members removed (SREM), as Redis propagates it.
+  std::vector<std::string>* removed = ctx.propagate;
+  if (removed != nullptr) removed->assign({"SREM", std::string(key)});
+  auto pop = [&] {
+    std::string member = set.PopRandom(CommandRng());
+    ctx.out.Bulk(member);
+    if (removed != nullptr) removed->push_back(std::move(member));
+  };
   if (!with_count) {
-    ctx.out.Bulk(set.PopRandom(CommandRng()));
+    pop();
   } else if (count == 0) {
     ctx.out.SetHeader(0);
     return;
   } else if (static_cast<uint64_t>(count) >= set.size()) {
     ReplyMembers(ctx, set);
+    if (removed != nullptr) removed->assign({"DEL", std::string(key)});
     set.clear();
   } else {
     ctx.out.SetHeader(count);  // O(count): each pop is O(1) expected
-    for (int64_t i = 0; i < count; ++i) ctx.out.Bulk(set.PopRandom(CommandRng()));
+    for (int64_t i = 0; i < count; ++i) pop();
   }
   FinishCollectionWrite(ctx, key, obj);
 }

@@ -1,0 +1,88 @@
+// Persistence commands: SAVE BGSAVE BGREWRITEAOF LASTSAVE (SHUTDOWN's save is in server_family.cc).
+// Replies are Redis 7's, word for word.
+#include <string>
+
+#include "server/arg_parser.h"
+#include "server/command_table.h"
+#include "server/errors.h"
+#include "server/persistence.h"
+#include "server/server.h"
+
+namespace ordis::server {
+namespace {
+
+// SAVE: a snapshot now; the reply waits for it (other clients keep being served).
+void CmdSave(CommandContext& ctx) {
+  Persistence& p = ctx.server.persistence();
+  if (p.job_running()) {
+    ctx.out.Error(errors::kBgSaveInProgress);
+    return;
+  }
+  persistence::Status status = p.Save();
+  if (!status.ok()) {
+    ctx.out.Error("ERR " + status.message());
+    return;
+  }
+  ctx.out.Ok();
+}
+
+// BGSAVE [SCHEDULE]
+void CmdBgSave(CommandContext& ctx) {
+  bool schedule = false;
+  if (ctx.args.size() == 2) {
+    if (!EqualsIgnoreCase(ctx.args[1], "SCHEDULE")) {
+      ctx.out.Error(errors::kSyntax);
+      return;
+    }
+    schedule = true;
+  } else if (ctx.args.size() > 2) {
+    ctx.out.Error(errors::kSyntax);
+    return;
+  }
+  Persistence& p = ctx.server.persistence();
+  const std::string error = p.StartBgSave();
+  if (error.empty()) {
+    ctx.out.SimpleString("Background saving started");
+  } else if (schedule) {
+    // Redis schedules it for after the running job; the save rules' next check runs it, since
+    // the changes it would save are still counted.
+    ctx.out.SimpleString("Background saving scheduled");
+  } else {
+    ctx.out.Error(error);
+  }
+}
+
+// BGREWRITEAOF
+void CmdBgRewriteAof(CommandContext& ctx) {
+  Persistence& p = ctx.server.persistence();
+  const bool busy = p.job_running();
+  const std::string error = p.StartRewrite();
+  if (!error.empty()) {
+    ctx.out.Error(error);
+  } else if (busy) {
+    ctx.out.SimpleString("Background append only file rewriting scheduled");
+  } else {
+    ctx.out.SimpleString("Background append only file rewriting started");
+  }
+}
+
+// LASTSAVE: unix time of the last successful save (the start time before any).
+void CmdLastSave(CommandContext& ctx) { ctx.out.Integer(ctx.server.persistence().last_save_s()); }
+
+}  // namespace
+
+void RegisterPersistenceFamily(CommandTable* table) {
+  using namespace cmd;
+  table->Register({
+      {"save", 1, kAdmin | kNoScript | kNoMulti, 0, 0, 0, CmdSave, "server",
+       "Synchronously save the dataset to disk"},
+      {"bgsave", -1, kAdmin | kNoScript, 0, 0, 0, CmdBgSave, "server",
+       "Asynchronously save the dataset to disk"},
+      {"bgrewriteaof", 1, kAdmin | kNoScript, 0, 0, 0, CmdBgRewriteAof, "server",
+       "Asynchronously rewrite the append-only file"},
+      {"lastsave", 1, kLoading | kStale | kFast, 0, 0, 0, CmdLastSave, "server",
+       "Get the UNIX time stamp of the last successful save to disk"},
+  });
+}
+
+}  // namespace ordis::server
