@@ -3,7 +3,8 @@
 # server by server within each round, and prints requests/s (median over rounds) and the ratio
 # ordis/redis per line. Quote the ratio, not the absolute numbers: the machine is shared.
 #
-#   bench/vs-redis.sh [rounds] [section...]   (default 3 rounds; sections: strings zset, default both)
+#   bench/vs-redis.sh [rounds] [section...]   (default 3 rounds; sections: strings zset persistence
+#                                              snapshot, default strings zset)
 #   ORDIS_THREADS=2 bench/vs-redis.sh   (I/O threads for ordis; default: its own default)
 #   ORDIS_ARGS="--index map" bench/vs-redis.sh   (any further ordis-server flags)
 #   ROW_TIMEOUT=20 bench/vs-redis.sh    (seconds one redis-benchmark run may take before it counts as n/a)
@@ -13,6 +14,13 @@
 # through redis-cli --pipe, memory per member from INFO used_memory before and after, the same for
 # zr (the members added in random order) and zs (score i), then read rows, then ZADD rows (which
 # grow z).
+# persistence: both servers with --appendonly yes and --appendfsync everysec (each in its own
+# directory; INFO persistence must say aof_enabled:1), SET rows; then fresh servers with appendfsync
+# always, SET -P 16; prints how much each appendonlydir grew. Not run unless named.
+# snapshot: SNAPSHOT_KEYS keys (default 10M; bench/snapshot.sh [keys] runs it alone): SAVE time, file
+# size and the time a restart takes to load the snapshot, one server at a time. Not run unless named.
+# Every server runs in a fresh scratch directory with --save '' (and --appendonly no unless the
+# section turns the log on).
 # A row whose run fails (error reply, timeout) prints n/a; the reason is listed below the table.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,19 +49,41 @@ wait_ready() {
   exit 1
 }
 
-# Starts ordis and redis, empty, on fresh ports: sets ordis_port, redis_port and their pids.
-start_servers() {
-  ordis_port=$(free_port)
-  redis_port=$(free_port)
-  local ordis_args=(--port "$ordis_port")
+# Each server runs in a scratch directory of its own (--dir), with the flags given after the
+# defaults --save '' --appendonly no (later flags win, on both servers).
+server_flags() {  # flags... -> the command-line flags for either server, one per line
+  printf '%s\n' --save '' --appendonly no "$@"
+}
+start_ordis() {  # dir [flags...]: starts ordis on $ordis_port in dir (made if missing), sets ordis_pid
+  local dir=$1 flags
+  shift
+  mkdir -p "$dir"
+  mapfile -t flags < <(server_flags "$@")
+  local ordis_args=(--port "$ordis_port" --dir "$dir" "${flags[@]}")
   [ -n "${ORDIS_THREADS:-}" ] && ordis_args+=(--threads "$ORDIS_THREADS")
   # shellcheck disable=SC2206
   [ -n "${ORDIS_ARGS:-}" ] && ordis_args+=($ORDIS_ARGS)
   "$root/build/server/ordis-server" "${ordis_args[@]}" >>"$workdir/ordis.log" 2>&1 &
   ordis_pid=$!
-  (cd "$workdir" && exec redis-server --port "$redis_port" --save '' --appendonly no \
-    >>"$workdir/redis.log" 2>&1) &
+}
+start_redis() {  # dir [flags...]: starts redis-server on $redis_port in dir, sets redis_pid
+  local dir=$1 flags
+  shift
+  mkdir -p "$dir"
+  mapfile -t flags < <(server_flags "$@")
+  redis-server --port "$redis_port" --dir "$dir" "${flags[@]}" >>"$workdir/redis.log" 2>&1 &
   redis_pid=$!
+}
+# Starts ordis and redis, empty, on fresh ports and in fresh directories ($ordis_dir, $redis_dir),
+# with the given flags for both: sets ordis_port, redis_port and their pids.
+starts=0
+start_servers() {
+  starts=$((starts + 1))
+  ordis_dir=$workdir/ordis.$starts redis_dir=$workdir/redis.$starts
+  ordis_port=$(free_port)
+  redis_port=$(free_port)
+  start_ordis "$ordis_dir" "$@"
+  start_redis "$redis_dir" "$@"
   wait_ready "$ordis_port"
   wait_ready "$redis_port"
 }
@@ -216,8 +246,8 @@ for start in range(0, n, batch):
     out.write(b"".join(parts))
 EOF
 }
-info_field() {  # port field -> value from INFO memory
-  redis-cli -p "$1" info memory | tr -d '\r' | awk -F: -v f="$2" '$1 == f {print $2}'
+info_field() {  # port field [section] -> value from INFO section (default memory)
+  redis-cli -p "$1" info "${3:-memory}" | tr -d '\r' | awk -F: -v f="$2" '$1 == f {print $2}'
 }
 # Loads file into the key on port and prints "used_memory delta/member rss delta/member".
 load_zset() {  # port key file
@@ -268,11 +298,204 @@ section_zset() {
   done
 }
 
+# Writes: both servers with the append-only log on (--appendonly yes, each in its own directory),
+# appendfsync everysec and then, on fresh servers, always. Redis's other defaults stay (RDB preamble,
+# automatic rewrite at 100% growth and 64 MB); snapshots off on both (--save '').
+persistence_everysec_rows=(
+  "SET -P 16 -c 50 (everysec)|-c 50 -P 16 -n 1000000 -r 1000000 -t set|="
+  "SET -P 1 -c 50 (everysec)|-c 50 -P 1 -n 200000 -r 1000000 -t set|="
+)
+persistence_always_rows=(
+  "SET -P 16 -c 50 (always)|-c 50 -P 16 -n 200000 -r 1000000 -t set|="
+)
+log_bytes() {  # dir -> bytes in dir/appendonlydir
+  du -sb "$1/appendonlydir" 2>/dev/null | cut -f1
+}
+# Measures the named rows on fresh servers started with the log on and the given appendfsync;
+# exits when a server does not report aof_enabled:1, notes when a log did not grow.
+measure_logged() {  # rows appendfsync
+  local server port dir before after
+  start_servers --appendonly yes --appendfsync "$2"
+  for server in ordis redis; do
+    [ $server = ordis ] && port=$ordis_port || port=$redis_port
+    if [ "$(info_field "$port" aof_enabled persistence)" != 1 ]; then
+      echo "$server: INFO persistence does not say aof_enabled:1 with --appendonly yes" >&2
+      exit 1
+    fi
+  done
+  declare -A before
+  for server in ordis redis; do
+    [ $server = ordis ] && dir=$ordis_dir || dir=$redis_dir
+    before[$server]=$(log_bytes "$dir")
+  done
+  measure "$1"
+  sleep 1.5  # everysec: what is written reaches the file within a second or so
+  for server in ordis redis; do
+    [ $server = ordis ] && dir=$ordis_dir || dir=$redis_dir
+    after=$(log_bytes "$dir")
+    [ $server = ordis ] && port=$ordis_port || port=$redis_port
+    log_growth[$2,$server]="$(awk -v a="${before[$server]:-0}" -v b="$after" 'BEGIN { printf "%.0f MB", (b - a) / 1e6 }')"
+    log_growth[$2,$server]+=" ($(info_field "$port" aof_rewrites persistence) rewrites)"
+    if [ "${after:-0}" -le "${before[$server]:-0}" ]; then
+      log_growth[$2,$server]+=" (did not grow!)"
+    fi
+  done
+  stop_servers
+}
+declare -A log_growth
+section_persistence() {
+  measure_logged persistence_everysec_rows everysec
+  measure_logged persistence_always_rows always
+  echo "persistence: --appendonly yes, fresh servers for each appendfsync; SET of 3-byte values over 1M keys"
+  report persistence_everysec_rows persistence_always_rows
+  local f
+  for f in everysec always; do
+    echo "appendonlydir growth over the $f rows: ordis ${log_growth[$f,ordis]}, redis ${log_growth[$f,redis]}"
+  done
+}
+
+# snapshot: SNAPSHOT_KEYS (default 10M) keys key:%d with 16-byte values, the same RESP file piped
+# into each server alone (redis, then ordis, to keep the peak memory down); then SAVE timed, the
+# snapshot's size, and SNAPSHOT_LOADS (default 3) restarts on the same directory, each timed from
+# the process's start until it answers PING and DBSIZE is the key count.
+snapshot_resp() {  # keys -> RESP of SET key:%d <16 digits> for each key, on stdout
+  /usr/bin/python3 - "$1" <<'EOF'
+import sys
+n, chunk = int(sys.argv[1]), 100_000
+out = sys.stdout.buffer
+for start in range(0, n, chunk):
+    parts = []
+    for i in range(start, min(n, start + chunk)):
+        k = b"key:%d" % i
+        parts.append(b"*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$16\r\n%016d\r\n" % (len(k), k, i * 2654435761 % 10**16))
+    out.write(b"".join(parts))
+EOF
+}
+# Polls every 10 ms (a new connection each time) until the server on port answers PING with PONG
+# and DBSIZE with keys; prints the milliseconds since start_ns. Fails when the process is gone,
+# when DBSIZE stays another number for a second, or after 10 minutes.
+wait_loaded() {  # port pid keys start_ns
+  /usr/bin/python3 - "$@" <<'EOF'
+import os, socket, sys, time
+port, pid, keys, t0 = (int(a) for a in sys.argv[1:5])
+def ask(cmd):
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(cmd)
+            data = b""
+            while not data.endswith(b"\r\n"):
+                d = s.recv(4096)
+                if not d:
+                    break
+                data += d
+            return data
+    except OSError:
+        return b""
+wrong_since, last = None, b""
+while time.time_ns() - t0 < 600e9:
+    if ask(b"PING\r\n").startswith(b"+PONG"):
+        last = ask(b"DBSIZE\r\n")
+        if last == b":%d\r\n" % keys:
+            print("%.0f" % ((time.time_ns() - t0) / 1e6))
+            sys.exit(0)
+        if last.startswith(b":"):
+            wrong_since = wrong_since or time.time()
+            if time.time() - wrong_since > 1:
+                break
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        sys.exit("the server exited while loading")
+    time.sleep(0.01)
+sys.exit("DBSIZE is %r after restart, expected %d" % (last.strip().decode(), keys))
+EOF
+}
+now_ns() { date +%s%N; }
+secs() {  # from_ns to_ns -> seconds, 3 decimals
+  awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'
+}
+declare -A snap
+# Starts $server (ordis or redis) alone on a fresh port in $dir: sets port and pid.
+start_one() {
+  if [ "$server" = ordis ]; then
+    ordis_port=$(free_port); port=$ordis_port; start_ordis "$dir"; pid=$ordis_pid
+  else
+    redis_port=$(free_port); port=$redis_port; start_redis "$dir"; pid=$redis_pid
+  fi
+}
+# Loads the RESP file into a fresh server, SAVEs, then restarts it on the snapshot; into snap[].
+snapshot_one() {  # server keys file
+  local server=$1 keys=$2 file=$3 dir=$workdir/snap.$1 port pid t0 t1 out round ms loads=()
+  start_one
+  wait_ready "$port"
+  t0=$(now_ns)
+  out=$(redis-cli -p "$port" --pipe <"$file" 2>&1)
+  t1=$(now_ns)
+  snap[$server,pipe]=$(secs "$t0" "$t1")
+  if ! grep -q "errors: 0, replies: $keys\$" <<<"$out" || [ "$(redis-cli -p "$port" dbsize)" != "$keys" ]; then
+    echo "$server: loading $keys keys failed (DBSIZE $(redis-cli -p "$port" dbsize)): $out" >&2
+    exit 1
+  fi
+  snap[$server,mem]=$(awk -v u="$(info_field "$port" used_memory)" 'BEGIN { printf "%.1f", u / 1e6 }')
+  t0=$(now_ns)
+  out=$(redis-cli -p "$port" save 2>&1)
+  t1=$(now_ns)
+  [ "$out" = OK ] || { echo "$server: SAVE answered $out" >&2; exit 1; }
+  snap[$server,save]=$(secs "$t0" "$t1")
+  snap[$server,file]=$(redis-cli -p "$port" config get dbfilename | tail -n 1)
+  snap[$server,size]=$(awk -v s="$(stat -c %s "$dir/${snap[$server,file]}")" 'BEGIN { printf "%.1f", s / 1e6 }')
+  stop_servers
+  for round in $(seq 1 "${SNAPSHOT_LOADS:-3}"); do
+    t0=$(now_ns)
+    start_one
+    if ! ms=$(wait_loaded "$port" "$pid" "$keys" "$t0"); then
+      echo "$server: restart $round on $dir (${snap[$server,file]}, $keys keys) failed; its log ends:" >&2
+      tail -n 5 "$workdir/$server.log" >&2
+      exit 1
+    fi
+    loads+=("$(awk -v m="$ms" 'BEGIN { printf "%.3f", m / 1e3 }')")
+    if [ "$server" = ordis ]; then
+      snap[$server,reported]=$(awk -v m="$(info_field "$port" loading_time_ms persistence)" 'BEGIN { printf "%.3f", m / 1e3 }')
+    else
+      snap[$server,reported]=$(grep -o 'DB loaded from disk: [0-9.]* seconds' "$workdir/redis.log" | tail -n 1 | awk '{print $5}')
+    fi
+    stop_servers
+  done
+  snap[$server,loads]="${loads[*]}"
+  snap[$server,load]=$(median "${loads[@]}")
+}
+snapshot_row() {  # label field
+  printf '| %-58s | %10s | %10s | %11s |\n' "$1" "${snap[ordis,$2]}" "${snap[redis,$2]}" "$(ratio "${snap[ordis,$2]}" "${snap[redis,$2]}")"
+}
+section_snapshot() {
+  local keys=${SNAPSHOT_KEYS:-10000000} nloads=${SNAPSHOT_LOADS:-3} t0 t1
+  t0=$(now_ns)
+  snapshot_resp "$keys" >"$workdir/snapshot.resp"
+  t1=$(now_ns)
+  echo "snapshot: $keys keys key:%d, 16-byte values ($(du -m "$workdir/snapshot.resp" | cut -f1) MB of RESP, generated in $(secs "$t0" "$t1") s); one server at a time"
+  snapshot_one redis "$keys" "$workdir/snapshot.resp"
+  snapshot_one ordis "$keys" "$workdir/snapshot.resp"
+  rm -f "$workdir/snapshot.resp"
+  printf '| %-58s | %10s | %10s | %11s |\n' "snapshot, $keys keys" ordis redis "ordis/redis"
+  printf '|%s|%s|%s|%s|\n' "------------------------------------------------------------" "------------" "------------" "-------------"
+  snapshot_row "load through redis-cli --pipe, s" pipe
+  snapshot_row "used_memory after loading, MB" mem
+  snapshot_row "SAVE, s" save
+  snapshot_row "snapshot file size, MB (${snap[ordis,file]} / ${snap[redis,file]})" size
+  snapshot_row "restart until PING and DBSIZE = $keys, s (median of $nloads)" load
+  snapshot_row "load time the server reports, s (last restart)" reported
+  echo "restarts, s: ordis ${snap[ordis,loads]}; redis ${snap[redis,loads]}"
+  echo "(reported: ordis INFO persistence loading_time_ms; redis its log's \"DB loaded from disk\")"
+  echo "snapshot load speedup, redis / ordis restart time: $(ratio "${snap[redis,load]}" "${snap[ordis,load]}") (target: at least 1.50x)"
+}
+
 for section in "${sections[@]}"; do
   case $section in
     strings) section_strings ;;
     zset) section_zset ;;
-    *) echo "unknown section $section (strings, zset)" >&2; exit 2 ;;
+    persistence) section_persistence ;;
+    snapshot) section_snapshot ;;
+    *) echo "unknown section $section (strings, zset, persistence, snapshot)" >&2; exit 2 ;;
   esac
   echo
 done
