@@ -16,7 +16,8 @@
 # grow z).
 # persistence: both servers with --appendonly yes and --appendfsync everysec (each in its own
 # directory; INFO persistence must say aof_enabled:1), SET rows; then fresh servers with appendfsync
-# always, SET -P 16; prints how much each appendonlydir grew. Not run unless named.
+# always, SET -P 16; the same on fresh servers without the log; prints how much each appendonlydir
+# grew (and the rewrites). Not run unless named.
 # snapshot: SNAPSHOT_KEYS keys (default 10M; bench/snapshot.sh [keys] runs it alone): SAVE time, file
 # size and the time a restart takes to load the snapshot, one server at a time. Not run unless named.
 # Every server runs in a fresh scratch directory with --save '' (and --appendonly no unless the
@@ -308,6 +309,10 @@ persistence_everysec_rows=(
 persistence_always_rows=(
   "SET -P 16 -c 50 (always)|-c 50 -P 16 -n 200000 -r 1000000 -t set|="
 )
+# The same without the log, on fresh servers too: what the log costs each server in this run.
+persistence_off_rows=(
+  "SET -P 16 -c 50 (appendonly no)|-c 50 -P 16 -n 1000000 -r 1000000 -t set|="
+)
 log_bytes() {  # dir -> bytes in dir/appendonlydir
   du -sb "$1/appendonlydir" 2>/dev/null | cut -f1
 }
@@ -346,8 +351,11 @@ declare -A log_growth
 section_persistence() {
   measure_logged persistence_everysec_rows everysec
   measure_logged persistence_always_rows always
-  echo "persistence: --appendonly yes, fresh servers for each appendfsync; SET of 3-byte values over 1M keys"
-  report persistence_everysec_rows persistence_always_rows
+  start_servers
+  measure persistence_off_rows
+  stop_servers
+  echo "persistence: --appendonly yes, fresh servers for each appendfsync (and without the log); SET of 3-byte values over 1M keys"
+  report persistence_everysec_rows persistence_always_rows persistence_off_rows
   local f
   for f in everysec always; do
     echo "appendonlydir growth over the $f rows: ordis ${log_growth[$f,ordis]}, redis ${log_growth[$f,redis]}"
