@@ -208,18 +208,20 @@ Status Persistence::ReplayFile(const std::string& path, bool last, Dispatcher& d
 
 // --- Snapshots ----------------------------------------------------------------------------------
 
-Status Persistence::Dump(const std::string& path, uint64_t* keys) {
+Status Persistence::Dump(const std::string& path, uint64_t* keys, bool lock_held) {
   const int64_t now_ms = NowMs();
   std::unique_ptr<persistence::SnapshotWriter> writer;
   Status status = persistence::SnapshotWriter::Open(path + ".tmp", path, now_ms, &writer);
   if (!status.ok()) return status;
   SnapshotDump dump(keyspace_, now_ms);
-  {
-    std::unique_lock lock(keyspace_.mu());
-    active_dump_ = &dump;
-  }
-  status = dump.Run(writer.get());
-  {
+  if (lock_held) {
+    status = dump.Run(writer.get(), true);  // nothing changes meanwhile: no observer needed
+  } else {
+    {
+      std::unique_lock lock(keyspace_.mu());
+      active_dump_ = &dump;
+    }
+    status = dump.Run(writer.get());
     std::unique_lock lock(keyspace_.mu());
     active_dump_ = nullptr;
   }
@@ -228,10 +230,12 @@ Status Persistence::Dump(const std::string& path, uint64_t* keys) {
   return status;
 }
 
-Status Persistence::Save() {
+Status Persistence::Save() { return SaveSnapshot(false); }
+
+Status Persistence::SaveSnapshot(bool lock_held) {
   const uint64_t changes = keyspace_.changes();
   uint64_t keys = 0;
-  Status status = Dump(SnapshotPath(), &keys);
+  Status status = Dump(SnapshotPath(), &keys, lock_held);
   std::lock_guard lock(info_mu_);
   if (status.ok()) {
     last_save_s_ = NowMs() / 1000;
@@ -464,15 +468,17 @@ void Persistence::Cron(int64_t now_ms) {
   }
 }
 
-Status Persistence::Shutdown(bool save) {
+Status Persistence::Shutdown(bool save, bool force) {
   if (job_.joinable()) job_.join();
   job_running_ = false;
+  std::unique_lock lock(keyspace_.mu());
   Status status = Status::Ok();
-  if (save) status = Save();
+  if (save) status = SaveSnapshot(true);
   if (AofLog* log = aof()) {
     Status drained = log->Drain();
     if (status.ok()) status = drained;
   }
+  if (status.ok() || force) server_.RequestShutdown();
   return status;
 }
 

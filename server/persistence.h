@@ -78,8 +78,10 @@ class Persistence : public KeyspaceObserver {
   // Thread 0's cron, ten times a second: save rules, automatic rewrite, everysec fsync, reaping
   // the finished job.
   void Cron(int64_t now_ms);
-  // SHUTDOWN: waits for a running job, saves if asked, syncs the log.
-  persistence::Status Shutdown(bool save);
+  // SHUTDOWN: waits for a running job, then under the exclusive keyspace lock saves if asked,
+  // syncs the log and (on success, or always when force) tells the server to stop, so no write is
+  // acknowledged after the data was saved. Also the path of a signal, with no clients left.
+  persistence::Status Shutdown(bool save, bool force);
 
   // The log, or nullptr when appendonly is off. A log once opened lives as long as this object, so
   // a pointer to it stays valid after appendonly is turned off.
@@ -103,7 +105,9 @@ class Persistence : public KeyspaceObserver {
   persistence::Status LoadLog(const persistence::Manifest& manifest);
   persistence::Status ReplayFile(const std::string& path, bool last, Dispatcher& dispatcher);
   // Writes a snapshot of the keyspace to path (via a dump that observes changes if clients run).
-  persistence::Status Dump(const std::string& path, uint64_t* keys);
+  persistence::Status Dump(const std::string& path, uint64_t* keys, bool lock_held = false);
+  // SAVE's bookkeeping around Dump.
+  persistence::Status SaveSnapshot(bool lock_held);
   // Switches the log to a fresh incremental file and starts a base dump (under the exclusive
   // lock), then finishes the rewrite on the calling thread.
   persistence::Status Rewrite();
