@@ -56,6 +56,7 @@ struct PersistenceInfo {
   uint64_t saves = 0;
   uint64_t loaded_keys = 0;
   int64_t load_time_ms = 0;
+  int64_t job_start_ms = 0;
 };
 
 class Persistence : public KeyspaceObserver {
@@ -67,12 +68,13 @@ class Persistence : public KeyspaceObserver {
   // status is fatal; its message goes to the operator.
   persistence::Status Start();
 
-  // SAVE: a snapshot now; returns when it is on disk.
-  persistence::Status Save();
+  // SAVE: a snapshot now; returns when it is on disk. *busy (and nothing done) while a background
+  // job runs.
+  persistence::Status Save(bool* busy);
   // BGSAVE / BGREWRITEAOF: "" when started, else Redis's error text.
   std::string StartBgSave();
-  std::string StartRewrite();
-  bool job_running() const { return job_running_.load(); }
+  // *scheduled when a job runs: the rewrite starts after it.
+  std::string StartRewrite(bool* scheduled);
   int64_t last_save_s() const { return last_save_s_.load(); }
 
   // Thread 0's cron, ten times a second: save rules, automatic rewrite, everysec fsync, reaping
@@ -111,8 +113,11 @@ class Persistence : public KeyspaceObserver {
   // Switches the log to a fresh incremental file and starts a base dump (under the exclusive
   // lock), then finishes the rewrite on the calling thread.
   persistence::Status Rewrite();
+  // Starts a BGSAVE or a rewrite on the job thread; false if a job is running.
+  bool StartJob(bool rewrite);
   void RunJob(bool rewrite);
-  void FinishJob();
+  // Waits for the job thread, if any.
+  void JoinJob();
 
   Server& server_;
   Keyspace& keyspace_;
@@ -128,16 +133,17 @@ class Persistence : public KeyspaceObserver {
 
   SnapshotDump* active_dump_ = nullptr;  // exclusive keyspace lock
 
-  std::thread job_;
+  std::mutex job_mu_;
+  std::thread job_;  // GUARDED_BY(job_mu_); may hold an ended job until the next starts
   std::atomic<bool> job_running_{false};
-  std::atomic<bool> job_done_{false};
-  bool rewrite_scheduled_ = false;
+  std::atomic<bool> rewrite_scheduled_{false};
 
   mutable std::mutex info_mu_;
   PersistenceInfo info_;  // GUARDED_BY(info_mu_), the counters that are not atomics
   std::atomic<int64_t> last_save_s_{0};
   uint64_t changes_at_save_ = 0;  // GUARDED_BY(info_mu_)
-  int64_t last_save_attempt_ms_ = 0;
+  int64_t job_start_ms_ = 0;      // GUARDED_BY(info_mu_)
+  std::atomic<int64_t> last_save_attempt_ms_{0};
   std::atomic<bool> loading_{false};
 };
 
