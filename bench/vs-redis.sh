@@ -431,6 +431,18 @@ start_one() {
     redis_port=$(free_port); port=$redis_port; start_redis "$dir"; pid=$redis_pid
   fi
 }
+# Exits unless key:0, the middle key and the last one hold the values snapshot_resp wrote.
+snapshot_spot_check() {  # port keys server round
+  local i want got
+  for i in 0 $(($2 / 2)) $(($2 - 1)); do
+    want=$(printf '%016d' $((i * 2654435761 % 10000000000000000)))
+    got=$(redis-cli -p "$1" get "key:$i")
+    if [ "$got" != "$want" ]; then
+      echo "$3: after restart $4, GET key:$i answered '$got', expected $want" >&2
+      exit 1
+    fi
+  done
+}
 # Loads the RESP file into a fresh server, SAVEs, then restarts it on the snapshot; into snap[].
 snapshot_one() {  # server keys file
   local server=$1 keys=$2 file=$3 dir=$workdir/snap.$1 port pid t0 t1 out round ms loads=()
@@ -462,6 +474,7 @@ snapshot_one() {  # server keys file
       exit 1
     fi
     loads+=("$(awk -v m="$ms" 'BEGIN { printf "%.3f", m / 1e3 }')")
+    snapshot_spot_check "$port" "$keys" "$server" "$round"
     if [ "$server" = ordis ]; then
       snap[$server,reported]=$(awk -v m="$(info_field "$port" loading_time_ms persistence)" 'BEGIN { printf "%.3f", m / 1e3 }')
     else
