@@ -92,7 +92,13 @@ void Connection::OnReadable(evutil_socket_t, short, void* arg) {
 
 void Connection::OnWritable(evutil_socket_t, short, void* arg) {
   auto* conn = static_cast<Connection*>(arg);
-  if (!conn->closed_) conn->Flush();
+  // With a flush scheduled, the output may hold replies whose writes are not logged yet.
+  if (!conn->closed_ && !conn->flush_scheduled_) conn->Flush();
+}
+
+void Connection::FlushScheduled() {
+  flush_scheduled_ = false;
+  if (!closed_) Flush();
 }
 
 void Connection::HandleRead() {
@@ -196,7 +202,10 @@ void Connection::ProcessInput() {
   dispatcher.EndBatch();
   in_.ShrinkIfIdle();
   state_.query_buffer_bytes.store(in_.size(), std::memory_order_relaxed);
-  Flush();
+  if (!flush_scheduled_) {
+    flush_scheduled_ = true;
+    thread_.ScheduleFlush(state_.id);
+  }
 }
 
 bool Connection::OverHardLimit() {

@@ -42,6 +42,9 @@ class Connection {
   resp::OutBuffer* output() { return &out_; }
   // Called by cron: enforces the soft output limit and the idle timeout. Returns false if closed.
   bool CheckLimits(int64_t now_ms);
+  // Called by the thread at the end of a loop turn, after the append-only log was committed:
+  // sends the replies ProcessInput produced.
+  void FlushScheduled();
 
  private:
   static void OnReadable(evutil_socket_t fd, short what, void* arg);
@@ -54,6 +57,9 @@ class Connection {
   void PrefetchBatchKeys();
   // Writes as much pending output as the socket takes; arms the write event for the rest.
   void Flush();
+  // Replies wait for the end of the loop turn (IoThread::ScheduleFlush): every connection served
+  // in the turn shares one commit of the log, and no reply leaves before its write is logged.
+  bool flush_scheduled_ = false;
   bool OverHardLimit();
 
   IoThread& thread_;

@@ -120,6 +120,9 @@ void Dispatcher::Hold(LockMode mode) {
 void Dispatcher::EndBatch() {
   if (!expired_.empty()) Hold(LockMode::kExclusive);
   Hold(LockMode::kNone);
+}
+
+void Dispatcher::CommitLog() {
   if (aof_seq_ != 0) {
     // Group commit: the batch's replies go out only once its records are written (durable under
     // appendfsync always).

@@ -25,6 +25,9 @@ class Dispatcher {
   void Dispatch(ClientState& client, resp::Writer& out, std::span<const std::string_view> args);
   // Releases the lock held for the batch and deletes the expired keys readers reported.
   void EndBatch();
+  // Returns once every log record staged by the commands run so far is written (durable under
+  // appendfsync always): replies to them may go out. Exits the process if the log fails.
+  void CommitLog();
 
   // EXEC: runs the queued commands of client under the exclusive lock, replying with an array.
   void ExecQueued(ClientState& client, resp::Writer& out);
@@ -50,7 +53,7 @@ class Dispatcher {
   std::vector<ExpiredKey> expired_;     // reported by readers during the batch
   std::vector<std::string_view> argv_;  // scratch for EXEC
   std::vector<std::string> propagate_;  // a command's own log record (CommandContext::propagate)
-  uint64_t aof_seq_ = 0;                // the batch's last log record, committed by EndBatch
+  uint64_t aof_seq_ = 0;                // the last log record staged, committed by CommitLog
   AofLog* aof_log_ = nullptr;           // the log it went to (logs outlive appendonly no)
 };
 

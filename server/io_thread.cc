@@ -23,6 +23,7 @@ IoThread::IoThread(Server& server, int index)
       dispatcher_(server, stats_) {
   notify_event_ = event_new(base_, notify_fd_, EV_READ | EV_PERSIST, &IoThread::OnNotify, this);
   event_add(notify_event_, nullptr);
+  flush_event_ = event_new(base_, -1, 0, &IoThread::OnFlush, this);
   cron_event_ = event_new(base_, -1, EV_PERSIST, &IoThread::OnCron, this);
   timeval every{0, 100 * 1000};  // 10 Hz, as Redis's default hz
   event_add(cron_event_, &every);
@@ -33,6 +34,7 @@ IoThread::~IoThread() {
   connections_.clear();
   event_free(notify_event_);
   event_free(cron_event_);
+  event_free(flush_event_);
   event_base_free(base_);
   close(notify_fd_);
 }
@@ -108,6 +110,22 @@ void IoThread::RemoveConnection(Connection* conn) {
   std::shared_ptr<Connection> doomed(it->second.release());
   connections_.erase(it);
   Post([doomed] {});
+}
+
+void IoThread::ScheduleFlush(uint64_t client_id) {
+  if (to_flush_.empty()) event_active(flush_event_, 0, 0);
+  to_flush_.push_back(client_id);
+}
+
+void IoThread::OnFlush(evutil_socket_t, short, void* arg) {
+  auto* self = static_cast<IoThread*>(arg);
+  self->dispatcher_.CommitLog();
+  std::vector<uint64_t> ids;
+  ids.swap(self->to_flush_);
+  for (uint64_t id : ids) {
+    auto it = self->connections_.find(id);  // a connection closed meanwhile is gone
+    if (it != self->connections_.end()) it->second->FlushScheduled();
+  }
 }
 
 void IoThread::KillClient(uint64_t id) {

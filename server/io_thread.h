@@ -40,6 +40,10 @@ class IoThread {
   void RemoveConnection(Connection* conn);
   // On this thread: close the connection with this id, if it lives here.
   void KillClient(uint64_t id);
+  // On this thread: the connection's replies go out at the end of this loop turn, after one
+  // commit of the append-only log for everything the turn's commands logged (Redis writes its
+  // log and its replies in beforeSleep the same way).
+  void ScheduleFlush(uint64_t client_id);
 
   event_base* base() { return base_; }
   Dispatcher& dispatcher() { return dispatcher_; }
@@ -50,6 +54,7 @@ class IoThread {
  private:
   static void OnNotify(evutil_socket_t fd, short what, void* arg);
   static void OnCron(evutil_socket_t fd, short what, void* arg);
+  static void OnFlush(evutil_socket_t fd, short what, void* arg);
   void Cron();
 
   Server& server_;
@@ -58,6 +63,10 @@ class IoThread {
   int notify_fd_;
   event* notify_event_;
   event* cron_event_;
+  // Activated by the first ScheduleFlush of a turn; libevent runs it after the I/O callbacks
+  // already active in the turn (it joins the end of the same active queue).
+  event* flush_event_;
+  std::vector<uint64_t> to_flush_;
   ThreadStats stats_;
   Dispatcher dispatcher_;
   std::thread thread_;
