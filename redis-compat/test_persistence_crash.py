@@ -189,7 +189,8 @@ class CrashTestBase(PersistentTestCase):
             delay = self.rng.uniform(self.MIN_S, self.MAX_S)
             if self.REWRITE:
                 # The rewrite starts part-way; the kill comes during or shortly after it.
-                first = delay * self.rng.uniform(0.2, 0.8)
+                first = self.rng.uniform(0.2, 0.6)
+                delay = first + self.rng.uniform(0.0, 0.3)
                 time.sleep(first)  # the experiment's random timing, not a wait for an outcome
                 with RawClient(self.srv.port) as c:
                     reply = c.call("BGREWRITEAOF")
@@ -259,20 +260,19 @@ class CrashEverysecTest(CrashTestBase):
 
 
 class CrashDuringRewriteTest(CrashTestBase):
-    ROUNDS = 8
-    MIN_S, MAX_S = 0.3, 1.0
+    ROUNDS = 10
     REWRITE = True
     PRELOAD = 200_000
 
     def preload(self):
-        pipe_load(self.srv.port, (("SET", "pre:%d" % i, "%d" % (i * 3)) for i in range(self.PRELOAD)))
+        pipe_load(self.srv.port, (("SET", "pre:%d" % i, "%d" % (i * 3) + "x" * 200) for i in range(self.PRELOAD)))
 
     def check_preload(self):
         r = client(self.srv.port)
         try:
             sample = list(range(0, self.PRELOAD, 997)) + [self.PRELOAD - 1]
             self.assertEqual(r.mget(["pre:%d" % i for i in sample]),
-                             [b"%d" % (i * 3) for i in sample])
+                             [b"%d" % (i * 3) + b"x" * 200 for i in sample])
         finally:
             r.close()
         # The manifest names a base and at least one incremental file that exist.
