@@ -7,6 +7,7 @@
 #include <random>
 
 #include "absl/container/flat_hash_map.h"
+#include "server/arg_parser.h"
 #include "server/command.h"
 #include "server/errors.h"
 #include "server/number.h"
@@ -111,6 +112,28 @@ inline bool ParseRandomCount(CommandContext& ctx, std::string_view arg, int64_t*
   return true;
 }
 
+// The arguments of HRANDFIELD / ZRANDMEMBER: key [count [WITH...]], where with_word is
+// "withvalues" or "withscores". Replies the error and returns false if they are malformed.
+inline bool ParseRandomPairArgs(CommandContext& ctx, std::string_view with_word, bool* has_count,
+                                int64_t* count, bool* with) {
+  *has_count = ctx.args.size() >= 3;
+  *with = false;
+  *count = 0;
+  if (!*has_count) return true;
+  if (!ParseRandomCount(ctx, ctx.args[2], count)) return false;
+  *with = ctx.args.size() == 4;
+  if (ctx.args.size() > 4 || (*with && !EqualsIgnoreCase(ctx.args[3], with_word))) {
+    ctx.out.Error(errors::kSyntax);
+    return false;
+  }
+  // Redis's guard against count * 2 overflowing the reply length.
+  if (*with && (*count < -INT64_MAX / 2 || *count > INT64_MAX / 2)) {
+    ctx.out.Error(errors::kOutOfRange);
+    return false;
+  }
+  return true;
+}
+
 // The reply of SRANDMEMBER / HRANDFIELD / ZRANDMEMBER for a missing key: an empty array when a count was
 // given, else a null.
 inline void ReplyNoRandomMembers(CommandContext& ctx, bool with_count) {
@@ -165,6 +188,48 @@ inline void FinishCollectionWrite(CommandContext& ctx, std::string_view key, Obj
   } else {
     ctx.keyspace().SignalModified(ctx.db(), key);
   }
+}
+
+// HSCAN / SSCAN / ZSCAN key cursor [MATCH pattern] [COUNT count], up to the walk. ordis answers
+// every collection scan in one reply with next cursor "0", whatever the cursor (Redis does the
+// same for listpack-encoded collections): a complete iteration is then one call, which meets
+// SCAN's guarantees trivially; COUNT is validated and ignored. Returns the collection of type t,
+// or nullptr after replying (an error, WRONGTYPE, or the empty scan of a missing key, for which
+// Redis does not look at the options). *pattern is empty when every element matches.
+inline Object* BeginCollectionScan(CommandContext& ctx, ObjType t, std::string_view* pattern) {
+  uint64_t cursor;
+  if (!ParseScanCursor(ctx.args[2], &cursor)) {
+    ctx.out.Error(errors::kInvalidCursor);
+    return nullptr;
+  }
+  bool wrong_type;
+  Object* obj = FindCollectionForRead(ctx, ctx.args[1], t, &wrong_type);
+  if (wrong_type) return nullptr;
+  if (obj == nullptr) {
+    ctx.out.ArrayHeader(2);
+    ctx.out.Bulk("0");
+    ctx.out.ArrayHeader(0);
+    return nullptr;
+  }
+  *pattern = {};
+  ArgParser p(ctx.args, 3);
+  while (p.HasNext() && p.ok()) {
+    const bool has_value = p.remaining() >= 2;
+    if (has_value && p.Accept("COUNT")) {
+      int64_t count = p.NextInt();
+      if (p.ok() && count < 1) p.Fail(errors::kSyntax);
+    } else if (has_value && p.Accept("MATCH")) {
+      *pattern = p.Next();
+      if (*pattern == "*") *pattern = {};
+    } else {
+      p.Fail(errors::kSyntax);
+    }
+  }
+  if (!p.ok()) {
+    ctx.out.Error(p.error());
+    return nullptr;
+  }
+  return obj;
 }
 
 }  // namespace ordis::server

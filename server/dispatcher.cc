@@ -71,6 +71,11 @@ const CommandSpec* Dispatcher::Resolve(ClientState& client, resp::Writer& out,
 
 void Dispatcher::Dispatch(ClientState& client, resp::Writer& out,
                           std::span<const std::string_view> args) {
+  if (server_.shutting_down()) {
+    // The final save has been taken: nothing may change or be acknowledged after it.
+    client.close_after_reply = true;
+    return;
+  }
   const CommandSpec* spec = Resolve(client, out, args);
   if (spec == nullptr) return;
   if (!(spec->flags & cmd::kNoAuth) && server_.NeedsAuth(client)) {

@@ -275,22 +275,9 @@ void ReplyEntry(CommandContext& ctx, const Entry& e, bool with_values) {
 
 // HRANDFIELD key [count [WITHVALUES]]
 void CmdHRandField(CommandContext& ctx) {
-  bool has_count = ctx.args.size() >= 3;
-  bool with_values = false;
-  int64_t count = 0;
-  if (has_count) {
-    if (!ParseRandomCount(ctx, ctx.args[2], &count)) return;
-    with_values = ctx.args.size() == 4;
-    if (ctx.args.size() > 4 || (with_values && !EqualsIgnoreCase(ctx.args[3], "withvalues"))) {
-      ctx.out.Error(errors::kSyntax);
-      return;
-    }
-    // Redis's guard against count * 2 overflowing the reply length.
-    if (with_values && (count < -INT64_MAX / 2 || count > INT64_MAX / 2)) {
-      ctx.out.Error(errors::kOutOfRange);
-      return;
-    }
-  }
+  bool has_count, with_values;
+  int64_t count;
+  if (!ParseRandomPairArgs(ctx, "withvalues", &has_count, &count, &with_values)) return;
   bool wrong_type;
   Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kHash, &wrong_type);
   if (wrong_type) return;
@@ -342,47 +329,12 @@ void CmdHRandField(CommandContext& ctx) {
   }
 }
 
-// Redis's parseScanCursorOrReply: strtoul over the whole argument, no leading space, no overflow
-// ("-1" and "+1" are accepted, as strtoul accepts them).
-// HSCAN key cursor [MATCH pattern] [COUNT count]
-// ordis answers every HSCAN in one reply: all matching fields and values, with next cursor "0",
-// whatever the cursor (Redis does the same for a listpack-encoded hash). A complete iteration is
-// then always one call, which meets SCAN's guarantees trivially; COUNT is validated and ignored,
-// and memory for the reply is bounded by the hash itself.
+// HSCAN key cursor [MATCH pattern] [COUNT count]: one reply (BeginCollectionScan).
 void CmdHScan(CommandContext& ctx) {
-  uint64_t cursor;
-  if (!ParseScanCursor(ctx.args[2], &cursor)) {
-    ctx.out.Error(errors::kInvalidCursor);
-    return;
-  }
-  bool wrong_type;
-  Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kHash, &wrong_type);
-  if (wrong_type) return;
-  if (obj == nullptr) {  // as Redis, options are not looked at for a missing key
-    ctx.out.ArrayHeader(2);
-    ctx.out.Bulk("0");
-    ctx.out.ArrayHeader(0);
-    return;
-  }
   std::string_view pattern;
-  bool use_pattern = false;
-  ArgParser p(ctx.args, 3);
-  while (p.HasNext() && p.ok()) {
-    bool has_value = p.remaining() >= 2;
-    if (has_value && p.Accept("COUNT")) {
-      int64_t count = p.NextInt();
-      if (p.ok() && count < 1) p.Fail(errors::kSyntax);
-    } else if (has_value && p.Accept("MATCH")) {
-      pattern = p.Next();
-      use_pattern = pattern != "*";
-    } else {
-      p.Fail(errors::kSyntax);
-    }
-  }
-  if (!p.ok()) {
-    ctx.out.Error(p.error());
-    return;
-  }
+  Object* obj = BeginCollectionScan(ctx, ObjType::kHash, &pattern);
+  if (obj == nullptr) return;
+  const bool use_pattern = !pattern.empty();
   const HashValue& hash = obj->hash();
   std::vector<const Entry*> matched;
   matched.reserve(use_pattern ? 0 : hash.size());

@@ -46,7 +46,7 @@ constexpr int64_t kRetryAfterFailureMs = 5000;
 Persistence::Persistence(Server& server) : server_(server), keyspace_(server.keyspace()) {}
 
 Persistence::~Persistence() {
-  if (job_.joinable()) job_.join();
+  JoinJob();
   std::unique_lock lock(keyspace_.mu());
   keyspace_.SetObserver(nullptr);
 }
@@ -208,18 +208,20 @@ Status Persistence::ReplayFile(const std::string& path, bool last, Dispatcher& d
 
 // --- Snapshots ----------------------------------------------------------------------------------
 
-Status Persistence::Dump(const std::string& path, uint64_t* keys) {
+Status Persistence::Dump(const std::string& path, uint64_t* keys, bool lock_held) {
   const int64_t now_ms = NowMs();
   std::unique_ptr<persistence::SnapshotWriter> writer;
   Status status = persistence::SnapshotWriter::Open(path + ".tmp", path, now_ms, &writer);
   if (!status.ok()) return status;
   SnapshotDump dump(keyspace_, now_ms);
-  {
-    std::unique_lock lock(keyspace_.mu());
-    active_dump_ = &dump;
-  }
-  status = dump.Run(writer.get());
-  {
+  if (lock_held) {
+    status = dump.Run(writer.get(), true);  // nothing changes meanwhile: no observer needed
+  } else {
+    {
+      std::unique_lock lock(keyspace_.mu());
+      active_dump_ = &dump;
+    }
+    status = dump.Run(writer.get());
     std::unique_lock lock(keyspace_.mu());
     active_dump_ = nullptr;
   }
@@ -228,10 +230,18 @@ Status Persistence::Dump(const std::string& path, uint64_t* keys) {
   return status;
 }
 
-Status Persistence::Save() {
+Status Persistence::Save(bool* busy) {
+  *busy = job_running_.exchange(true);
+  if (*busy) return Status::Ok();
+  Status status = SaveSnapshot(false);
+  job_running_ = false;
+  return status;
+}
+
+Status Persistence::SaveSnapshot(bool lock_held) {
   const uint64_t changes = keyspace_.changes();
   uint64_t keys = 0;
-  Status status = Dump(SnapshotPath(), &keys);
+  Status status = Dump(SnapshotPath(), &keys, lock_held);
   std::lock_guard lock(info_mu_);
   if (status.ok()) {
     last_save_s_ = NowMs() / 1000;
@@ -243,11 +253,30 @@ Status Persistence::Save() {
 }
 
 std::string Persistence::StartBgSave() {
-  if (job_running_.exchange(true)) return "ERR Background save already in progress";
+  return StartJob(false) ? "" : "ERR Background save already in progress";
+}
+
+bool Persistence::StartJob(bool rewrite) {
+  if (job_running_.exchange(true)) return false;
+  {
+    // In progress from the moment the command is answered, not from when the thread runs.
+    std::lock_guard lock(info_mu_);
+    job_start_ms_ = NowMs();
+    if (rewrite) {
+      info_.aof_rewrite_in_progress = true;
+    } else {
+      info_.bgsave_in_progress = true;
+    }
+  }
+  std::lock_guard lock(job_mu_);
+  if (job_.joinable()) job_.join();  // the previous job has ended (job_running_ was false)
+  job_ = std::thread([this, rewrite] { RunJob(rewrite); });
+  return true;
+}
+
+void Persistence::JoinJob() {
+  std::lock_guard lock(job_mu_);
   if (job_.joinable()) job_.join();
-  job_done_ = false;
-  job_ = std::thread([this] { RunJob(false); });
-  return "";
 }
 
 void Persistence::OpenLog(std::unique_ptr<persistence::AofWriter> writer) {
@@ -269,39 +298,31 @@ void Persistence::CloseLog() {
   }
 }
 
-std::string Persistence::StartRewrite() {
+std::string Persistence::StartRewrite(bool* scheduled) {
   if (aof() == nullptr) {
     // Redis 7 with appendonly no writes a fresh log anyway; ordis needs the log open to keep the
     // writes that arrive during the rewrite, so it says so instead.
     return "ERR the append-only log is off (appendonly no)";
   }
-  if (job_running_.exchange(true)) {
-    rewrite_scheduled_ = true;
-    return "";  // Redis: "Background append only file rewriting scheduled"
+  {
+    std::lock_guard lock(info_mu_);
+    if (info_.aof_rewrite_in_progress) {
+      return "ERR Background append only file rewriting already in progress";
+    }
   }
-  if (job_.joinable()) job_.join();
-  job_done_ = false;
-  job_ = std::thread([this] { RunJob(true); });
+  // A save running: Redis schedules the rewrite ("... rewriting scheduled") for when it ends.
+  *scheduled = !StartJob(true);
+  if (*scheduled) rewrite_scheduled_ = true;
   return "";
 }
 
 void Persistence::RunJob(bool rewrite) {
   const int64_t start_ms = NowMs();
-  {
-    std::lock_guard lock(info_mu_);
-    if (rewrite) {
-      info_.aof_rewrite_in_progress = true;
-      info_.current_rewrite_time_s = 0;
-    } else {
-      info_.bgsave_in_progress = true;
-      info_.current_save_time_s = 0;
-    }
-  }
   Status status = Status::Ok();
   if (rewrite) {
     status = Rewrite();
   } else {
-    status = Save();
+    status = SaveSnapshot(false);
   }
   if (!status.ok()) std::fprintf(stderr, "Background %s failed: %s\n",
                                  rewrite ? "append-only log rewrite" : "save",
@@ -313,17 +334,15 @@ void Persistence::RunJob(bool rewrite) {
       info_.aof_rewrite_in_progress = false;
       info_.last_rewrite_ok = status.ok();
       info_.last_rewrite_time_s = seconds;
-      info_.current_rewrite_time_s = -1;
       if (status.ok()) ++info_.aof_rewrites;
     } else {
       info_.bgsave_in_progress = false;
       info_.last_bgsave_ok = status.ok();
       info_.last_bgsave_time_s = seconds;
-      info_.current_save_time_s = -1;
     }
   }
   last_save_attempt_ms_ = NowMs();
-  job_done_ = true;
+  job_running_ = false;  // last: a new job may start (and join this thread) from here on
 }
 
 // --- The log's rewrite --------------------------------------------------------------------------
@@ -391,10 +410,6 @@ Status Persistence::Rewrite() {
 // --- Cron and shutdown --------------------------------------------------------------------------
 
 void Persistence::Cron(int64_t now_ms) {
-  if (job_done_.exchange(false)) {
-    if (job_.joinable()) job_.join();
-    job_running_ = false;
-  }
   // CONFIG SET appendonly / appendfsync take effect here.
   const bool want_log = server_.config().Value("appendonly") == "yes";
   if (!want_log && aof() != nullptr && !job_running_) CloseLog();
@@ -411,16 +426,12 @@ void Persistence::Cron(int64_t now_ms) {
       last_ok = info_.last_rewrite_ok;
     }
     if (!last_ok && now_ms - last_save_attempt_ms_ < kRetryAfterFailureMs) return;
-    if (!job_running_.exchange(true)) {
-      if (job_.joinable()) job_.join();
-      job_done_ = false;
-      job_ = std::thread([this] { RunJob(true); });
-    }
+    StartJob(true);
     return;
   }
-  if (rewrite_scheduled_) {
-    rewrite_scheduled_ = false;
-    StartRewrite();
+  if (rewrite_scheduled_.exchange(false)) {
+    bool scheduled;
+    StartRewrite(&scheduled);
     return;
   }
   // save <seconds> <changes> rules.
@@ -459,19 +470,26 @@ void Persistence::Cron(int64_t now_ms) {
     if (percentage > 0 && total >= min_size && base > 0 &&
         (total - base) * 100 / base >= static_cast<uint64_t>(percentage)) {
       std::fprintf(stderr, "Starting automatic rewriting of the append-only log\n");
-      StartRewrite();
+      StartJob(true);
     }
   }
 }
 
-Status Persistence::Shutdown(bool save) {
-  if (job_.joinable()) job_.join();
-  job_running_ = false;
+Status Persistence::Shutdown(bool save, bool force) {
+  // Take the job slot, so no background job starts between here and the exit.
+  while (job_running_.exchange(true)) JoinJob();
+  JoinJob();
+  std::unique_lock lock(keyspace_.mu());
   Status status = Status::Ok();
-  if (save) status = Save();
+  if (save) status = SaveSnapshot(true);
   if (AofLog* log = aof()) {
     Status drained = log->Drain();
     if (status.ok()) status = drained;
+  }
+  if (status.ok() || force) {
+    server_.RequestShutdown();
+  } else {
+    job_running_ = false;  // the server goes on
   }
   return status;
 }
@@ -481,9 +499,13 @@ PersistenceInfo Persistence::Info() const {
   {
     std::lock_guard lock(info_mu_);
     info = info_;
+    info.job_start_ms = job_start_ms_;
     info.changes_since_save = keyspace_.changes() - changes_at_save_;
   }
   info.loading = loading_;
+  const int64_t running_s = (NowMs() - info.job_start_ms) / 1000;
+  info.current_save_time_s = info.bgsave_in_progress ? running_s : -1;
+  info.current_rewrite_time_s = info.aof_rewrite_in_progress ? running_s : -1;
   info.last_save_time_s = last_save_s_;
   AofLog* log = const_cast<Persistence*>(this)->aof();
   info.aof_enabled = log != nullptr;

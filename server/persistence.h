@@ -56,6 +56,7 @@ struct PersistenceInfo {
   uint64_t saves = 0;
   uint64_t loaded_keys = 0;
   int64_t load_time_ms = 0;
+  int64_t job_start_ms = 0;
 };
 
 class Persistence : public KeyspaceObserver {
@@ -67,19 +68,22 @@ class Persistence : public KeyspaceObserver {
   // status is fatal; its message goes to the operator.
   persistence::Status Start();
 
-  // SAVE: a snapshot now; returns when it is on disk.
-  persistence::Status Save();
+  // SAVE: a snapshot now; returns when it is on disk. *busy (and nothing done) while a background
+  // job runs.
+  persistence::Status Save(bool* busy);
   // BGSAVE / BGREWRITEAOF: "" when started, else Redis's error text.
   std::string StartBgSave();
-  std::string StartRewrite();
-  bool job_running() const { return job_running_.load(); }
+  // *scheduled when a job runs: the rewrite starts after it.
+  std::string StartRewrite(bool* scheduled);
   int64_t last_save_s() const { return last_save_s_.load(); }
 
   // Thread 0's cron, ten times a second: save rules, automatic rewrite, everysec fsync, reaping
   // the finished job.
   void Cron(int64_t now_ms);
-  // SHUTDOWN: waits for a running job, saves if asked, syncs the log.
-  persistence::Status Shutdown(bool save);
+  // SHUTDOWN: waits for a running job, then under the exclusive keyspace lock saves if asked,
+  // syncs the log and (on success, or always when force) tells the server to stop, so no write is
+  // acknowledged after the data was saved. Also the path of a signal, with no clients left.
+  persistence::Status Shutdown(bool save, bool force);
 
   // The log, or nullptr when appendonly is off. A log once opened lives as long as this object, so
   // a pointer to it stays valid after appendonly is turned off.
@@ -103,12 +107,17 @@ class Persistence : public KeyspaceObserver {
   persistence::Status LoadLog(const persistence::Manifest& manifest);
   persistence::Status ReplayFile(const std::string& path, bool last, Dispatcher& dispatcher);
   // Writes a snapshot of the keyspace to path (via a dump that observes changes if clients run).
-  persistence::Status Dump(const std::string& path, uint64_t* keys);
+  persistence::Status Dump(const std::string& path, uint64_t* keys, bool lock_held = false);
+  // SAVE's bookkeeping around Dump.
+  persistence::Status SaveSnapshot(bool lock_held);
   // Switches the log to a fresh incremental file and starts a base dump (under the exclusive
   // lock), then finishes the rewrite on the calling thread.
   persistence::Status Rewrite();
+  // Starts a BGSAVE or a rewrite on the job thread; false if a job is running.
+  bool StartJob(bool rewrite);
   void RunJob(bool rewrite);
-  void FinishJob();
+  // Waits for the job thread, if any.
+  void JoinJob();
 
   Server& server_;
   Keyspace& keyspace_;
@@ -124,16 +133,17 @@ class Persistence : public KeyspaceObserver {
 
   SnapshotDump* active_dump_ = nullptr;  // exclusive keyspace lock
 
-  std::thread job_;
+  std::mutex job_mu_;
+  std::thread job_;  // GUARDED_BY(job_mu_); may hold an ended job until the next starts
   std::atomic<bool> job_running_{false};
-  std::atomic<bool> job_done_{false};
-  bool rewrite_scheduled_ = false;
+  std::atomic<bool> rewrite_scheduled_{false};
 
   mutable std::mutex info_mu_;
   PersistenceInfo info_;  // GUARDED_BY(info_mu_), the counters that are not atomics
   std::atomic<int64_t> last_save_s_{0};
   uint64_t changes_at_save_ = 0;  // GUARDED_BY(info_mu_)
-  int64_t last_save_attempt_ms_ = 0;
+  int64_t job_start_ms_ = 0;      // GUARDED_BY(info_mu_)
+  std::atomic<int64_t> last_save_attempt_ms_{0};
   std::atomic<bool> loading_{false};
 };
 

@@ -13,12 +13,12 @@ namespace {
 
 // SAVE: a snapshot now; the reply waits for it (other clients keep being served).
 void CmdSave(CommandContext& ctx) {
-  Persistence& p = ctx.server.persistence();
-  if (p.job_running()) {
+  bool busy;
+  persistence::Status status = ctx.server.persistence().Save(&busy);
+  if (busy) {
     ctx.out.Error(errors::kBgSaveInProgress);
     return;
   }
-  persistence::Status status = p.Save();
   if (!status.ok()) {
     ctx.out.Error("ERR " + status.message());
     return;
@@ -54,12 +54,11 @@ void CmdBgSave(CommandContext& ctx) {
 
 // BGREWRITEAOF
 void CmdBgRewriteAof(CommandContext& ctx) {
-  Persistence& p = ctx.server.persistence();
-  const bool busy = p.job_running();
-  const std::string error = p.StartRewrite();
+  bool scheduled;
+  const std::string error = ctx.server.persistence().StartRewrite(&scheduled);
   if (!error.empty()) {
     ctx.out.Error(error);
-  } else if (busy) {
+  } else if (scheduled) {
     ctx.out.SimpleString("Background append only file rewriting scheduled");
   } else {
     ctx.out.SimpleString("Background append only file rewriting started");

@@ -105,7 +105,7 @@ int Server::Run() {
   threads_.clear();
   if (!shutdown_saved_) {
     // A signal: save when save points are configured (as Redis), and sync the log.
-    persistence::Status status = persistence_->Shutdown(!config_->Value("save").empty());
+    persistence::Status status = persistence_->Shutdown(!config_->Value("save").empty(), true);
     if (!status.ok()) std::fprintf(stderr, "Error saving on shutdown: %s\n", status.message().c_str());
   }
   std::fprintf(stderr, "ordis is now ready to exit, bye bye...\n");

@@ -31,6 +31,8 @@ class Server {
   // Binds, starts the I/O threads and blocks until SHUTDOWN or a signal. Returns the exit code.
   int Run();
   void RequestShutdown();
+  // True once shutdown was requested: commands are no longer run (their connections close).
+  bool shutting_down() const { return shutting_down_.load(std::memory_order_acquire); }
   // SHUTDOWN ran its final save (or was told NOSAVE): Run does not save again on the way out.
   void MarkShutdownSaved() { shutdown_saved_ = true; }
 

@@ -172,7 +172,7 @@ void CmdShutdown(CommandContext& ctx) {
       return;
     }
   }
-  persistence::Status status = ctx.server.persistence().Shutdown(save);
+  persistence::Status status = ctx.server.persistence().Shutdown(save, force);
   if (!status.ok()) {
     std::fprintf(stderr, "Error trying to shut down: %s\n", status.message().c_str());
     if (!force) {
@@ -180,9 +180,8 @@ void CmdShutdown(CommandContext& ctx) {
       return;
     }
   }
-  ctx.server.MarkShutdownSaved();
   // Redis closes the connection without a reply when it shuts down.
-  ctx.server.RequestShutdown();
+  ctx.server.MarkShutdownSaved();
 }
 
 // MEMORY USAGE key [SAMPLES count]

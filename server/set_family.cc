@@ -349,45 +349,12 @@ void CmdSInterCard(CommandContext& ctx) {
   ctx.out.Integer(static_cast<int64_t>(members.size()));
 }
 
-// True iff arg is a cursor Redis's parseScanCursorOrReply accepts: what strtoul takes whole, no
-// leading space, no overflow ("" and "-1" pass, as in Redis).
-// SSCAN key cursor [MATCH pattern] [COUNT count]
-// ordis answers every valid cursor with the whole (MATCH-filtered) set and cursor "0", as Redis
-// does for a set in its compact encodings; COUNT is checked and otherwise ignored (a hint in Redis
-// too). Order of checks as in Redis: cursor, key type, then options.
+// SSCAN key cursor [MATCH pattern] [COUNT count]: one reply (BeginCollectionScan).
 void CmdSScan(CommandContext& ctx) {
-  uint64_t cursor;
-  if (!ParseScanCursor(ctx.args[2], &cursor)) {
-    ctx.out.Error(errors::kInvalidCursor);
-    return;
-  }
-  bool wrong_type;
-  Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kSet, &wrong_type);
-  if (wrong_type) return;
-  if (obj == nullptr) {
-    ctx.out.ArrayHeader(2);
-    ctx.out.Bulk("0");
-    ctx.out.ArrayHeader(0);
-    return;
-  }
   std::string_view pattern;
-  bool use_pattern = false;
-  ArgParser p(ctx.args, 3);
-  while (p.HasNext() && p.ok()) {
-    if (p.remaining() >= 2 && p.Accept("COUNT")) {
-      int64_t count = p.NextInt();
-      if (p.ok() && count < 1) p.Fail(errors::kSyntax);
-    } else if (p.remaining() >= 2 && p.Accept("MATCH")) {
-      pattern = p.Next();
-      use_pattern = pattern != "*";
-    } else {
-      p.Fail(errors::kSyntax);
-    }
-  }
-  if (!p.ok()) {
-    ctx.out.Error(p.error());
-    return;
-  }
+  Object* obj = BeginCollectionScan(ctx, ObjType::kSet, &pattern);
+  if (obj == nullptr) return;
+  const bool use_pattern = !pattern.empty();
   std::vector<std::string_view> found;
   for (const std::string& m : obj->set()) {
     if (!use_pattern || GlobMatch(pattern, m)) found.push_back(m);

@@ -71,14 +71,15 @@ void SnapshotDump::BeforeDbChange(int db) {
   }
 }
 
-persistence::Status SnapshotDump::Run(persistence::SnapshotWriter* writer) {
+persistence::Status SnapshotDump::Run(persistence::SnapshotWriter* writer, bool lock_held) {
   std::vector<OwnedRecord> chunk;
   std::string position;
   const int num_dbs = keyspace_.num_dbs();
   while (cursor_db_ < num_dbs) {
     chunk.clear();
     {
-      std::shared_lock lock(keyspace_.mu());
+      std::shared_lock lock(keyspace_.mu(), std::defer_lock);
+      if (!lock_held) lock.lock();
       const int db = cursor_db_;
       size_t bytes = 0;
       bool db_done = true;

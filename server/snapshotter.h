@@ -35,8 +35,9 @@ class SnapshotDump {
   void BeforeDbChange(int db);
 
   // Writes every key into writer (which the caller then commits). Keys written so far count in
-  // keys_written().
-  persistence::Status Run(persistence::SnapshotWriter* writer);
+  // keys_written(). Takes the shared lock chunk by chunk, unless the caller holds the keyspace
+  // lock for the whole dump (lock_held: SHUTDOWN's final save, which no write may follow).
+  persistence::Status Run(persistence::SnapshotWriter* writer, bool lock_held = false);
   uint64_t keys_written() const { return keys_written_; }
 
  private:

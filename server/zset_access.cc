@@ -33,10 +33,13 @@ bool ParseLexRange(std::string_view min, std::string_view max, LexRange* out) {
 
 RankInterval RanksInScoreRange(const ZSetValue& z, const ScoreRange& range) {
   RankInterval out;
-  out.first = z.CountBefore([&](double score, std::string_view) {
+  // Unbounded ends need no search (a descent costs cache misses at every level).
+  const bool from_start = range.min == -HUGE_VAL && !range.min_exclusive;
+  const bool to_end = range.max == HUGE_VAL && !range.max_exclusive;
+  out.first = from_start ? 0 : z.CountBefore([&](double score, std::string_view) {
     return range.min_exclusive ? score <= range.min : score < range.min;
   });
-  out.end = z.CountBefore([&](double score, std::string_view) {
+  out.end = to_end ? z.size() : z.CountBefore([&](double score, std::string_view) {
     return range.max_exclusive ? score < range.max : score <= range.max;
   });
   return out;
@@ -48,20 +51,28 @@ RankInterval RanksInLexRange(const ZSetValue& z, const LexRange& range) {
   // Implied when all scores are equal; with unequal scores (where Redis leaves the result
   // undefined) it makes ordis answer as Redis does in the common cases.
   if (z.empty()) return out;
+  const bool from_start = range.min.kind == LexBound::kMinusInf;
+  const bool to_end = range.max.kind == LexBound::kPlusInf;
   bool in_range = true;
-  z.VisitFrom(z.size() - 1, true, [&](std::string_view member, double) {
-    in_range = range.min.AllowsAsMin(member);
-    return false;
-  });
-  z.VisitFrom(0, false, [&](std::string_view member, double) {
-    in_range = in_range && range.max.AllowsAsMax(member);
-    return false;
-  });
+  if (!from_start) {
+    z.VisitFrom(z.size() - 1, true, [&](std::string_view member, double) {
+      in_range = range.min.AllowsAsMin(member);
+      return false;
+    });
+  }
+  if (!to_end) {
+    z.VisitFrom(0, false, [&](std::string_view member, double) {
+      in_range = in_range && range.max.AllowsAsMax(member);
+      return false;
+    });
+  }
   if (!in_range) return out;
-  out.first = z.CountBefore(
-      [&](double, std::string_view member) { return !range.min.AllowsAsMin(member); });
-  out.end = z.CountBefore(
-      [&](double, std::string_view member) { return range.max.AllowsAsMax(member); });
+  out.first = from_start ? 0 : z.CountBefore([&](double, std::string_view member) {
+    return !range.min.AllowsAsMin(member);
+  });
+  out.end = to_end ? z.size() : z.CountBefore([&](double, std::string_view member) {
+    return range.max.AllowsAsMax(member);
+  });
   return out;
 }
 

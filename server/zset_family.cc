@@ -264,22 +264,9 @@ void CmdZRevRank(CommandContext& ctx) { ZRankCommand(ctx, true); }
 // one asks for distinct members: the whole set when it has no more than count, else count
 // distinct ranks (SampleDistinctPositions).
 void CmdZRandMember(CommandContext& ctx) {
-  const bool has_count = ctx.args.size() >= 3;
-  bool withscores = false;
-  int64_t count = 0;
-  if (has_count) {
-    if (!ParseRandomCount(ctx, ctx.args[2], &count)) return;
-    withscores = ctx.args.size() == 4;
-    if (ctx.args.size() > 4 || (withscores && !EqualsIgnoreCase(ctx.args[3], "withscores"))) {
-      ctx.out.Error(errors::kSyntax);
-      return;
-    }
-    // Redis's guard against count * 2 overflowing the reply length.
-    if (withscores && (count < -INT64_MAX / 2 || count > INT64_MAX / 2)) {
-      ctx.out.Error(errors::kOutOfRange);
-      return;
-    }
-  }
+  bool has_count, withscores;
+  int64_t count;
+  if (!ParseRandomPairArgs(ctx, "withscores", &has_count, &count, &withscores)) return;
   bool wrong_type;
   Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kZSet, &wrong_type);
   if (wrong_type) return;
@@ -330,46 +317,15 @@ void CmdZRandMember(CommandContext& ctx) {
   SampleDistinctPositions(size, n, reply_rank);
 }
 
-// ZSCAN key cursor [MATCH pattern] [COUNT count]
-// As HSCAN and SSCAN: every valid cursor gets the whole (MATCH-filtered) set, in order, with next
-// cursor "0" (Redis does the same for a listpack-encoded set); COUNT is checked and otherwise
-// ignored. A rank cursor would be cheap but would break SCAN's guarantee: ranks shift when
-// entries before the cursor change, so a member present throughout could be skipped. Scores are
-// bulk strings in both protocols, as Redis sends them. Order of checks as in Redis: cursor, key
-// type, then options.
+// ZSCAN key cursor [MATCH pattern] [COUNT count]: one reply (BeginCollectionScan), in order. A
+// rank cursor would be cheap but would break SCAN's guarantee: ranks shift when entries before
+// the cursor change, so a member present throughout could be skipped. Scores are bulk strings in
+// both protocols, as Redis sends them.
 void CmdZScan(CommandContext& ctx) {
-  uint64_t cursor;
-  if (!ParseScanCursor(ctx.args[2], &cursor)) {
-    ctx.out.Error(errors::kInvalidCursor);
-    return;
-  }
-  bool wrong_type;
-  Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kZSet, &wrong_type);
-  if (wrong_type) return;
-  if (obj == nullptr) {
-    ctx.out.ArrayHeader(2);
-    ctx.out.Bulk("0");
-    ctx.out.ArrayHeader(0);
-    return;
-  }
   std::string_view pattern;
-  bool use_pattern = false;
-  ArgParser p(ctx.args, 3);
-  while (p.HasNext() && p.ok()) {
-    if (p.remaining() >= 2 && p.Accept("COUNT")) {
-      int64_t count = p.NextInt();
-      if (p.ok() && count < 1) p.Fail(errors::kSyntax);
-    } else if (p.remaining() >= 2 && p.Accept("MATCH")) {
-      pattern = p.Next();
-      use_pattern = pattern != "*";
-    } else {
-      p.Fail(errors::kSyntax);
-    }
-  }
-  if (!p.ok()) {
-    ctx.out.Error(p.error());
-    return;
-  }
+  Object* obj = BeginCollectionScan(ctx, ObjType::kZSet, &pattern);
+  if (obj == nullptr) return;
+  const bool use_pattern = !pattern.empty();
   const ZSetValue& z = obj->zset();
   std::vector<std::pair<std::string_view, double>> found;  // views into z, unchanged meanwhile
   if (!use_pattern) found.reserve(z.size());
