@@ -270,6 +270,90 @@ class BgsaveConsistencyTest(PersistentTestCase):
         self.run_case(churn=True)
 
 
+class BgsaveDatabaseOpsTest(PersistentTestCase):
+    """Point-in-time under whole-database changes: in each of databases 0-2, transactions keep the
+    sum of the k-keys equal to that database's `total` (INCR pairs; in database 2 also FLUSHDB +
+    SET total 0 as one transaction). SWAPDB 0 1 moves whole databases, totals included, so each
+    database's invariant survives it; the snapshot must show every database consistent."""
+
+    N = 100_000  # per database
+
+    def test_swapdb_and_flushdb_during_bgsave(self):
+        port = self.srv.port
+        for db in range(3):
+            pipe_load(port, [("SELECT", str(db))] + [("SET", "k%d" % i, "0") for i in range(self.N)]
+                      + [("SET", "total", "0")])
+        stop = threading.Event()
+        acked = [0, 0, 0]
+        errors = []
+
+        def writer(db):
+            rng = random.Random(77 + db)
+            try:
+                with RawClient(port) as c:
+                    self.assertEqual(c.call("SELECT", str(db)), "OK")
+                    while not stop.is_set():
+                        payload, count = b"", 0
+                        for _ in range(20):
+                            if db == 2 and rng.random() < 0.02:
+                                cmds = [("FLUSHDB",), ("SET", "total", "0")]
+                            else:
+                                cmds = [("INCR", "k%d" % rng.randrange(self.N)), ("INCR", "total")]
+                            payload += encode_command("MULTI")
+                            payload += b"".join(encode_command(*cmd) for cmd in cmds)
+                            payload += encode_command("EXEC")
+                            count += 1
+                        c.send(payload)
+                        for _ in range(count):
+                            replies = [c.read_reply() for _ in range(4)]
+                            if not isinstance(replies[-1], list):
+                                raise AssertionError("EXEC replied %r" % (replies[-1],))
+                            acked[db] += 1
+            except BaseException as e:  # noqa: B902
+                errors.append(e)
+
+        swaps = [0]
+
+        def swapper():
+            try:
+                with RawClient(port) as c:
+                    while not stop.is_set():
+                        if c.call("SWAPDB", "0", "1") != "OK":
+                            raise AssertionError("SWAPDB failed")
+                        swaps[0] += 1
+                        time.sleep(0.005)  # pacing of the swaps, not a wait for an outcome
+            except BaseException as e:  # noqa: B902
+                errors.append(e)
+
+        threads = [threading.Thread(target=writer, args=(db,)) for db in range(3)]
+        threads.append(threading.Thread(target=swapper))
+        for t in threads:
+            t.start()
+        r = self.r()
+        self.assertTrue(wait_until(lambda: min(acked) >= 100 and swaps[0] >= 5, 20))
+        n = saves(r)
+        r.bgsave()
+        at_reply = (sum(acked), swaps[0])
+        wait_bgsave(r, n)
+        during = (sum(acked) - at_reply[0], swaps[0] - at_reply[1])
+        stop.set()
+        for t in threads:
+            t.join(30)
+        self.assertFalse(errors, errors[:1])
+        self.restart()
+        for db in range(3):
+            c = self.r(db=db)
+            keys = [k for k in c.scan_iter(count=10000) if k != b"total"]
+            s = 0
+            for i in range(0, len(keys), 5000):
+                s += sum(int(v) for v in c.mget(keys[i:i + 5000]))
+            total = int(c.get("total"))
+            self.assertEqual(s, total, "db %d in the snapshot: sum %d != total %d (%d keys)"
+                             % (db, s, total, len(keys)))
+        print("\nBGSAVE under SWAPDB/FLUSHDB: %d transactions and %d swaps while it ran" % during)
+        self.assertGreater(during[0], 0, "no write overlapped the BGSAVE")
+
+
 class SaveRulesAndInfoTest(PersistentTestCase):
     def test_info_fields_move(self):
         r = self.r()
