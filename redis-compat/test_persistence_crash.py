@@ -42,6 +42,8 @@ class Writer(threading.Thread):
         self.list_acked = []       # (element, ack time)
         self.shared_sent = 0
         self.shared_acked = []     # (reply, ack time)
+        self.pair_sent = 0
+        self.pair_acked = []       # (value of both counters, ack time)
         self.error = None
         self.connected = threading.Event()
 
@@ -59,23 +61,29 @@ class Writer(threading.Thread):
                 batch = []
                 for _ in range(DEPTH):
                     n += 1
-                    kind = n % 4
+                    kind = n % 5
                     if kind == 0:
                         key, val = self.prefix + "s%d" % n, "v%d" % n
                         self.sets_sent[key] = val
-                        batch.append((kind, key, ("SET", key, val)))
+                        batch.append((kind, key, [("SET", key, val)]))
                     elif kind == 1:
                         self.incr_sent += 1
-                        batch.append((kind, None, ("INCR", self.prefix + "ctr")))
+                        batch.append((kind, None, [("INCR", self.prefix + "ctr")]))
                     elif kind == 2:
                         self.list_sent.append(b"%d" % n)
-                        batch.append((kind, b"%d" % n, ("RPUSH", self.prefix + "list", str(n))))
-                    else:
+                        batch.append((kind, b"%d" % n, [("RPUSH", self.prefix + "list", str(n))]))
+                    elif kind == 3:
                         self.shared_sent += 1
-                        batch.append((kind, None, ("INCR", "r%d:shared" % self.rnd)))
-                c.send(b"".join(encode_command(*cmd) for _, _, cmd in batch))
-                for kind, item, _ in batch:
-                    reply = c.read_reply()
+                        batch.append((kind, None, [("INCR", "r%d:shared" % self.rnd)]))
+                    else:
+                        # A transaction: both counters move together or not at all.
+                        self.pair_sent += 1
+                        batch.append((kind, None, [("MULTI",), ("INCR", self.prefix + "pa"),
+                                                   ("INCR", self.prefix + "pb"), ("EXEC",)]))
+                c.send(b"".join(encode_command(*cmd) for _, _, cmds in batch for cmd in cmds))
+                for kind, item, cmds in batch:
+                    replies = [c.read_reply() for _ in cmds]
+                    reply = replies[-1]
                     now = time.monotonic()
                     if kind == 0:
                         if reply != "OK":
@@ -85,8 +93,12 @@ class Writer(threading.Thread):
                         self.incr_acked.append((reply, now))
                     elif kind == 2:
                         self.list_acked.append((item, now))
-                    else:
+                    elif kind == 3:
                         self.shared_acked.append((reply, now))
+                    else:
+                        if not (isinstance(reply, list) and reply[0] == reply[1]):
+                            raise AssertionError("EXEC replied %r" % (reply,))
+                        self.pair_acked.append((reply[0], now))
         except (ConnectionClosed, ConnectionError, OSError):
             pass  # the kill
         except BaseException as e:  # noqa: B902
@@ -96,7 +108,7 @@ class Writer(threading.Thread):
 
     def acked_count(self):
         return len(self.sets_acked) + len(self.incr_acked) + len(self.list_acked) + \
-            len(self.shared_acked)
+            len(self.shared_acked) + len(self.pair_acked)
 
 
 class CrashTestBase(PersistentTestCase):
@@ -106,6 +118,7 @@ class CrashTestBase(PersistentTestCase):
     LOSS_ALLOWED_S = None  # None: no acknowledged write may be lost
     REWRITE = False
     PRELOAD = 0
+    STOP = "kill"  # or "sigterm", "shutdown": a clean stop under load
 
     def setUp(self):
         super().setUp()
@@ -157,6 +170,13 @@ class CrashTestBase(PersistentTestCase):
             for reply, t in w.incr_acked:
                 if reply > ctr:
                     lost.append(("INCR %sctr -> %d" % (p, reply), t))
+            pa = int(obs.get((p + "pa").encode()) or 0)
+            pb = int(obs.get((p + "pb").encode()) or 0)
+            self.assertEqual(pa, pb, "half a transaction survived: %spa=%d, pb=%d" % (p, pa, pb))
+            self.assertLessEqual(pa, w.pair_sent)
+            for reply, t in w.pair_acked:
+                if reply > pa:
+                    lost.append(("EXEC %spa/pb -> %d" % (p, reply), t))
             lst = obs.get((p + "list").encode(), ())
             self.assertEqual(list(lst), w.list_sent[:len(lst)],
                              "the list is not a prefix of what was pushed, in order")
@@ -205,8 +225,17 @@ class CrashTestBase(PersistentTestCase):
                 time.sleep(delay)  # the random moment of the crash
             self.assertTrue(self.srv.alive(), "server died before the kill:\n" + self.srv.log_text())
             kill_time = time.monotonic()
-            status = self.srv.kill()
-            self.assertEqual(status, -9)
+            if self.STOP == "kill":
+                self.assertEqual(self.srv.kill(), -9)
+            elif self.STOP == "sigterm":
+                status, log = self.srv.stop()
+                self.assertEqual(status, 0, log)
+            else:  # SHUTDOWN: saves, since save points are configured
+                with RawClient(self.srv.port) as c:
+                    c.send_command("SHUTDOWN")
+                    c.wait_closed(30)
+                self.assertEqual(self.srv.proc.wait(30), 0, self.srv.log_text())
+                self.srv.proc = None
             stop.set()
             for w in writers:
                 w.join(30)
@@ -280,6 +309,66 @@ class CrashDuringRewriteTest(CrashTestBase):
         self.assertEqual(files[0][2], "b")
         for name, _, _ in files:
             self.assertTrue(os.path.exists(self.path("appendonlydir", name)), name)
+
+
+class ShutdownUnderLoadTest(CrashTestBase):
+    """Not a crash: SHUTDOWN (saving, as save points are configured) while writers run, and no log.
+    The final snapshot must hold every write acknowledged before the connection closed."""
+
+    server_args = ("--save", "3600 1")
+    ROUNDS = 4
+    STOP = "shutdown"
+
+
+class SigtermUnderLoadTest(ShutdownUnderLoadTest):
+    STOP = "sigterm"
+
+
+class CrashDuringBgsaveTest(PersistentTestCase):
+    """SIGKILL at a random moment of a BGSAVE: the file at dump.osnap is the previous snapshot or
+    the new one, whole (it is renamed into place), never a mix; each round's state is one MULTI/EXEC
+    that sets an epoch and every mark key to it."""
+
+    ROUNDS = 6
+    PRELOAD = 200_000
+    MARKS = 500
+
+    def test_kill_during_bgsave(self):
+        rng = random.Random(SEED + 1)
+        print("\nCrashDuringBgsaveTest: seed %d, %d rounds" % (SEED, self.ROUNDS))
+        pipe_load(self.srv.port, (("SET", "pre:%d" % i, "x" * 200) for i in range(self.PRELOAD)))
+        r = client(self.srv.port)
+        self.assertTrue(r.save())
+        r.close()
+        epoch = 0
+        outcomes = {"old": 0, "new": 0, "in_progress_at_kill": 0}
+        for rnd in range(self.ROUNDS):
+            with RawClient(self.srv.port) as c:
+                cmds = [("MULTI",), ("SET", "epoch", str(epoch + 1))]
+                cmds += [("SET", "mark:%d" % (j * 397 % self.PRELOAD), str(epoch + 1))
+                         for j in range(self.MARKS)]
+                replies = c.pipeline(cmds + [("EXEC",)])
+                self.assertIsInstance(replies[-1], list)
+                self.assertEqual(str(c.call("BGSAVE")), "Background saving started")
+                time.sleep(rng.uniform(0.0, 0.25))  # the random moment of the crash
+                info = c.call("INFO", "persistence")
+                outcomes["in_progress_at_kill"] += b"rdb_bgsave_in_progress:1" in info
+                self.assertEqual(self.srv.kill(), -9)
+            self.srv.start()
+            r = client(self.srv.port)
+            try:
+                got = int(r.get("epoch"))
+                self.assertIn(got, (epoch, epoch + 1))
+                marks = r.mget(["mark:%d" % (j * 397 % self.PRELOAD) for j in range(self.MARKS)])
+                want = [str(got).encode()] * self.MARKS if got > 0 else [None] * self.MARKS
+                self.assertEqual(marks, want, "a snapshot mixing two moments")
+                self.assertEqual(r.dbsize(), self.PRELOAD + (self.MARKS + 1 if got > 0 else 0))
+                outcomes["new" if got == epoch + 1 else "old"] += 1
+                epoch = got
+            finally:
+                r.close()
+        print("CrashDuringBgsaveTest: loaded the new snapshot %(new)d times, the previous one "
+              "%(old)d times; %(in_progress_at_kill)d kills while INFO said a save ran" % outcomes)
 
 
 del CrashTestBase  # only its subclasses are tests
