@@ -12,6 +12,9 @@ Environment:
 What the harness provides:
   * Server: one server process on a free port in its own scratch directory; start() retries on a lost
     port race, waits (polling with a deadline) until the server answers PING, stop() kills it.
+  * Server(keep_dir=True) keeps its directory across stop()/kill()/start() for persistence tests:
+    kill() is a SIGKILL, log_text() the last process's whole log (each start gets its own log file),
+    start_expecting_exit() runs it on its files expecting a refusal, remove_dir() cleans up.
   * ServerTestCase: a unittest.TestCase with a fresh server per test class (setUpClass/tearDownClass),
     FLUSHALL before every test, and helpers for raw and redis-py clients.
   * RawClient: a plain socket that sends bytes and parses RESP2 and RESP3 replies exactly, keeping the

@@ -250,9 +250,10 @@ class CrashTestBase(PersistentTestCase):
             if lost:
                 age = max(kill_time - t for _, t in lost)
                 worst_age = max(worst_age, age)
-                msg = ("round %d (kill after %.3fs): %d of %d acknowledged writes lost, the oldest "
-                       "acknowledged %.3fs before the kill, e.g. %r; log:\n%s" %
-                       (rnd, delay, len(lost), acked, age, lost[:3], self.srv.log_text()))
+                msg = ("round %d (%s after %.3fs): %d of %d acknowledged writes lost, the oldest "
+                       "acknowledged %.3fs before the stop (negative: after it was issued), e.g. "
+                       "%r; log:\n%s" % (rnd, self.STOP, delay, len(lost), acked, age, lost[:3],
+                                          self.srv.log_text()))
                 if self.LOSS_ALLOWED_S is None:
                     self.fail(msg)
                 self.assertLessEqual(age, self.LOSS_ALLOWED_S, msg)
@@ -268,8 +269,9 @@ class CrashTestBase(PersistentTestCase):
                              "restart" % rnd)
         self.check_dbsize(self.ROUNDS)
         self.check_preload()
-        print("%s: %d acknowledged writes over %d crashes, %d lost (oldest %.3fs before its "
-              "kill)%s" % (type(self).__name__, total_acked, self.ROUNDS, total_lost, worst_age,
+        print("%s: %d acknowledged writes over %d stops (%s), %d lost (oldest %.3fs before the "
+              "stop)%s" % (type(self).__name__, total_acked, self.ROUNDS, self.STOP, total_lost,
+                           worst_age,
                            ", %d rewrites issued, %d kills while INFO said one was in progress" %
                            (rewrites_issued, killed_mid_rewrite) if self.REWRITE else ""))
 
