@@ -296,7 +296,8 @@ class CrashDuringRewriteTest(CrashTestBase):
     PRELOAD = 200_000
 
     def preload(self):
-        pipe_load(self.srv.port, (("SET", "pre:%d" % i, "%d" % (i * 3) + "x" * 200) for i in range(self.PRELOAD)))
+        pipe_load(self.srv.port, (("SET", "pre:%d" % i, "%d" % (i * 3) + "x" * 200)
+                                  for i in range(self.PRELOAD)))
 
     def check_preload(self):
         r = client(self.srv.port)
