@@ -8,9 +8,10 @@ import random
 import time
 import unittest
 
+from harness import Err, ServerTestCase
 from persist_util import (AOF_DIR, MANIFEST, SNAPSHOT, PersistentTestCase, assert_same_data,
                           dump_all, fill_all_types, info_persistence, pipe_load, read_manifest,
-                          rewrites, wait_rewrite, wait_until)
+                          rewrites, saves, wait_bgsave, wait_rewrite, wait_until)
 
 
 class AofRoundTripTest(PersistentTestCase):
@@ -228,6 +229,60 @@ class AofRewriteTest(PersistentTestCase):
         self.assertEqual(r.dbsize(), 300_000 + writes)
         self.assertEqual({k: r.get(k) for k in before}, before)
         self.assertEqual(r.get("new%d" % (writes - 1)), b"%d" % (writes - 1))
+
+
+class BackgroundJobConflictsTest(ServerTestCase):
+    """BGSAVE and BGREWRITEAOF meeting each other: the same replies as Redis 7.0 (this class runs
+    against redis-server too). 300k keys keep the first job busy while the pipelined second
+    command arrives."""
+
+    server_args = ("--appendonly", "yes")
+
+    def setUp(self):
+        super().setUp()
+        pipe_load(self.port, (("SET", "k%d" % i, "x" * 100) for i in range(300_000)))
+        # The start-up rewrite / a previous test's job must be over.
+        wait_until(lambda: info_persistence(self.raw)["aof_rewrite_in_progress"] == "0"
+                   and info_persistence(self.raw)["rdb_bgsave_in_progress"] == "0", 30)
+
+    def tearDown(self):
+        wait_until(lambda: info_persistence(self.raw)["aof_rewrite_in_progress"] == "0"
+                   and info_persistence(self.raw)["rdb_bgsave_in_progress"] == "0", 30)
+        super().tearDown()
+
+    def test_second_bgrewriteaof_is_refused(self):
+        n = rewrites(self.raw)
+        self.assertEqual(self.raw.pipeline([("BGREWRITEAOF",), ("BGREWRITEAOF",)]),
+                         ["Background append only file rewriting started",
+                          Err("ERR Background append only file rewriting already in progress")])
+        wait_rewrite(self.raw, n)
+        self.assertEqual(rewrites(self.raw), n + 1)
+
+    def test_bgrewriteaof_during_bgsave_is_scheduled_and_runs(self):
+        n, m = saves(self.raw), rewrites(self.raw)
+        self.assertEqual(self.raw.pipeline([("BGSAVE",), ("BGREWRITEAOF",)]),
+                         ["Background saving started",
+                          "Background append only file rewriting scheduled"])
+        wait_bgsave(self.raw, n)
+        wait_rewrite(self.raw, m, timeout=10)
+
+    def test_bgsave_during_rewrite_is_refused(self):
+        n = rewrites(self.raw)
+        replies = self.raw.pipeline([("BGREWRITEAOF",), ("BGSAVE",)])
+        wait_rewrite(self.raw, n)
+        self.assertEqual(replies, [
+            "Background append only file rewriting started",
+            Err("ERR Another child process is active (AOF?): can't BGSAVE right now. Use BGSAVE "
+                "SCHEDULE in order to schedule a BGSAVE whenever possible.")])
+
+    def test_bgsave_schedule_during_rewrite_runs_after_it(self):
+        n, m = saves(self.raw), rewrites(self.raw)
+        self.assertEqual(self.raw.pipeline([("BGREWRITEAOF",), ("BGSAVE", "SCHEDULE")]),
+                         ["Background append only file rewriting started",
+                          "Background saving scheduled"])
+        wait_rewrite(self.raw, m)
+        # Redis starts the scheduled save as soon as the rewrite ends (no save points needed).
+        wait_bgsave(self.raw, n, timeout=10)
 
 
 class AofAtRunTimeTest(PersistentTestCase):
