@@ -12,6 +12,9 @@ Environment:
 What the harness provides:
   * Server: one server process on a free port in its own scratch directory; start() retries on a lost
     port race, waits (polling with a deadline) until the server answers PING, stop() kills it.
+  * Server(keep_dir=True) keeps its directory across stop()/kill()/start() for persistence tests:
+    kill() is a SIGKILL, log_text() the last process's whole log (each start gets its own log file),
+    start_expecting_exit() runs it on its files expecting a refusal, remove_dir() cleans up.
   * ServerTestCase: a unittest.TestCase with a fresh server per test class (setUpClass/tearDownClass),
     FLUSHALL before every test, and helpers for raw and redis-py clients.
   * RawClient: a plain socket that sends bytes and parses RESP2 and RESP3 replies exactly, keeping the
@@ -318,14 +321,19 @@ class ServerStartError(Exception):
 class Server:
     """One server process. Use start()/stop() or a `with` block."""
 
-    def __init__(self, extra_args=(), path=SERVER_PATH, threads=2):
+    def __init__(self, extra_args=(), path=SERVER_PATH, threads=2, dir=None, keep_dir=False):
+        """dir: run in this existing directory (kept by stop()); keep_dir: make one scratch directory
+        on the first start and keep it across stop()/kill()/start() (remove_dir() deletes it), so a
+        server can be restarted on its own files."""
         self.path = path
         self.extra_args = list(extra_args)
         self.threads = threads
         self.proc = None
         self.port = None
-        self.dir = None
+        self.dir = dir
+        self.keep_dir = keep_dir or dir is not None
         self.log_path = None
+        self.starts = 0  # processes started; each gets its own log file in a kept directory
 
     def args(self, port):
         a = [self.path, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
@@ -338,19 +346,43 @@ class Server:
         last = ""
         for _ in range(attempts):
             port = free_port()
-            self.dir = tempfile.mkdtemp(prefix="ordis-compat-")
-            self.log_path = os.path.join(self.dir, "server.log")
-            with open(self.log_path, "wb") as log:
-                self.proc = subprocess.Popen(self.args(port), cwd=self.dir, stdout=log,
-                                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-            self.port = port
-            _live_servers.add(self)
+            self._spawn(port)
             if self._wait_ready(START_DEADLINE_S):
                 return self
             last = self.log_tail()
             self.stop()
         raise ServerStartError("could not start %s after %d attempts; last log:\n%s"
                                % (self.path, attempts, last))
+
+    def _spawn(self, port, extra=()):
+        if self.dir is None or not self.keep_dir:
+            self.dir = tempfile.mkdtemp(prefix="ordis-compat-")
+        name = "server.log" if self.starts == 0 else "server.%d.log" % self.starts
+        self.starts += 1
+        self.log_path = os.path.join(self.dir, name)
+        with open(self.log_path, "wb") as log:
+            self.proc = subprocess.Popen(self.args(port) + list(extra), cwd=self.dir, stdout=log,
+                                         stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        self.port = port
+        _live_servers.add(self)
+
+    def start_expecting_exit(self, extra=(), timeout=START_DEADLINE_S):
+        """Starts the server (in its directory, with extra flags for this run only) expecting it to
+        exit on its own, e.g. refusing a damaged data file. Returns (return code, whole log); the
+        return code is None if it came up and answered PING instead (it is then stopped, and the
+        directory kept if keep_dir)."""
+        self._spawn(free_port(), extra)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                _live_servers.discard(self)
+                code, self.proc = self.proc.returncode, None
+                return code, self.log_text()
+            if self._wait_ready(0.05):
+                self.stop()
+                return None, self.log_text()
+        self.kill()
+        return "no exit and no PONG within %.0fs" % timeout, self.log_text()
 
     def _wait_ready(self, deadline_s):
         """Polls until the server answers PING (+PONG, or -NOAUTH when a password is set)."""
@@ -369,6 +401,34 @@ class Server:
             time.sleep(0.02)  # poll interval, not a wait for an outcome
         return False
 
+    def log_text(self):
+        """The whole log (stdout and stderr) of the last process started."""
+        try:
+            with open(self.log_path, "rb") as f:
+                return f.read().decode("utf-8", "replace")
+        except (OSError, TypeError):
+            return ""
+
+    def kill(self):
+        """SIGKILL (a crash: nothing is flushed or saved); keeps the directory. Returns the status."""
+        _live_servers.discard(self)
+        status = None
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+            status = self.proc.returncode
+        self.proc = None
+        return status
+
+    def remove_dir(self):
+        """Deletes a kept directory (after the last stop())."""
+        if self.proc is not None:
+            self.kill()
+        if self.dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
+            self.dir = None
+
     def log_tail(self, n=4000):
         try:
             with open(self.log_path, "rb") as f:
@@ -377,7 +437,8 @@ class Server:
             return ""
 
     def stop(self):
-        """Stops the server (SIGTERM, then SIGKILL after 10 s) and removes its directory.
+        """Stops the server (SIGTERM, then SIGKILL after 10 s) and removes its directory (unless
+        keep_dir: then the directory and its files stay for the next start()).
 
         Returns (exit status, log tail): status 0 or -SIGTERM is a clean exit; anything else (a
         sanitizer report, a crash on shutdown, a hang) is worth failing for.
@@ -397,7 +458,7 @@ class Server:
                 status = self.proc.returncode
             log = self.log_tail()
         self.proc = None
-        if self.dir:
+        if self.dir and not self.keep_dir:
             shutil.rmtree(self.dir, ignore_errors=True)
             self.dir = None
         return status, log
