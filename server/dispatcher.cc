@@ -152,6 +152,11 @@ void Dispatcher::Run(const CommandSpec& spec, ClientState& client, resp::Writer&
       Hold(LockMode::kNone);  // e.g. EXEC and DEBUG SLEEP must not run under a held lock
     }
   }
+  if (held_ == LockMode::kExclusive && server_.shutting_down()) {
+    // SHUTDOWN saved under this lock: a write that waited for it must not run or be answered.
+    client.close_after_reply = true;
+    return;
+  }
   client.last_command_id.store(spec.id, std::memory_order_relaxed);
   Keyspace& ks = server_.keyspace();
   AofLog* aof = held_ == LockMode::kExclusive && (spec.flags & cmd::kWrite)
@@ -193,6 +198,10 @@ void Dispatcher::Run(const CommandSpec& spec, ClientState& client, resp::Writer&
 void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
   Keyspace& ks = server_.keyspace();
   Hold(LockMode::kExclusive);  // released by the batch's EndBatch()
+  if (server_.shutting_down()) {
+    client.close_after_reply = true;  // as in Run: nothing runs after SHUTDOWN's save
+    return;
+  }
   int64_t now_us = NowUs();
   int64_t now_ms = now_us / 1000;
   // A watched key that expired since WATCH counts as modified (Redis 7 isWatchedKeyExpired).

@@ -104,6 +104,9 @@ inline constexpr std::string_view kDebugNotAllowed =
     "configuration file, and then restart the server.";
 inline constexpr std::string_view kShutdownFailed = "ERR Errors trying to SHUTDOWN. Check logs.";
 inline constexpr std::string_view kBgSaveInProgress = "ERR Background save already in progress";
+inline constexpr std::string_view kBgSaveOtherChild =
+    "ERR Another child process is active (AOF?): can't BGSAVE right now. Use BGSAVE SCHEDULE in "
+    "order to schedule a BGSAVE whenever possible.";
 inline constexpr std::string_view kNoShutdownInProgress = "ERR No shutdown in progress.";
 inline constexpr std::string_view kDecrementOverflow = "ERR decrement would overflow";
 inline constexpr std::string_view kInvalidCommandSpecified = "ERR Invalid command specified";

@@ -15,6 +15,7 @@
 #include "server/client_state.h"
 #include "server/config.h"
 #include "server/dispatcher.h"
+#include "server/errors.h"
 #include "server/server.h"
 
 namespace ordis::server {
@@ -252,8 +253,20 @@ Status Persistence::SaveSnapshot(bool lock_held) {
   return status;
 }
 
-std::string Persistence::StartBgSave() {
-  return StartJob(false) ? "" : "ERR Background save already in progress";
+std::string Persistence::StartBgSave(bool schedule, bool* scheduled) {
+  *scheduled = false;
+  if (StartJob(false)) return "";
+  bool saving;
+  {
+    std::lock_guard lock(info_mu_);
+    saving = info_.bgsave_in_progress;
+  }
+  if (saving) return std::string(errors::kBgSaveInProgress);
+  // A rewrite (or SAVE) holds the job slot: as Redis, SCHEDULE runs the save after it.
+  if (!schedule) return std::string(errors::kBgSaveOtherChild);
+  bgsave_scheduled_ = true;
+  *scheduled = true;
+  return "";
 }
 
 bool Persistence::StartJob(bool rewrite) {
@@ -429,6 +442,10 @@ void Persistence::Cron(int64_t now_ms) {
     StartJob(true);
     return;
   }
+  if (bgsave_scheduled_.exchange(false)) {
+    StartJob(false);
+    return;
+  }
   if (rewrite_scheduled_.exchange(false)) {
     bool scheduled;
     StartRewrite(&scheduled);
@@ -452,7 +469,7 @@ void Persistence::Cron(int64_t now_ms) {
       if (since >= needed && now_ms - last_save_s_ * 1000 >= seconds * 1000) {
         std::fprintf(stderr, "%llu changes in %lld seconds. Saving...\n",
                      static_cast<unsigned long long>(needed), static_cast<long long>(seconds));
-        StartBgSave();
+        StartJob(false);
         return;
       }
     }

@@ -72,7 +72,8 @@ class Persistence : public KeyspaceObserver {
   // job runs.
   persistence::Status Save(bool* busy);
   // BGSAVE / BGREWRITEAOF: "" when started, else Redis's error text.
-  std::string StartBgSave();
+  // *scheduled when schedule was asked and another job runs: the save starts after it.
+  std::string StartBgSave(bool schedule, bool* scheduled);
   // *scheduled when a job runs: the rewrite starts after it.
   std::string StartRewrite(bool* scheduled);
   int64_t last_save_s() const { return last_save_s_.load(); }
@@ -137,6 +138,7 @@ class Persistence : public KeyspaceObserver {
   std::thread job_;  // GUARDED_BY(job_mu_); may hold an ended job until the next starts
   std::atomic<bool> job_running_{false};
   std::atomic<bool> rewrite_scheduled_{false};
+  std::atomic<bool> bgsave_scheduled_{false};
 
   mutable std::mutex info_mu_;
   PersistenceInfo info_;  // GUARDED_BY(info_mu_), the counters that are not atomics

@@ -39,16 +39,14 @@ void CmdBgSave(CommandContext& ctx) {
     ctx.out.Error(errors::kSyntax);
     return;
   }
-  Persistence& p = ctx.server.persistence();
-  const std::string error = p.StartBgSave();
-  if (error.empty()) {
-    ctx.out.SimpleString("Background saving started");
-  } else if (schedule) {
-    // Redis schedules it for after the running job; the save rules' next check runs it, since
-    // the changes it would save are still counted.
+  bool scheduled;
+  const std::string error = ctx.server.persistence().StartBgSave(schedule, &scheduled);
+  if (!error.empty()) {
+    ctx.out.Error(error);
+  } else if (scheduled) {
     ctx.out.SimpleString("Background saving scheduled");
   } else {
-    ctx.out.Error(error);
+    ctx.out.SimpleString("Background saving started");
   }
 }
 
