@@ -3,15 +3,13 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
+
 namespace ordis::server {
 namespace {
 
 void AppendBulk(std::string* out, std::string_view s) {
-  out->push_back('$');
-  out->append(std::to_string(s.size()));
-  out->append("\r\n");
-  out->append(s);
-  out->append("\r\n");
+  absl::StrAppend(out, "$", s.size(), "\r\n", absl::string_view(s.data(), s.size()), "\r\n");
 }
 
 }  // namespace
@@ -26,23 +24,23 @@ void AofLog::set_policy(FsyncPolicy policy) {
 
 void AofLog::AppendSelect(int db) {
   if (db == last_db_) return;
-  const std::string number = std::to_string(db);
+  const std::string number = absl::StrCat(db);
   const std::string_view select[] = {"SELECT", number};
   AppendArgs(select);
   last_db_ = db;
 }
 
 void AofLog::AppendArgs(std::span<const std::string_view> args) {
-  record_.push_back('*');
-  record_.append(std::to_string(args.size()));
-  record_.append("\r\n");
+  absl::StrAppend(&record_, "*", args.size(), "\r\n");
   for (std::string_view a : args) AppendBulk(&record_, a);
 }
 
 uint64_t AofLog::CloseRecord() {
   if (record_.empty()) return 0;
   std::lock_guard lock(mu_);
-  staged_.push_back(std::move(record_));
+  // Back to back in one buffer, so staging allocates nothing in the steady state.
+  staged_bytes_.append(record_);
+  staged_ends_.push_back(staged_bytes_.size());
   record_.clear();
   return ++staged_seq_;
 }
@@ -59,7 +57,7 @@ uint64_t AofLog::StageCommand(int db, std::span<const std::string_view> args) {
   AppendArgs(args);
   for (const PendingExpire& e : expires_) {
     AppendSelect(e.db);
-    const std::string at = std::to_string(e.at);
+    const std::string at = absl::StrCat(e.at);
     const std::string_view pexpireat[] = {"PEXPIREAT", e.key, at};
     AppendArgs(pexpireat);
   }
@@ -87,15 +85,22 @@ uint64_t AofLog::StageExpired(int db, std::string_view key) {
 }
 
 persistence::Status AofLog::WriteStaged(std::unique_lock<std::mutex>& lock, bool sync) {
-  if (staged_.empty() && !sync) return persistence::Status::Ok();
+  if (staged_ends_.empty() && !sync) return persistence::Status::Ok();
   writing_ = true;
-  std::vector<std::string> batch;
-  batch.swap(staged_);
+  // The round's records move to the spare buffers (whose capacity the next round reuses).
+  round_bytes_.swap(staged_bytes_);
+  round_ends_.swap(staged_ends_);
   const uint64_t batch_seq = staged_seq_;
   persistence::AofWriter* writer = writer_.get();
-  // The write and the sync run without mu_: stagers keep staging the next round meanwhile.
+  // Framing, the write and the sync run without mu_: stagers keep staging the next round.
   lock.unlock();
-  for (const std::string& record : batch) writer->Add(record);
+  size_t begin = 0;
+  for (size_t end : round_ends_) {
+    writer->Add(std::string_view(round_bytes_).substr(begin, end - begin));
+    begin = end;
+  }
+  round_bytes_.clear();
+  round_ends_.clear();
   persistence::Status status = writer->Flush(sync);
   lock.lock();
   writing_ = false;
@@ -133,12 +138,12 @@ void AofLog::SyncIfDue(int64_t now_ms) {
   std::unique_lock lock(mu_);
   if (policy_ != FsyncPolicy::kEverySec || now_ms - last_sync_ms_ < 1000) {
     // Records no client waits for (expiry deletions) still reach the file within a cron tick.
-    if (!staged_.empty() && !writing_) WriteStaged(lock, policy_ == FsyncPolicy::kAlways);
+    if (!staged_ends_.empty() && !writing_) WriteStaged(lock, policy_ == FsyncPolicy::kAlways);
     return;
   }
   last_sync_ms_ = now_ms;
   while (writing_) round_done_.wait(lock);
-  if (!staged_.empty()) {
+  if (!staged_ends_.empty()) {
     WriteStaged(lock, true);
     return;
   }

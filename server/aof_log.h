@@ -89,7 +89,12 @@ class AofLog {
     int64_t at;
   };
   std::vector<PendingExpire> expires_;
-  std::vector<std::string> staged_;  // GUARDED_BY(mu_): closed records not yet handed to writer_
+  // GUARDED_BY(mu_): closed records not yet handed to writer_, back to back, and where each ends.
+  std::string staged_bytes_;
+  std::vector<size_t> staged_ends_;
+  // The leader's round (only the thread with writing_ set touches them).
+  std::string round_bytes_;
+  std::vector<size_t> round_ends_;
   uint64_t staged_seq_ = 0;          // GUARDED_BY(mu_): sequence number of the last staged record
   uint64_t written_seq_ = 0;         // GUARDED_BY(mu_): last record written (synced if always)
   bool writing_ = false;             // GUARDED_BY(mu_): a leader is in its round
