@@ -2,62 +2,47 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
+#include <memory>
 #include <utility>
 
 namespace ordis::resp {
 
-namespace {
-
-// A drained chunk up to this capacity is kept for reuse; a bigger one (from a big append) is
-// freed so that one large reply does not pin its memory for the connection's lifetime.
-constexpr size_t kMaxSpareCapacity = 2 * OutBuffer::kChunkSize;
-
-}  // namespace
-
-void OutBuffer::Append(std::string_view bytes) {
+void OutBuffer::AppendSlow(std::string_view bytes) {
   if (bytes.empty()) return;
   size_ += bytes.size();
-  if (!chunks_.empty() && chunks_.back().size() < kChunkSize) {
-    std::string& back = chunks_.back();
-    const size_t n = std::min(kChunkSize - back.size(), bytes.size());
-    back.append(bytes.data(), n);  // within the capacity reserved when the chunk was made
+  if (!chunks_.empty()) {
+    // Fill the back chunk, then start a new one for the rest.
+    Chunk& back = chunks_.back();
+    const size_t n = std::min(back.room(), bytes.size());
+    std::memcpy(back.data.get() + back.size, bytes.data(), n);
+    back.size += n;
     bytes.remove_prefix(n);
     if (bytes.empty()) return;
   }
-  AppendNewChunk(bytes);
-}
-
-void OutBuffer::Append(char c) {
-  if (!chunks_.empty() && chunks_.back().size() < kChunkSize) {
-    chunks_.back().push_back(c);
-    ++size_;
-    return;
-  }
-  ++size_;
-  AppendNewChunk(std::string_view(&c, 1));
-}
-
-void OutBuffer::AppendNewChunk(std::string_view bytes) {
   // A remainder of kChunkSize or more gets a chunk of exactly its size: one copy, one iovec.
-  // Anything smaller starts a regular chunk with room for the replies that follow it.
-  std::string chunk;
-  if (bytes.size() < kChunkSize && spare_.capacity() >= kChunkSize) {
+  StartChunk(bytes.size());
+  Chunk& back = chunks_.back();
+  std::memcpy(back.data.get(), bytes.data(), bytes.size());
+  back.size = bytes.size();
+}
+
+void OutBuffer::StartChunk(size_t min_room) {
+  Chunk chunk;
+  if (min_room <= kChunkSize && spare_.capacity == kChunkSize) {
     chunk = std::move(spare_);
-    spare_ = std::string();
-    chunk.clear();
+    spare_ = Chunk();
+    chunk.size = 0;
   } else {
-    chunk.reserve(std::max(bytes.size(), kChunkSize));
+    chunk.capacity = std::max(min_room, kChunkSize);
+    chunk.data = std::make_unique_for_overwrite<char[]>(chunk.capacity);
   }
-  chunk.append(bytes.data(), bytes.size());
   chunks_.push_back(std::move(chunk));
 }
 
 void OutBuffer::PopFront() {
-  std::string& front = chunks_.front();
-  if (front.capacity() >= kChunkSize && front.capacity() <= kMaxSpareCapacity &&
-      spare_.capacity() < kChunkSize) {
-    spare_ = std::move(front);
-  }
+  Chunk& front = chunks_.front();
+  if (front.capacity == kChunkSize && spare_.capacity == 0) spare_ = std::move(front);
   chunks_.pop_front();
   front_offset_ = 0;
 }
@@ -65,11 +50,11 @@ void OutBuffer::PopFront() {
 int OutBuffer::FillIovec(struct iovec* iov, int max_iov) const {
   int filled = 0;
   size_t offset = front_offset_;
-  for (const std::string& chunk : chunks_) {
+  for (const Chunk& chunk : chunks_) {
     if (filled == max_iov) break;
-    // writev does not write through iov_base; the cast only satisfies its type.
-    iov[filled].iov_base = const_cast<char*>(chunk.data()) + offset;
-    iov[filled].iov_len = chunk.size() - offset;
+    if (chunk.size == offset) break;  // an empty back chunk (reserved, not committed)
+    iov[filled].iov_base = chunk.data.get() + offset;
+    iov[filled].iov_len = chunk.size - offset;
     offset = 0;
     ++filled;
   }
@@ -81,7 +66,7 @@ void OutBuffer::Consume(size_t n) {
   n = std::min(n, size_);
   size_ -= n;
   while (n > 0) {
-    const size_t left = chunks_.front().size() - front_offset_;
+    const size_t left = chunks_.front().size - front_offset_;
     if (n < left) {
       front_offset_ += n;
       return;

@@ -8,8 +8,9 @@
 #include <sys/uio.h>
 
 #include <cstddef>
+#include <cstring>
 #include <deque>
-#include <string>
+#include <memory>
 #include <string_view>
 
 namespace ordis::resp {
@@ -18,8 +19,30 @@ class OutBuffer {
  public:
   static constexpr size_t kChunkSize = 16 * 1024;
 
-  void Append(std::string_view bytes);
-  void Append(char c);
+  void Append(std::string_view bytes) {
+    if (!chunks_.empty() && bytes.size() <= chunks_.back().room()) {
+      Chunk& back = chunks_.back();
+      std::memcpy(back.data.get() + back.size, bytes.data(), bytes.size());
+      back.size += bytes.size();
+      size_ += bytes.size();
+      return;
+    }
+    AppendSlow(bytes);
+  }
+  void Append(char c) { Append(std::string_view(&c, 1)); }
+
+  // Room for up to n bytes (n <= kChunkSize) at the end, for a reply formatted in place: write
+  // at most n bytes at the returned pointer, then Commit how many were written. Nothing may be
+  // appended in between. Saves the copy out of a scratch buffer on the small-reply path.
+  char* Reserve(size_t n) {
+    if (chunks_.empty() || chunks_.back().room() < n) StartChunk(n);
+    Chunk& back = chunks_.back();
+    return back.data.get() + back.size;
+  }
+  void Commit(size_t n) {
+    chunks_.back().size += n;
+    size_ += n;
+  }
 
   // Total bytes not yet written.
   size_t size() const { return size_; }
@@ -32,18 +55,29 @@ class OutBuffer {
   void Clear();
 
  private:
-  // Starts a chunk for `bytes`, reusing spare_ when it is a regular chunk.
-  void AppendNewChunk(std::string_view bytes);
+  // A fixed allocation filled from the front (a std::string would zero what resize adds and check
+  // its capacity on every append).
+  struct Chunk {
+    std::unique_ptr<char[]> data;
+    size_t size = 0;
+    size_t capacity = 0;
+    size_t room() const { return capacity - size; }
+  };
+
+  void AppendSlow(std::string_view bytes);
+  // Starts a chunk with room for at least min_room bytes, reusing spare_ when it is regular.
+  void StartChunk(size_t min_room);
   // Removes the fully written front chunk, keeping it as spare_ if it is a regular chunk.
   void PopFront();
 
-  // Chunks are never empty. Only the back chunk grows, and only while below kChunkSize; a larger
-  // chunk holds a single big append.
-  std::deque<std::string> chunks_;
+  // Only the back chunk grows. A regular chunk has kChunkSize bytes; a larger one holds a single
+  // big append. The back chunk may be empty (after Reserve, before Commit).
+  std::deque<Chunk> chunks_;
   size_t front_offset_ = 0;  // bytes of chunks_.front() already written
   size_t size_ = 0;
-  // A drained chunk kept for the next one, so steady request/reply traffic does not allocate.
-  std::string spare_;
+  // A drained regular chunk kept for the next one, so steady request/reply traffic does not
+  // allocate.
+  Chunk spare_;
 };
 
 }  // namespace ordis::resp

@@ -108,13 +108,14 @@ void Writer::Integer(int64_t v) { Header(':', v); }
 
 void Writer::Bulk(std::string_view s) {
   if (s.size() <= kSmallBulk) {
-    char buf[kHeaderMax + kSmallBulk + 2];
+    // Formatted in place in the output buffer: one copy of the value.
+    char* buf = out_->Reserve(kHeaderMax + s.size() + 2);
     size_t len = FormatHeader('$', static_cast<int64_t>(s.size()), buf);
     memcpy(buf + len, s.data(), s.size());
     len += s.size();
     buf[len++] = '\r';
     buf[len++] = '\n';
-    out_->Append(std::string_view(buf, len));
+    out_->Commit(len);
     return;
   }
   Header('$', static_cast<int64_t>(s.size()));
