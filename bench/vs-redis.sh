@@ -15,9 +15,9 @@
 # zr (the members added in random order) and zs (score i), then read rows, then ZADD rows (which
 # grow z).
 # persistence: both servers with --appendonly yes and --appendfsync everysec (each in its own
-# directory; INFO persistence must say aof_enabled:1), SET rows; then fresh servers with appendfsync
-# always, SET -P 16; the same on fresh servers without the log; prints how much each appendonlydir
-# grew (and the rewrites). Not run unless named.
+# directory; INFO persistence must say aof_enabled:1), preloaded as in strings, SET rows; then fresh
+# servers with appendfsync always, SET -P 16; the same on fresh servers without the log; prints how
+# much each appendonlydir grew over the rows (and the rewrites). Not run unless named.
 # snapshot: SNAPSHOT_KEYS keys (default 10M; bench/snapshot.sh [keys] runs it alone): SAVE time, file
 # size and the time a restart takes to load the snapshot, one server at a time. Not run unless named.
 # Every server runs in a fresh scratch directory with --save '' (and --appendonly no unless the
@@ -198,12 +198,16 @@ strings_rows=(
   "MSET (10 keys) -P 1 -c 50|-c 50 -P 1 -n 100000 -r 1000000 -t mset|="
   "KRANGE 10 vs SCAN COUNT 10|-c 50 -P 1 -n 100000 -r 1000000 KRANGE [key:__rand_int__ + LIMIT 0 10|-c 50 -P 1 -n 100000 -r 1000000 SCAN __rand_int__ COUNT 10"
 )
-section_strings() {
-  start_servers
-  # Both servers hold the same 1M keys before anything is measured.
+# Both servers get the same keys (1M random SETs over 1M names) before anything is measured.
+preload_keys() {
+  local port
   for port in "$ordis_port" "$redis_port"; do
     redis-benchmark -p "$port" -q -n 1000000 -r 1000000 -P 64 -c 50 -t set >/dev/null 2>&1
   done
+}
+section_strings() {
+  start_servers
+  preload_keys
   measure strings_rows
   stop_servers
   echo "strings: 1M keys loaded"
@@ -319,7 +323,7 @@ log_bytes() {  # dir -> bytes in dir/appendonlydir
 # Measures the named rows on fresh servers started with the log on and the given appendfsync;
 # exits when a server does not report aof_enabled:1, notes when a log did not grow.
 measure_logged() {  # rows appendfsync
-  local server port dir before after
+  local server port dir before after rewrites
   start_servers --appendonly yes --appendfsync "$2"
   for server in ordis redis; do
     [ $server = ordis ] && port=$ordis_port || port=$redis_port
@@ -328,6 +332,7 @@ measure_logged() {  # rows appendfsync
       exit 1
     fi
   done
+  preload_keys  # as the strings section: SETs over keys that exist (the preload is logged too)
   declare -A before
   for server in ordis redis; do
     [ $server = ordis ] && dir=$ordis_dir || dir=$redis_dir
@@ -339,9 +344,11 @@ measure_logged() {  # rows appendfsync
     [ $server = ordis ] && dir=$ordis_dir || dir=$redis_dir
     after=$(log_bytes "$dir")
     [ $server = ordis ] && port=$ordis_port || port=$redis_port
-    log_growth[$2,$server]="$(awk -v a="${before[$server]:-0}" -v b="$after" 'BEGIN { printf "%.0f MB", (b - a) / 1e6 }')"
-    log_growth[$2,$server]+=" ($(info_field "$port" aof_rewrites persistence) rewrites)"
-    if [ "${after:-0}" -le "${before[$server]:-0}" ]; then
+    rewrites=$(info_field "$port" aof_rewrites persistence)
+    log_growth[$2,$server]="$(awk -v a="${before[$server]:-0}" -v b="$after" 'BEGIN { printf "%+.0f MB", (b - a) / 1e6 }')"
+    log_growth[$2,$server]+=" ($rewrites rewrites)"
+    # A rewrite replaces the preload's records by a compact base, so the directory may shrink.
+    if [ "${after:-0}" -le "${before[$server]:-0}" ] && [ "${rewrites:-0}" = 0 ]; then
       log_growth[$2,$server]+=" (did not grow!)"
     fi
   done
@@ -352,13 +359,14 @@ section_persistence() {
   measure_logged persistence_everysec_rows everysec
   measure_logged persistence_always_rows always
   start_servers
+  preload_keys
   measure persistence_off_rows
   stop_servers
-  echo "persistence: --appendonly yes, fresh servers for each appendfsync (and without the log); SET of 3-byte values over 1M keys"
+  echo "persistence: --appendonly yes, fresh servers for each appendfsync (and without the log), each preloaded as the strings section; SET of 3-byte values over 1M keys"
   report persistence_everysec_rows persistence_always_rows persistence_off_rows
   local f
   for f in everysec always; do
-    echo "appendonlydir growth over the $f rows: ordis ${log_growth[$f,ordis]}, redis ${log_growth[$f,redis]}"
+    echo "appendonlydir change over the $f rows: ordis ${log_growth[$f,ordis]}, redis ${log_growth[$f,redis]}"
   done
 }
 
