@@ -176,6 +176,13 @@ class LogCorruptionTest(CorruptionTestCase):
         r = self.start_ok(list(self.server_args) + ["--aof-load-corrupted", "yes"])
         self.assertEqual(self.keys_present(r), list(range(mid)))
         self.assertIn("Warning", self.srv.log_text())
+        r.set("after", "1")
+        r.close()
+        self.stop_clean()
+        # A new base replaced the damaged log: the next start needs no opt-in and keeps both.
+        r = self.start_ok()
+        self.assertEqual(self.keys_present(r), list(range(mid)))
+        self.assertEqual(r.get("after"), b"1")
         r.close()
         del log
 

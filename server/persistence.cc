@@ -46,6 +46,11 @@ constexpr int64_t kRetryAfterFailureMs = 5000;
 
 Persistence::Persistence(Server& server) : server_(server), keyspace_(server.keyspace()) {}
 
+ZSetLimits Persistence::ZSetLimitsFromConfig() const {
+  return {static_cast<size_t>(server_.config().zset_max_listpack_entries()),
+          static_cast<size_t>(server_.config().zset_max_listpack_value())};
+}
+
 Persistence::~Persistence() {
   JoinJob();
   std::unique_lock lock(keyspace_.mu());
@@ -90,15 +95,18 @@ Status Persistence::Start() {
   }
   if (!have_log && status.ok() && FileExists(SnapshotPath())) {
     uint64_t keys = 0;
-    const ZSetLimits limits;
-    status = LoadSnapshot(SnapshotPath(), keyspace_, start_ms, limits, &keys);
-    std::lock_guard lock(info_mu_);
-    info_.loaded_keys = keys;
+    status = LoadSnapshot(SnapshotPath(), keyspace_, start_ms, ZSetLimitsFromConfig(), &keys);
   }
   loading_ = false;
   if (!status.ok()) return status;
   {
+    uint64_t keys = 0;
+    {
+      std::shared_lock lock(keyspace_.mu());
+      for (int db = 0; db < keyspace_.num_dbs(); ++db) keys += keyspace_.DbSize(db);
+    }
     std::lock_guard lock(info_mu_);
+    info_.loaded_keys = keys;
     info_.load_time_ms = NowMs() - start_ms;
     changes_at_save_ = keyspace_.changes();
   }
@@ -107,8 +115,9 @@ Status Persistence::Start() {
     keyspace_.SetObserver(this);
   }
   if (appendonly) {
-    if (!have_log || manifest_.files.empty() || !manifest_.files.front().base) {
-      // A log starts from a base snapshot of what is loaded now.
+    if (!have_log || manifest_.files.empty() || !manifest_.files.front().base || log_cut_) {
+      // A log starts from a base snapshot of what is loaded now (also after loading only the part
+      // of a log before its corruption: the new base replaces every file named before).
       status = Rewrite();
       if (!status.ok()) return status;
     } else {
@@ -130,12 +139,9 @@ Status Persistence::LoadLog(const persistence::Manifest& manifest) {
   size_t first_incr = 0;
   if (!manifest.files.empty() && manifest.files.front().base) {
     uint64_t keys = 0;
-    const ZSetLimits limits;
     Status status = LoadSnapshot(AofPath(manifest.files.front().name), keyspace_, NowMs(),
-                                 limits, &keys);
+                                 ZSetLimitsFromConfig(), &keys);
     if (!status.ok()) return status;
-    std::lock_guard lock(info_mu_);
-    info_.loaded_keys = keys;
     first_incr = 1;
   }
   ThreadStats stats(server_.commands().flat().size());
@@ -145,7 +151,7 @@ Status Persistence::LoadLog(const persistence::Manifest& manifest) {
     keyspace_.SetLoading(true);
   }
   Status status = Status::Ok();
-  for (size_t i = first_incr; i < manifest.files.size() && status.ok(); ++i) {
+  for (size_t i = first_incr; i < manifest.files.size() && status.ok() && !log_cut_; ++i) {
     status = ReplayFile(AofPath(manifest.files[i].name), i + 1 == manifest.files.size(),
                         dispatcher);
   }
@@ -201,9 +207,10 @@ Status Persistence::ReplayFile(const std::string& path, bool last, Dispatcher& d
                          " (to load the records before it, start with aof-load-corrupted yes)");
   }
   std::fprintf(stderr,
-               "!!! Warning: %s; loaded the %llu records before it and truncating the file "
-               "there (aof-load-corrupted yes)\n",
+               "!!! Warning: %s; loaded the %llu records before it and nothing after it "
+               "(aof-load-corrupted yes); a new base replaces the damaged log\n",
                reader->error().c_str(), static_cast<unsigned long long>(records));
+  log_cut_ = true;
   return persistence::TruncateFile(path, reader->good_offset());
 }
 

@@ -105,6 +105,7 @@ class Persistence : public KeyspaceObserver {
   std::string BaseName(uint64_t seq) const;
   std::string IncrName(uint64_t seq) const;
 
+  ZSetLimits ZSetLimitsFromConfig() const;
   persistence::Status LoadLog(const persistence::Manifest& manifest);
   persistence::Status ReplayFile(const std::string& path, bool last, Dispatcher& dispatcher);
   // Writes a snapshot of the keyspace to path (via a dump that observes changes if clients run).
@@ -131,6 +132,8 @@ class Persistence : public KeyspaceObserver {
   std::vector<std::unique_ptr<AofLog>> logs_;  // every log opened; the last is aof_ when on
   persistence::Manifest manifest_;  // under the exclusive keyspace lock or job ownership
   uint64_t next_seq_ = 1;
+  // Start-up loaded a log only up to its corruption (aof-load-corrupted yes).
+  bool log_cut_ = false;
 
   SnapshotDump* active_dump_ = nullptr;  // exclusive keyspace lock
 
