@@ -32,6 +32,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import unittest
 
@@ -593,3 +594,23 @@ def wait_until(predicate, timeout, interval=0.02):
         if v or time.monotonic() >= deadline:
             return v
         time.sleep(interval)
+
+def run_threads(target, n):
+    """Runs target(i) in n threads; re-raises the first exception from any of them."""
+    errors = []
+
+    def wrap(i):
+        try:
+            target(i)
+        except BaseException as e:  # noqa: B902 - reported to the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=wrap, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+        if t.is_alive():
+            raise AssertionError("a worker thread hung")
+    if errors:
+        raise errors[0]

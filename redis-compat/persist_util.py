@@ -15,7 +15,8 @@ import unittest
 
 import redis
 
-from harness import IS_ORDIS, REDIS_CLI, SOCKET_TIMEOUT_S, RawClient, Server, encode_command
+from harness import (IS_ORDIS, REDIS_CLI, SOCKET_TIMEOUT_S, RawClient, Server, encode_command,
+                     wait_until)
 
 SNAPSHOT = "dump.osnap"
 AOF_DIR = "appendonlydir"
@@ -33,14 +34,6 @@ def info_persistence(client):
             out[k] = v
     return out
 
-
-def wait_until(predicate, timeout, interval=0.02):
-    deadline = time.monotonic() + timeout
-    while True:
-        v = predicate()
-        if v or time.monotonic() >= deadline:
-            return v
-        time.sleep(interval)  # poll interval
 
 
 def _wait_counter(client, in_progress, counter, before, timeout):

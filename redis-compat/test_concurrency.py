@@ -7,28 +7,8 @@ of commands: the server then really has several connections' commands in flight 
 import threading
 import unittest
 
-from harness import RawClient, ServerTestCase, encode_command
+from harness import RawClient, ServerTestCase, encode_command, run_threads
 
-
-def run_threads(target, n):
-    """Runs target(i) in n threads; re-raises the first exception from any of them."""
-    errors = []
-
-    def wrap(i):
-        try:
-            target(i)
-        except BaseException as e:  # noqa: B902 - reported to the main thread
-            errors.append(e)
-
-    threads = [threading.Thread(target=wrap, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
-        if t.is_alive():
-            raise AssertionError("a worker thread hung")
-    if errors:
-        raise errors[0]
 
 
 class IncrTest(ServerTestCase):

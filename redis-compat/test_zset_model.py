@@ -11,7 +11,7 @@ import random
 import threading
 import unittest
 
-from harness import RawClient, ServerTestCase, encode_command
+from harness import RawClient, ServerTestCase, encode_command, run_threads
 from zsetmodel import ZModel, fmt_score, parse_lex_bound, parse_score_bound
 
 STEPS = 3000
@@ -249,26 +249,6 @@ class DifferentialTest(ServerTestCase):
         self.assertGreater(self.big_steps, STEPS // 4, self.big_steps)
         self.assertGreater(sizes["s"], 10, sizes)
 
-
-def run_threads(target, n):
-    """Runs target(i) in n threads; re-raises the first exception from any of them."""
-    errors = []
-
-    def wrap(i):
-        try:
-            target(i)
-        except BaseException as e:  # noqa: B902 - reported to the main thread
-            errors.append(e)
-
-    threads = [threading.Thread(target=wrap, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(120)
-        if t.is_alive():
-            raise AssertionError("a worker thread hung")
-    if errors:
-        raise errors[0]
 
 
 class ConcurrencyTest(ServerTestCase):
