@@ -9,7 +9,7 @@ and difference commands; test_zset_model the randomized differential and the con
 import subprocess
 import unittest
 
-from harness import REDIS_CLI, RespError, ServerTestCase, wait_until
+from harness import IS_ORDIS, REDIS_CLI, RespError, ServerTestCase, wait_until
 from zsetmodel import ZModel, fmt_score
 
 WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value"
@@ -360,6 +360,20 @@ class KeyspaceTest(FormCase):
         self.assertEqual(cursor, b"0")
         self.assertEqual(set(found), zsets)
         self.assertReply(120, "DBSIZE")
+
+
+@unittest.skipUnless(IS_ORDIS, "KRANGE and KCOUNT are ordis's")
+class OrderedKeysTest(ServerTestCase):
+    def test_krange_lists_a_sorted_set_key_once(self):
+        self.assertReply(1, "ZADD", "a", "1", "m")
+        args = []
+        for i in range(300):  # the large form
+            args += [str(i), "m%d" % i]
+        self.assertReply(300, "ZADD", "b", *args)
+        self.assertReply("OK", "SET", "c", "v")
+        self.assertReply([b"a", b"b", b"c"], "KRANGE", "-", "+")
+        self.assertReply(3, "KCOUNT", "-", "+")
+        self.assertReply([b"b"], "KRANGE", "(a", "(c")
 
 
 class WrongTypeTest(ServerTestCase):
