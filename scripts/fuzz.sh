@@ -1,12 +1,47 @@
 #!/usr/bin/env bash
-# Builds the RESP parser fuzzer (clang: libFuzzer, ASan, UBSan) into build-fuzz/ and runs it for a
-# bounded time over the corpus in fuzz-corpus/resp (gitignored; seeded here with a few commands).
-# Crash inputs are written to build-fuzz/.
-#   scripts/fuzz.sh [seconds=600] [more libFuzzer flags...]
+# Builds a fuzzer (clang: libFuzzer, ASan, UBSan) and runs it for a bounded time over its corpus in
+# fuzz-corpus/<target> (gitignored; seeded here). Crash inputs are written to the build directory.
+#   scripts/fuzz.sh [seconds=600] [more libFuzzer flags...]     the RESP parser
+#   FUZZ_TARGET=persistence scripts/fuzz.sh [seconds] [...]     the snapshot, log and manifest readers
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-600}
 [ $# -gt 0 ] && shift
+target=${FUZZ_TARGET:-resp}
+"$root/scripts/deps.sh" clang $(cat "$root/scripts/build-packages.txt")
+
+if [ "$target" = persistence ]; then
+  build="$root/build-fuzz-persistence"
+  corpus="$root/fuzz-corpus/persistence"
+  # persistence depends on nothing else of ours: it builds as its own project.
+  CC=clang CXX=clang++ cmake -S "$root/persistence" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DORDIS_FUZZ=ON >/dev/null
+  cmake --build "$build" --target persistence_reader_fuzz -j"$(nproc)"
+  # Seeds: the first byte picks the reader (0 snapshot, 1 log, 2 manifest); real files follow.
+  mkdir -p "$corpus"
+  printf '\x02file appendonly.aof.1.base.osnap seq 1 type b\nfile appendonly.aof.1.incr.aof seq 1 type i\n' \
+    >"$corpus/seed-manifest"
+  if [ -x "$root/build/server/ordis-server" ]; then
+    # A snapshot and a log written by the server itself.
+    dir=$(mktemp -d)
+    port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    "$root/build/server/ordis-server" --port "$port" --dir "$dir" --appendonly yes --save "" \
+      >/dev/null 2>&1 &
+    pid=$!
+    for _ in $(seq 1 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.05; done
+    redis-cli -p "$port" mset a 1 b 2 >/dev/null
+    redis-cli -p "$port" zadd z 1 m 2 n >/dev/null
+    redis-cli -p "$port" rpush l x y >/dev/null
+    redis-cli -p "$port" save >/dev/null
+    kill "$pid"; wait "$pid" 2>/dev/null || true
+    { printf '\x00'; cat "$dir/dump.osnap"; } >"$corpus/seed-snapshot"
+    { printf '\x01'; cat "$dir"/appendonlydir/*.incr.aof; } >"$corpus/seed-log"
+    rm -rf "$dir"
+  fi
+  exec "$build/persistence_reader_fuzz" -max_total_time="$seconds" -rss_limit_mb=2048 \
+    -artifact_prefix="$build/" -print_final_stats=1 "$@" "$corpus"
+fi
+
 build="$root/build-fuzz"
 corpus="$root/fuzz-corpus/resp"
 
