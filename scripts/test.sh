@@ -15,10 +15,11 @@ cmake --build "$root/build-tsan" -j"$(nproc)" \
 (cd "$root/build-tsan" && ctest --output-on-failure -j"$(nproc)" -R 'stress|Concurrent')
 
 # The learned index's tests under AddressSanitizer (and LeakSanitizer): reclamation frees what
-# it must, and nothing twice. The persistence formats' tests too: corrupt files read safely.
+# it must, and nothing twice. The persistence formats' tests too (corrupt files read safely), and
+# the server's snapshot, log and sorted-set structures.
 cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DORDIS_BUILD_TESTS=ON \
   -DORDIS_SANITIZE=address >/dev/null
 cmake --build "$root/build-asan" -j"$(nproc)" --target learned_store_test hot_cache_test \
-  persistence_test
+  persistence_test server_test
 (cd "$root/build-asan" && ctest --output-on-failure -j"$(nproc)" \
-  -R 'LearnedStore|HotCache|SnapshotFile|AofFile|Manifest')
+  -R 'LearnedStore|HotCache|SnapshotFile|AofFile|Manifest|Snapshot|ObjectCodec|AofLog|ZSet')

@@ -83,8 +83,12 @@ persistence::Status SnapshotDump::Run(persistence::SnapshotWriter* writer, bool 
       const int db = cursor_db_;
       size_t bytes = 0;
       bool db_done = true;
-      // Pre-images of keys up to `limit` (inclusive; everything left in db if empty and db_done),
-      // in order, merged with the live keys.
+      auto add = [&](OwnedRecord r) {
+        bytes += r.key.size() + r.payload.size();
+        chunk.push_back(std::move(r));
+      };
+      // Writes the pre-images of db's keys after the cursor and before key (all of them when
+      // inclusive_all): keys deleted since the snapshot's moment, merged in order with live keys.
       auto emit_pre_images_before = [&](std::string_view key, bool inclusive_all) {
         const std::string from = PositionKey(db, cursor_started_ ? cursor_key_ : "");
         auto it = cursor_started_ ? pre_images_.upper_bound(from) : pre_images_.lower_bound(from);
@@ -92,8 +96,8 @@ persistence::Status SnapshotDump::Run(persistence::SnapshotWriter* writer, bool 
           std::string_view pre_key = std::string_view(it->first).substr(1);
           if (!inclusive_all && pre_key >= key) break;
           if (it->second.present) {
-            chunk.push_back({db, it->second.type, it->second.expire_at_ms, std::string(pre_key),
-                             std::move(it->second.payload)});
+            add({db, it->second.type, it->second.expire_at_ms, std::string(pre_key),
+                 std::move(it->second.payload)});
           }
           it = pre_images_.erase(it);
         }
@@ -110,18 +114,18 @@ persistence::Status SnapshotDump::Run(persistence::SnapshotWriter* writer, bool 
                        position = PositionKey(db, key);
                        auto pre = pre_images_.find(position);
                        if (pre != pre_images_.end()) {
+                         // Absent: a key created after the snapshot's moment.
                          if (pre->second.present) {
-                           chunk.push_back({db, pre->second.type, pre->second.expire_at_ms,
-                                            std::string(key), std::move(pre->second.payload)});
+                           add({db, pre->second.type, pre->second.expire_at_ms, std::string(key),
+                                std::move(pre->second.payload)});
                          }
                          pre_images_.erase(pre);
                        } else {
                          OwnedRecord r{db, static_cast<uint8_t>(obj->type), obj->expire_at_ms,
                                        std::string(key), {}};
                          EncodeObject(*obj, &r.payload);
-                         chunk.push_back(std::move(r));
+                         add(std::move(r));
                        }
-                       bytes += chunk.back().key.size() + chunk.back().payload.size();
                        cursor_started_ = true;
                        cursor_key_.assign(key);
                        return true;
