@@ -62,11 +62,7 @@ uint64_t AofLog::StageCommand(int db, std::span<const std::string_view> args) {
     AppendArgs(pexpireat);
   }
   expires_.clear();
-  if (in_group_) {
-    std::lock_guard lock(mu_);
-    return staged_seq_ + 1;  // the group's record, once closed
-  }
-  return CloseRecord();
+  return EndEntry();
 }
 
 void AofLog::NoteExpire(int db, std::string_view key, int64_t expire_at_ms) {
@@ -77,11 +73,13 @@ uint64_t AofLog::StageExpired(int db, std::string_view key) {
   AppendSelect(db);
   const std::string_view del[] = {"DEL", key};
   AppendArgs(del);
-  if (in_group_) {
-    std::lock_guard lock(mu_);
-    return staged_seq_ + 1;
-  }
-  return CloseRecord();
+  return EndEntry();
+}
+
+uint64_t AofLog::EndEntry() {
+  if (!in_group_) return CloseRecord();
+  std::lock_guard lock(mu_);
+  return staged_seq_ + 1;  // the group's record, once EndGroup closes it
 }
 
 persistence::Status AofLog::WriteStaged(std::unique_lock<std::mutex>& lock, bool sync) {

@@ -66,12 +66,14 @@ class AofLog {
 
   uint64_t file_size() const;
   bool last_write_ok() const;
-  uint64_t fsync_delayed() const { return 0; }
 
  private:
   void AppendSelect(int db);
   void AppendArgs(std::span<const std::string_view> args);
   uint64_t CloseRecord();
+  // After a command or deletion was appended: closes its record, or inside a group returns the
+  // group's sequence number.
+  uint64_t EndEntry();
   // The leader's round: writes staged records (mu_ held on entry and exit).
   persistence::Status WriteStaged(std::unique_lock<std::mutex>& lock, bool sync);
 

@@ -67,6 +67,9 @@ std::string Persistence::AofDir() const {
   return Dir() + "/" + server_.config().Value("appenddirname");
 }
 std::string Persistence::AofPath(const std::string& name) const { return AofDir() + "/" + name; }
+std::string Persistence::ManifestPath() const {
+  return AofPath(server_.config().Value("appendfilename") + ".manifest");
+}
 std::string Persistence::BaseName(uint64_t seq) const {
   return server_.config().Value("appendfilename") + "." + std::to_string(seq) + ".base.osnap";
 }
@@ -86,16 +89,13 @@ Status Persistence::Start() {
   if (appendonly) {
     status = persistence::EnsureDirectory(AofDir());
     if (!status.ok()) return status;
-    const std::string manifest_path =
-        AofPath(server_.config().Value("appendfilename") + ".manifest");
-    status = persistence::Manifest::Load(manifest_path, &manifest_, &have_log);
+    status = persistence::Manifest::Load(ManifestPath(), &manifest_, &have_log);
     if (!status.ok()) return status;
     for (const auto& f : manifest_.files) next_seq_ = std::max(next_seq_, f.seq + 1);
     if (have_log) status = LoadLog(manifest_);
   }
   if (!have_log && status.ok() && FileExists(SnapshotPath())) {
-    uint64_t keys = 0;
-    status = LoadSnapshot(SnapshotPath(), keyspace_, start_ms, ZSetLimitsFromConfig(), &keys);
+    status = LoadSnapshot(SnapshotPath(), keyspace_, start_ms, ZSetLimitsFromConfig());
   }
   loading_ = false;
   if (!status.ok()) return status;
@@ -138,9 +138,8 @@ Status Persistence::Start() {
 Status Persistence::LoadLog(const persistence::Manifest& manifest) {
   size_t first_incr = 0;
   if (!manifest.files.empty() && manifest.files.front().base) {
-    uint64_t keys = 0;
     Status status = LoadSnapshot(AofPath(manifest.files.front().name), keyspace_, NowMs(),
-                                 ZSetLimitsFromConfig(), &keys);
+                                 ZSetLimitsFromConfig());
     if (!status.ok()) return status;
     first_incr = 1;
   }
@@ -216,7 +215,7 @@ Status Persistence::ReplayFile(const std::string& path, bool last, Dispatcher& d
 
 // --- Snapshots ----------------------------------------------------------------------------------
 
-Status Persistence::Dump(const std::string& path, uint64_t* keys, bool lock_held) {
+Status Persistence::Dump(const std::string& path, bool lock_held) {
   const int64_t now_ms = NowMs();
   std::unique_ptr<persistence::SnapshotWriter> writer;
   Status status = persistence::SnapshotWriter::Open(path + ".tmp", path, now_ms, &writer);
@@ -234,7 +233,6 @@ Status Persistence::Dump(const std::string& path, uint64_t* keys, bool lock_held
     active_dump_ = nullptr;
   }
   if (status.ok()) status = writer->Commit();
-  *keys = dump.keys_written();
   return status;
 }
 
@@ -248,13 +246,11 @@ Status Persistence::Save(bool* busy) {
 
 Status Persistence::SaveSnapshot(bool lock_held) {
   const uint64_t changes = keyspace_.changes();
-  uint64_t keys = 0;
-  Status status = Dump(SnapshotPath(), &keys, lock_held);
+  Status status = Dump(SnapshotPath(), lock_held);
   std::lock_guard lock(info_mu_);
   if (status.ok()) {
     last_save_s_ = NowMs() / 1000;
     changes_at_save_ = changes;
-    info_.last_save_keys = keys;
     ++info_.saves;
   }
   return status;
@@ -370,7 +366,7 @@ void Persistence::RunJob(bool rewrite) {
 Status Persistence::Rewrite() {
   const uint64_t seq = next_seq_++;
   const int64_t now_ms = NowMs();
-  const std::string manifest_path = AofPath(server_.config().Value("appendfilename") + ".manifest");
+  const std::string manifest_path = ManifestPath();
   Status status = persistence::EnsureDirectory(AofDir());
   if (!status.ok()) return status;
   std::unique_ptr<persistence::AofWriter> incr;
@@ -531,7 +527,7 @@ PersistenceInfo Persistence::Info() const {
   info.current_save_time_s = info.bgsave_in_progress ? running_s : -1;
   info.current_rewrite_time_s = info.aof_rewrite_in_progress ? running_s : -1;
   info.last_save_time_s = last_save_s_;
-  AofLog* log = const_cast<Persistence*>(this)->aof();
+  AofLog* log = aof();
   info.aof_enabled = log != nullptr;
   info.aof_rewrite_scheduled = rewrite_scheduled_;
   if (log != nullptr) {

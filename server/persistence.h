@@ -42,7 +42,6 @@ struct PersistenceInfo {
   bool last_bgsave_ok = true;
   int64_t last_bgsave_time_s = -1;
   int64_t current_save_time_s = -1;
-  uint64_t last_save_keys = 0;
   bool aof_enabled = false;
   bool aof_rewrite_in_progress = false;
   bool aof_rewrite_scheduled = false;
@@ -88,7 +87,7 @@ class Persistence : public KeyspaceObserver {
 
   // The log, or nullptr when appendonly is off. A log once opened lives as long as this object, so
   // a pointer to it stays valid after appendonly is turned off.
-  AofLog* aof() { return aof_.load(std::memory_order_acquire); }
+  AofLog* aof() const { return aof_.load(std::memory_order_acquire); }
   PersistenceInfo Info() const;
 
   // KeyspaceObserver.
@@ -102,6 +101,7 @@ class Persistence : public KeyspaceObserver {
   std::string SnapshotPath() const;
   std::string AofDir() const;
   std::string AofPath(const std::string& name) const;
+  std::string ManifestPath() const;
   std::string BaseName(uint64_t seq) const;
   std::string IncrName(uint64_t seq) const;
 
@@ -109,7 +109,7 @@ class Persistence : public KeyspaceObserver {
   persistence::Status LoadLog(const persistence::Manifest& manifest);
   persistence::Status ReplayFile(const std::string& path, bool last, Dispatcher& dispatcher);
   // Writes a snapshot of the keyspace to path (via a dump that observes changes if clients run).
-  persistence::Status Dump(const std::string& path, uint64_t* keys, bool lock_held = false);
+  persistence::Status Dump(const std::string& path, bool lock_held = false);
   // SAVE's bookkeeping around Dump.
   persistence::Status SaveSnapshot(bool lock_held);
   // Switches the log to a fresh incremental file and starts a base dump (under the exclusive

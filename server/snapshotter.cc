@@ -148,11 +148,11 @@ persistence::Status SnapshotDump::Run(persistence::SnapshotWriter* writer, bool 
 }
 
 persistence::Status LoadSnapshot(const std::string& path, Keyspace& keyspace, int64_t now_ms,
-                                 const ZSetLimits& limits, uint64_t* keys) {
+                                 const ZSetLimits& limits) {
   std::unique_ptr<persistence::SnapshotReader> reader;
   persistence::Status status = persistence::SnapshotReader::Open(path, &reader);
   if (!status.ok()) return status;
-  *keys = 0;
+  uint64_t records = 0;  // read so far, for the error message
   bool bad_record = false;
   persistence::SnapshotRecord record;
   const bool in_order = keyspace.BulkLoad(
@@ -174,14 +174,14 @@ persistence::Status LoadSnapshot(const std::string& path, Keyspace& keyspace, in
         (*obj)->expire_at_ms = record.expire_at_ms;
         *db = record.db;
         *key = record.key;
-        ++*keys;
+        ++records;
         return true;
       },
       now_ms);
   if (!status.ok()) return status;
   if (bad_record) {
     return persistence::Status::Error("snapshot " + path + ": malformed value of key #" +
-                                      std::to_string(*keys + 1));
+                                      std::to_string(records + 1));
   }
   if (!in_order) return persistence::Status::Error("snapshot " + path + ": keys out of order");
   return persistence::Status::Ok();

@@ -67,9 +67,9 @@ class SnapshotDump {
   std::vector<bool> frozen_;
 };
 
-// Loads the snapshot at path into an empty keyspace (start-up, no other users). *keys gets the
-// number of keys loaded (expired ones are dropped).
+// Loads the snapshot at path into an empty keyspace (start-up, no other users); keys that expired
+// by now_ms are dropped.
 persistence::Status LoadSnapshot(const std::string& path, Keyspace& keyspace, int64_t now_ms,
-                                 const ZSetLimits& limits, uint64_t* keys);
+                                 const ZSetLimits& limits);
 
 }  // namespace ordis::server

@@ -155,8 +155,7 @@ TEST_F(SnapshotTest, DumpWithoutWritersIsTheKeyspace) {
   EXPECT_EQ(dump.keys_written(), expected.size());
 
   Keyspace loaded(16);
-  uint64_t keys = 0;
-  ASSERT_TRUE(LoadSnapshot(dir_ + "/snap", loaded, kNow, {}, &keys).ok());
+  ASSERT_TRUE(LoadSnapshot(dir_ + "/snap", loaded, kNow, {}).ok());
   std::shared_lock lock(loaded.mu());
   EXPECT_EQ(Capture(loaded, kNow), expected);
 }
