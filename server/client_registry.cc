@@ -14,6 +14,12 @@ void ClientRegistry::Remove(uint64_t id) {
   count_.store(clients_.size(), std::memory_order_relaxed);
 }
 
+void ClientRegistry::SetOwner(uint64_t id, IoThread* thread) {
+  std::lock_guard lock(mu_);
+  auto it = clients_.find(id);
+  if (it != clients_.end()) it->second.second = thread;
+}
+
 void ClientRegistry::SetName(ClientState* client, std::string_view name) {
   std::lock_guard lock(mu_);
   client->name.assign(name);

@@ -21,6 +21,8 @@ class ClientRegistry {
  public:
   void Add(ClientState* client, IoThread* thread);
   void Remove(uint64_t id);
+  // Records that a client is moving to another thread.
+  void SetOwner(uint64_t id, IoThread* thread);
   size_t size() const { return count_.load(std::memory_order_relaxed); }
 
   void SetName(ClientState* client, std::string_view name);

@@ -52,6 +52,9 @@ struct ClientState {
   std::atomic<uint64_t> query_buffer_bytes{0};
   std::atomic<uint64_t> output_buffer_bytes{0};
   std::atomic<int> multi_count{-1};  // queued commands, -1 outside MULTI (CLIENT LIST "multi=")
+  // CLIENT KILL from any thread. The owner is nudged to close it at once; a connection moving
+  // between threads when the nudge arrives is closed by its new owner (on adoption, or by cron).
+  std::atomic<bool> kill_requested{false};
 };
 
 }  // namespace ordis::server

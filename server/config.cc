@@ -42,6 +42,9 @@ const std::vector<Config::Param>& Params() {
       {"port", Kind::kInt, "6379", false, true, 0, 65535},
       {"bind", Kind::kString, "127.0.0.1", false, true},
       {"threads", Kind::kInt, "", false, true, 1, 256},  // default: number of cores
+      // ordis only: threads beyond the first take connections only while the active ones are
+      // saturated and the machine has idle CPU (ThreadBalancer); no: spread over all from the start.
+      {"adaptive-threads", Kind::kBool, "yes", true, true},
       {"requirepass", Kind::kString, "", true, true},
       {"maxclients", Kind::kInt, "10000", true, true, 1, 2147483647},
       {"timeout", Kind::kInt, "0", true, true, 0, 2147483647},
@@ -486,6 +489,7 @@ void Config::Mirror(const std::string& name) {
   };
   if (name == "port") port_ = static_cast<int>(as_int());
   else if (name == "threads") threads_ = static_cast<int>(as_int());
+  else if (name == "adaptive-threads") adaptive_threads_ = v == "yes";
   else if (name == "databases") databases_ = static_cast<int>(as_int());
   else if (name == "maxclients") maxclients_ = as_int();
   else if (name == "timeout") timeout_s_ = as_int();

@@ -58,6 +58,7 @@ class Config {
   // Hot-path mirrors, updated whenever the parameter changes.
   int port() const { return port_.load(std::memory_order_relaxed); }
   int threads() const { return threads_.load(std::memory_order_relaxed); }
+  bool adaptive_threads() const { return adaptive_threads_.load(std::memory_order_relaxed); }
   int databases() const { return databases_.load(std::memory_order_relaxed); }
   int64_t maxclients() const { return maxclients_.load(std::memory_order_relaxed); }
   int64_t timeout_s() const { return timeout_s_.load(std::memory_order_relaxed); }
@@ -98,6 +99,7 @@ class Config {
 
   std::atomic<int> port_{6379};
   std::atomic<int> threads_{1};
+  std::atomic<bool> adaptive_threads_{true};
   std::atomic<int> databases_{16};
   std::atomic<int64_t> maxclients_{10000};
   std::atomic<int64_t> timeout_s_{0};

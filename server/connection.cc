@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cassert>
 #include <cerrno>
 #include <cstring>
 
@@ -44,7 +45,7 @@ std::string SockAddr(int fd, bool peer) {
 }  // namespace
 
 Connection::Connection(IoThread& thread, int fd, uint64_t id)
-    : thread_(thread), fd_(fd), writer_(&out_) {
+    : thread_(&thread), fd_(fd), writer_(&out_) {
   state_.id = id;
   state_.fd = fd;
   state_.connection = this;
@@ -63,13 +64,33 @@ Connection::~Connection() {
   if (read_event_) event_free(read_event_);
   if (write_event_) event_free(write_event_);
   if (fd_ >= 0) close(fd_);
-  UnwatchAll(thread_.server().keyspace(), state_);
+  UnwatchAll(thread_->server().keyspace(), state_);
 }
 
 void Connection::Start() {
-  read_event_ = event_new(thread_.base(), fd_, EV_READ | EV_PERSIST, &Connection::OnReadable, this);
-  write_event_ = event_new(thread_.base(), fd_, EV_WRITE | EV_PERSIST, &Connection::OnWritable, this);
+  read_event_ = event_new(thread_->base(), fd_, EV_READ | EV_PERSIST, &Connection::OnReadable, this);
+  write_event_ = event_new(thread_->base(), fd_, EV_WRITE | EV_PERSIST, &Connection::OnWritable, this);
   event_add(read_event_, nullptr);
+}
+
+void Connection::Detach() {
+  assert(!flush_scheduled_ && !closed_);
+  event_free(read_event_);
+  event_free(write_event_);
+  read_event_ = write_event_ = nullptr;
+  write_armed_ = false;
+}
+
+void Connection::Attach(IoThread& thread) {
+  thread_ = &thread;
+  Start();
+  if (state_.kill_requested.load(std::memory_order_relaxed)) {
+    Close();
+    return;
+  }
+  // Replies the old thread could not send yet (a client slow to read) go on from here; input
+  // holds at most an incomplete command, finished by the next read.
+  if (!out_.empty()) Flush();
 }
 
 void Connection::Close() {
@@ -77,7 +98,7 @@ void Connection::Close() {
   closed_ = true;
   event_del(read_event_);
   event_del(write_event_);
-  thread_.RemoveConnection(this);  // frees this on the next loop turn
+  thread_->RemoveConnection(this);  // frees this on the next loop turn
 }
 
 void Connection::SetProtocol(int version) {
@@ -113,15 +134,20 @@ void Connection::HandleRead() {
     return;
   }
   in_.Commit(static_cast<size_t>(n));
-  Bump(thread_.stats().net_input_bytes, static_cast<uint64_t>(n));
-  if (static_cast<int64_t>(in_.size()) > thread_.server().config().query_buffer_limit()) {
+  Bump(thread_->stats().net_input_bytes, static_cast<uint64_t>(n));
+  if (static_cast<int64_t>(in_.size()) > thread_->server().config().query_buffer_limit()) {
     // A request still incomplete past the limit (Redis: "closing client that reached max query
     // buffer length").
     Close();
     return;
   }
   state_.last_interaction_ms.store(CoarseNowMs(), std::memory_order_relaxed);
-  ProcessInput();
+  // Run at the end of the loop turn's reads, with every connection that read in it: their keys
+  // are prefetched together (IoThread::OnProcess).
+  if (!input_queued_) {
+    input_queued_ = true;
+    thread_->QueueInput(state_.id);
+  }
 }
 
 bool Connection::ParseBatch() {
@@ -130,7 +156,7 @@ bool Connection::ParseBatch() {
   std::string_view input = in_.view();
   size_t offset = 0;
   while (batch_.size() < kMaxBatch && offset < input.size()) {
-    parser_.set_authenticated(!thread_.server().NeedsAuth(state_));
+    parser_.set_authenticated(!thread_->server().NeedsAuth(state_));
     size_t consumed = 0;
     resp::ParseStatus status = parser_.Parse(input.substr(offset), &consumed, &args_);
     if (status == resp::ParseStatus::kError) return false;
@@ -146,34 +172,55 @@ bool Connection::ParseBatch() {
     // AUTH, parse one command at a time: AUTH changes the limits the next one is parsed with.
     const char* arg = args_[0].data();
     if (arg < input.data() || arg >= input.data() + input.size()) break;
-    if (thread_.server().NeedsAuth(state_)) break;
+    if (thread_->server().NeedsAuth(state_)) break;
   }
   return true;
 }
 
-void Connection::PrefetchBatchKeys() {
-  if (batch_.size() < 2) return;  // nothing to overlap
-  const CommandTable& table = thread_.server().commands();
-  batch_keys_.clear();
+void Connection::AddBatchKeys(std::vector<Keyspace::KeyRef>* keys) const {
+  const CommandTable& table = thread_->server().commands();
+  const int db = state_.db.load(std::memory_order_relaxed);
   for (const ParsedCommand& cmd : batch_) {
     const CommandSpec* spec = table.Find(batch_args_[cmd.first_arg]);
     if (spec != nullptr && spec->first_key > 0 && static_cast<size_t>(spec->first_key) < cmd.argc) {
-      batch_keys_.push_back(batch_args_[cmd.first_arg + spec->first_key]);
+      keys->push_back({db, batch_args_[cmd.first_arg + spec->first_key]});
     }
   }
-  thread_.server().keyspace().Prefetch(state_.db.load(std::memory_order_relaxed), batch_keys_);
+}
+
+void Connection::PrepareBatch(std::vector<Keyspace::KeyRef>* keys) {
+  input_queued_ = false;
+  SetParserLimits();
+  batch_parse_ok_ = ParseBatch();
+  batch_prepared_ = true;
+  AddBatchKeys(keys);
+}
+
+void Connection::SetParserLimits() {
+  resp::ParserLimits limits;
+  limits.max_bulk_len = static_cast<uint64_t>(thread_->server().config().proto_max_bulk_len());
+  parser_.set_limits(limits);
 }
 
 void Connection::ProcessInput() {
-  Dispatcher& dispatcher = thread_.dispatcher();
-  resp::ParserLimits limits;
-  limits.max_bulk_len = static_cast<uint64_t>(thread_.server().config().proto_max_bulk_len());
-  parser_.set_limits(limits);
+  Dispatcher& dispatcher = thread_->dispatcher();
+  if (!batch_prepared_) SetParserLimits();
   while (!closed_ && !state_.close_after_reply && in_.size() > 0) {
     // Pre-parse a batch of whole commands so their keys are prefetched together, then run them in
-    // order. A protocol error is answered after the commands before it, as Redis does.
-    bool parse_ok = ParseBatch();
-    PrefetchBatchKeys();
+    // order. A protocol error is answered after the commands before it, as Redis does. The
+    // first batch of a read was parsed and prefetched with the other connections' (PrepareBatch).
+    bool parse_ok;
+    if (batch_prepared_) {
+      batch_prepared_ = false;
+      parse_ok = batch_parse_ok_;
+    } else {
+      parse_ok = ParseBatch();
+      if (batch_.size() >= 2) {
+        batch_keys_.clear();
+        AddBatchKeys(&batch_keys_);
+        thread_->server().keyspace().Prefetch(batch_keys_);
+      }
+    }
     for (const ParsedCommand& cmd : batch_) {
       std::span<const std::string_view> args(batch_args_.data() + cmd.first_arg, cmd.argc);
       // CLIENT REPLY: OFF discards every reply; SKIP discards the next command's.
@@ -194,7 +241,7 @@ void Connection::ProcessInput() {
     }
     if (!parse_ok && !state_.close_after_reply) {
       writer_.Error(parser_.ErrorText());
-      Bump(thread_.stats().error_replies);
+      Bump(thread_->stats().error_replies);
       state_.close_after_reply = true;
     }
     if (batch_.empty()) break;  // waiting for the rest of a command
@@ -204,14 +251,14 @@ void Connection::ProcessInput() {
   state_.query_buffer_bytes.store(in_.size(), std::memory_order_relaxed);
   if (!flush_scheduled_) {
     flush_scheduled_ = true;
-    thread_.ScheduleFlush(state_.id);
+    thread_->ScheduleFlush(state_.id);
   }
 }
 
 bool Connection::OverHardLimit() {
-  OutputBufferLimit limit = thread_.server().output_limit();
+  OutputBufferLimit limit = thread_->server().output_limit();
   if (limit.hard_bytes > 0 && static_cast<int64_t>(out_.size()) > limit.hard_bytes) {
-    Bump(thread_.stats().output_limit_disconnections);
+    Bump(thread_->stats().output_limit_disconnections);
     Close();
     return true;
   }
@@ -219,18 +266,22 @@ bool Connection::OverHardLimit() {
 }
 
 bool Connection::CheckLimits(int64_t now_ms) {
-  OutputBufferLimit limit = thread_.server().output_limit();
+  if (state_.kill_requested.load(std::memory_order_relaxed)) {  // missed its nudge while moving
+    Close();
+    return false;
+  }
+  OutputBufferLimit limit = thread_->server().output_limit();
   if (limit.soft_bytes > 0 && static_cast<int64_t>(out_.size()) > limit.soft_bytes) {
     if (soft_limit_since_ms_ < 0) soft_limit_since_ms_ = now_ms;
     if (now_ms - soft_limit_since_ms_ >= limit.soft_seconds * 1000) {
-      Bump(thread_.stats().output_limit_disconnections);
+      Bump(thread_->stats().output_limit_disconnections);
       Close();
       return false;
     }
   } else {
     soft_limit_since_ms_ = -1;
   }
-  int64_t timeout_s = thread_.server().config().timeout_s();
+  int64_t timeout_s = thread_->server().config().timeout_s();
   if (timeout_s > 0 && out_.empty() && !state_.in_multi &&
       now_ms - state_.last_interaction_ms.load(std::memory_order_relaxed) > timeout_s * 1000) {
     Close();
@@ -251,7 +302,7 @@ void Connection::Flush() {
       return;
     }
     out_.Consume(static_cast<size_t>(written));
-    Bump(thread_.stats().net_output_bytes, static_cast<uint64_t>(written));
+    Bump(thread_->stats().net_output_bytes, static_cast<uint64_t>(written));
   }
   state_.output_buffer_bytes.store(out_.size(), std::memory_order_relaxed);
   if (out_.empty()) {

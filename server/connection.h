@@ -2,7 +2,8 @@
 // it (the whole batch a read delivered), dispatches them in order, and writes the batch's replies
 // with writev before going back to the loop.
 //
-// Thread safety: lives on one I/O thread; never touched from another.
+// Thread safety: lives on one I/O thread at a time and is never touched from another; the I/O
+// thread balancer may hand it to another thread between loop turns (Detach, then Attach there).
 #pragma once
 
 #include <event2/event.h>
@@ -15,6 +16,7 @@
 #include "resp/writer.h"
 #include "server/input_buffer.h"
 #include "server/client_state.h"
+#include "server/keyspace.h"
 
 namespace ordis::server {
 
@@ -28,6 +30,21 @@ class Connection {
   Connection& operator=(const Connection&) = delete;
 
   void Start();
+  // On the owning thread, between loop turns (no flush scheduled): drops the event registrations
+  // so the connection can move to another thread.
+  void Detach();
+  // On the new owning thread: registers there and carries on.
+  void Attach(IoThread& thread);
+  // Whether the connection may be detached now: open, no input waiting for the loop turn's
+  // processing and no replies waiting for the log commit.
+  bool movable() const { return !closed_ && !input_queued_ && !flush_scheduled_; }
+  bool closed() const { return closed_; }
+  // Called by the thread after the loop turn's reads: pre-parses the first batch of commands the
+  // read delivered and adds their keys to *keys, so the keys of every connection that read in
+  // the turn are prefetched together. ProcessInput then runs that batch first.
+  void PrepareBatch(std::vector<Keyspace::KeyRef>* keys);
+  // Runs every complete command in the input and schedules the replies' flush.
+  void ProcessInput();
   // Closes now (the owning thread frees the object).
   void Close();
   // Closes once pending output is flushed.
@@ -50,11 +67,11 @@ class Connection {
   static void OnReadable(evutil_socket_t fd, short what, void* arg);
   static void OnWritable(evutil_socket_t fd, short what, void* arg);
   void HandleRead();
-  void ProcessInput();
+  void SetParserLimits();
   // Parses up to kMaxBatch whole commands from the input into batch_. False on a protocol error
   // (the commands parsed before it are in batch_).
   bool ParseBatch();
-  void PrefetchBatchKeys();
+  void AddBatchKeys(std::vector<Keyspace::KeyRef>* keys) const;
   // Writes as much pending output as the socket takes; arms the write event for the rest.
   void Flush();
   // Replies wait for the end of the loop turn (IoThread::ScheduleFlush): every connection served
@@ -62,7 +79,7 @@ class Connection {
   bool flush_scheduled_ = false;
   bool OverHardLimit();
 
-  IoThread& thread_;
+  IoThread* thread_;  // the owning thread
   int fd_;
   event* read_event_ = nullptr;
   event* write_event_ = nullptr;
@@ -83,7 +100,10 @@ class Connection {
   static constexpr size_t kMaxBatch = 32;
   std::vector<ParsedCommand> batch_;
   std::vector<std::string_view> batch_args_;
-  std::vector<std::string_view> batch_keys_;
+  std::vector<Keyspace::KeyRef> batch_keys_;
+  bool input_queued_ = false;    // waiting for the loop turn's PrepareBatch/ProcessInput
+  bool batch_prepared_ = false;  // batch_ holds the first batch, parsed by PrepareBatch
+  bool batch_parse_ok_ = true;
 
   resp::OutBuffer out_;
   resp::OutBuffer discard_;  // CLIENT REPLY OFF/SKIP target

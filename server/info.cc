@@ -106,7 +106,7 @@ void ServerSection(CommandContext& ctx, InfoBuilder& b) {
   b.Field("uptime_in_seconds", uptime_s);
   b.Field("uptime_in_days", uptime_s / 86400);
   b.Field("hz", 10);
-  b.Field("io_threads_active", static_cast<int>(s.threads().size()));
+  b.Field("io_threads_active", s.active_threads());
   b.Field("executable", "ordis-server");
   b.Field("config_file", s.config().config_file());
 }
@@ -188,6 +188,23 @@ void StatsSection(CommandContext& ctx, const Totals& t, InfoBuilder& b) {
   b.Field("keyspace_misses", t.misses);
   b.Field("client_output_buffer_limit_disconnections", t.output_limit);
   b.Field("total_error_replies", t.errors);
+}
+
+// ordis only: the I/O threads, how many take connections (ThreadBalancer) and what each holds.
+void ThreadsSection(CommandContext& ctx, InfoBuilder& b) {
+  Server& s = ctx.server;
+  b.Section("Threads");
+  b.Field("io_threads", static_cast<int>(s.threads().size()));
+  b.Field("io_threads_active", s.active_threads());
+  b.Field("adaptive_threads", s.config().adaptive_threads() ? "yes" : "no");
+  b.Field("io_threads_changes", s.thread_changes());
+  uint64_t moved = 0;
+  for (const auto& thread : s.threads()) moved += Read(thread->stats().connections_moved);
+  b.Field("connections_moved", moved);
+  for (const auto& thread : s.threads()) {
+    b.Field("io_thread_" + std::to_string(thread->index()),
+            "connections=" + std::to_string(thread->assigned()));
+  }
 }
 
 void ReplicationSection(InfoBuilder& b) {
@@ -281,8 +298,8 @@ void KeyspaceSection(CommandContext& ctx, InfoBuilder& b) {
 // INFO [section ...]: "default" (no argument), "all", "everything", or section names.
 void CmdInfo(CommandContext& ctx) {
   static constexpr std::string_view kDefault[] = {"server", "clients", "memory", "persistence",
-                                                  "stats", "replication", "cpu", "index",
-                                                  "keyspace"};
+                                                  "stats", "replication", "cpu", "threads",
+                                                  "index", "keyspace"};
   std::vector<std::string_view> wanted;
   bool all = false;
   for (size_t i = 1; i < ctx.args.size(); ++i) {
@@ -312,6 +329,7 @@ void CmdInfo(CommandContext& ctx) {
   if (want("stats")) StatsSection(ctx, totals, b);
   if (want("replication")) ReplicationSection(b);
   if (want("cpu")) CpuSection(b);
+  if (want("threads")) ThreadsSection(ctx, b);
   if (want("index")) IndexSection(ctx, b);
   if (want("commandstats")) CommandStatsSection(ctx, totals, b);
   if (want("keyspace")) KeyspaceSection(ctx, b);

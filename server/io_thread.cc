@@ -24,9 +24,15 @@ IoThread::IoThread(Server& server, int index)
   notify_event_ = event_new(base_, notify_fd_, EV_READ | EV_PERSIST, &IoThread::OnNotify, this);
   event_add(notify_event_, nullptr);
   flush_event_ = event_new(base_, -1, 0, &IoThread::OnFlush, this);
+  process_event_ = event_new(base_, -1, 0, &IoThread::OnProcess, this);
   cron_event_ = event_new(base_, -1, EV_PERSIST, &IoThread::OnCron, this);
   timeval every{0, 100 * 1000};  // 10 Hz, as Redis's default hz
   event_add(cron_event_, &every);
+  if (index_ == 0) {
+    balance_event_ = event_new(base_, -1, EV_PERSIST, &IoThread::OnBalance, this);
+    timeval window{0, 50 * 1000};  // the ThreadBalancer's window
+    event_add(balance_event_, &window);
+  }
 }
 
 IoThread::~IoThread() {
@@ -34,13 +40,16 @@ IoThread::~IoThread() {
   connections_.clear();
   event_free(notify_event_);
   event_free(cron_event_);
+  if (balance_event_ != nullptr) event_free(balance_event_);
   event_free(flush_event_);
+  event_free(process_event_);
   event_base_free(base_);
   close(notify_fd_);
 }
 
 void IoThread::Start() {
   thread_ = std::thread([this] {
+    cpu_clock_.store(CurrentThreadCpuClock(), std::memory_order_relaxed);
     event_base_dispatch(base_);
     // Leaving the loop: close what is still connected, on this thread.
     for (auto& [id, conn] : connections_) server_.clients().Remove(id);
@@ -80,6 +89,10 @@ void IoThread::OnNotify(evutil_socket_t fd, short, void* arg) {
 
 void IoThread::OnCron(evutil_socket_t, short, void* arg) { static_cast<IoThread*>(arg)->Cron(); }
 
+void IoThread::OnBalance(evutil_socket_t, short, void* arg) {
+  static_cast<IoThread*>(arg)->server_.BalanceThreads();
+}
+
 void IoThread::Cron() {
   int64_t now_ms = NowMs();
   std::vector<Connection*> conns;
@@ -109,12 +122,42 @@ void IoThread::RemoveConnection(Connection* conn) {
   // Freed on the next loop turn: the caller may still be inside one of conn's methods.
   std::shared_ptr<Connection> doomed(it->second.release());
   connections_.erase(it);
+  AddAssigned(-1);
   Post([doomed] {});
 }
 
 void IoThread::ScheduleFlush(uint64_t client_id) {
   if (to_flush_.empty()) event_active(flush_event_, 0, 0);
   to_flush_.push_back(client_id);
+}
+
+void IoThread::QueueInput(uint64_t client_id) {
+  if (to_process_.empty()) event_active(process_event_, 0, 0);
+  to_process_.push_back(client_id);
+}
+
+void IoThread::OnProcess(evutil_socket_t, short, void* arg) {
+  auto* self = static_cast<IoThread*>(arg);
+  std::vector<Connection*>& conns = self->processing_;
+  std::vector<Keyspace::KeyRef>& keys = self->prefetch_keys_;
+  conns.clear();
+  keys.clear();
+  for (uint64_t id : self->to_process_) {
+    auto it = self->connections_.find(id);  // a connection closed meanwhile is gone
+    if (it == self->connections_.end() || it->second->closed()) continue;
+    it->second->PrepareBatch(&keys);
+    conns.push_back(it->second.get());
+  }
+  self->to_process_.clear();
+  // Unpipelined clients send one command per read: across the turn's connections there is
+  // still a batch whose cache misses can overlap.
+  if (keys.size() >= 2) self->server_.keyspace().Prefetch(keys);
+  // A connection another one's command closed stays allocated until the next turn (see
+  // RemoveConnection), so these pointers are valid; closed() says whether to skip it.
+  for (Connection* conn : conns) {
+    if (!conn->closed()) conn->ProcessInput();
+  }
+  if (self->to_flush_.empty()) self->RunPendingMoves();
 }
 
 void IoThread::OnFlush(evutil_socket_t, short, void* arg) {
@@ -126,11 +169,67 @@ void IoThread::OnFlush(evutil_socket_t, short, void* arg) {
     auto it = self->connections_.find(id);  // a connection closed meanwhile is gone
     if (it != self->connections_.end()) it->second->FlushScheduled();
   }
+  self->RunPendingMoves();
 }
 
 void IoThread::KillClient(uint64_t id) {
   auto it = connections_.find(id);
+  // Not here: it moved away, and its kill_requested flag closes it on its new thread.
   if (it != connections_.end()) it->second->Close();
+}
+
+void IoThread::MoveConnections(IoThread* to, size_t count) {
+  if (to == this || count == 0) return;
+  pending_moves_.push_back({to, count});
+  // Input waiting for this turn's processing, and replies scheduled for its end, pin their
+  // connections until the turn is over.
+  if (to_process_.empty() && to_flush_.empty()) RunPendingMoves();
+}
+
+namespace {
+
+// A connection on its way between threads. If the target never adopts it (shutdown), it leaves
+// the client registry as it is freed.
+struct Handoff {
+  std::unique_ptr<Connection> conn;
+  ClientRegistry* clients = nullptr;
+  ~Handoff() {
+    if (conn != nullptr) clients->Remove(conn->state().id);
+  }
+};
+
+}  // namespace
+
+void IoThread::RunPendingMoves() {
+  for (const PendingMove& move : pending_moves_) {
+    size_t left = move.count;
+    for (auto it = connections_.begin(); left > 0 && it != connections_.end();) {
+      if (!it->second->movable()) {
+        ++it;
+        continue;
+      }
+      uint64_t id = it->first;
+      auto handoff = std::make_shared<Handoff>();
+      handoff->conn = std::move(it->second);
+      handoff->clients = &server_.clients();
+      connections_.erase(it++);
+      handoff->conn->Detach();
+      AddAssigned(-1);
+      move.to->AddAssigned(1);
+      IoThread* to = move.to;
+      server_.clients().SetOwner(id, to);
+      to->Post([to, handoff] { to->Adopt(std::move(handoff->conn)); });
+      Bump(stats_.connections_moved);
+      --left;
+    }
+  }
+  pending_moves_.clear();
+}
+
+void IoThread::Adopt(std::unique_ptr<Connection> conn) {
+  Connection* raw = conn.get();
+  connections_[raw->state().id] = std::move(conn);
+  raw->Attach(*this);
 }
 
 }  // namespace ordis::server

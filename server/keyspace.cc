@@ -330,13 +330,13 @@ void Keyspace::Scan(int db, const index::ScanStart& start, index::Direction dire
   });
 }
 
-void Keyspace::Prefetch(int db, std::span<const std::string_view> keys) const {
+void Keyspace::Prefetch(std::span<const KeyRef> keys) const {
   thread_local std::vector<std::string> encoded;
   thread_local std::vector<std::string_view> views;
   encoded.resize(std::max(encoded.size(), keys.size()));
   views.clear();
   for (size_t i = 0; i < keys.size(); ++i) {
-    encoded[i] = EncodeKey(db, keys[i]);
+    encoded[i] = EncodeKey(keys[i].db, keys[i].key);
     views.push_back(encoded[i]);
   }
   // Two stages, each overlapping the batch's cache misses: the index entries, then (the entries

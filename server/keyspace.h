@@ -127,8 +127,13 @@ class Keyspace {
   void Scan(int db, const index::ScanStart& start, index::Direction direction, int64_t now_ms,
             KeyVisitor visit, std::vector<ExpiredKey>* expired = nullptr) const;
 
-  // No lock needed. Prefetches the index entries of keys in db (a hint; see OrderedStore).
-  void Prefetch(int db, std::span<const std::string_view> keys) const;
+  // No lock needed. Prefetches the index entries of these keys and the objects they point to (a
+  // hint; see OrderedStore).
+  struct KeyRef {
+    int db;
+    std::string_view key;
+  };
+  void Prefetch(std::span<const KeyRef> keys) const;
 
   // shared. Keys in db, counting expired keys not yet deleted (as Redis's DBSIZE does).
   size_t DbSize(int db) const;

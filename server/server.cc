@@ -8,10 +8,10 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
-#include <mutex>
 
 #include "index/learned_store.h"
 #include "server/connection.h"
+#include "server/cpu_usage.h"
 #include "server/errors.h"
 #include "server/persistence.h"
 
@@ -47,6 +47,9 @@ int Server::Run() {
   }
   int nthreads = config_->threads();
   for (int i = 0; i < nthreads; ++i) threads_.push_back(std::make_unique<IoThread>(*this, i));
+  balancer_ = ThreadBalancer(nthreads);
+  if (!config_->adaptive_threads()) balancer_.Reset(nthreads);
+  active_threads_.store(balancer_.active(), std::memory_order_relaxed);
   event_base* accept_base = threads_[0]->base();
 
   int port = config_->port();
@@ -131,8 +134,14 @@ void Server::OnAccept(evconnlistener*, evutil_socket_t fd, sockaddr*, int, void*
     Bump(self->threads_[0]->stats().rejected_connections);
     return;
   }
-  size_t target = self->next_thread_.fetch_add(1, std::memory_order_relaxed) % self->threads_.size();
+  // The least loaded of the active threads (the first on a tie).
+  size_t target = 0;
+  const size_t active = static_cast<size_t>(self->active_threads());
+  for (size_t i = 1; i < active && i < self->threads_.size(); ++i) {
+    if (self->threads_[i]->assigned() < self->threads_[target]->assigned()) target = i;
+  }
   IoThread* thread = self->threads_[target].get();
+  thread->AddAssigned(1);
   Bump(thread->stats().connections_received);
   evutil_make_socket_nonblocking(fd);
   if (target == 0) {
@@ -165,10 +174,50 @@ void Server::ActiveExpire(int64_t now_ms) {
   }
 }
 
+void Server::BalanceThreads() {
+  const int n = static_cast<int>(threads_.size());
+  if (n == 1) return;
+  const double now_s = static_cast<double>(NowUs()) * 1e-6;
+  std::vector<double> cpu(n);
+  for (int i = 0; i < n; ++i) cpu[i] = ThreadCpuSeconds(threads_[i]->cpu_clock());
+  const double idle_s = MachineIdleSeconds();
+  const double window_s = now_s - last_sample_s_;
+  if (!config_->adaptive_threads()) {
+    balancer_.Reset(n);
+  } else if (last_sample_s_ >= 0 && window_s > 0.01) {
+    int active = balancer_.active();
+    std::vector<double> active_cpu;
+    for (int i = 0; i < active; ++i) {
+      // A thread not yet running (or a clock that failed) counts as idle.
+      bool known = cpu[i] >= 0 && last_thread_cpu_[i] >= 0;
+      active_cpu.push_back(known ? (cpu[i] - last_thread_cpu_[i]) / window_s : 0);
+    }
+    double idle_cores = idle_s >= 0 && last_idle_s_ >= 0 ? (idle_s - last_idle_s_) / window_s : -1;
+    balancer_.Update(active_cpu, idle_cores);
+  }
+  last_thread_cpu_ = std::move(cpu);
+  last_idle_s_ = idle_s;
+  last_sample_s_ = now_s;
+  if (balancer_.active() != active_threads()) {
+    active_threads_.store(balancer_.active(), std::memory_order_relaxed);
+    thread_changes_.fetch_add(1, std::memory_order_relaxed);
+  }
+  std::vector<size_t> assigned(n);
+  for (int i = 0; i < n; ++i) assigned[i] = threads_[i]->assigned();
+  for (const ConnectionMove& move : PlanMoves(assigned, active_threads())) {
+    IoThread* from = threads_[move.from].get();
+    IoThread* to = threads_[move.to].get();
+    size_t count = move.count;
+    from->Post([from, to, count] { from->MoveConnections(to, count); });
+  }
+}
+
 bool Server::KillClient(uint64_t id) {
   IoThread* owner = nullptr;
   clients_.ForEach([&](ClientState& c, IoThread& t) {
-    if (c.id == id) owner = &t;
+    if (c.id != id) return;
+    c.kill_requested.store(true, std::memory_order_relaxed);
+    owner = &t;
   });
   if (owner == nullptr) return false;
   owner->Post([owner, id] { owner->KillClient(id); });

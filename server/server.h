@@ -18,6 +18,7 @@
 #include "server/io_thread.h"
 #include "server/keyspace.h"
 #include "server/scan_cursors.h"
+#include "server/thread_balancer.h"
 
 namespace ordis::server {
 
@@ -57,6 +58,12 @@ class Server {
 
   // Called by thread 0's cron: Redis's active expiry cycle with its time budget.
   void ActiveExpire(int64_t now_ms);
+  // Called by thread 0 every 50 ms: samples the threads' and the machine's CPU use, lets the balancer
+  // decide how many threads take connections, and moves connections to match.
+  void BalanceThreads();
+  // Threads [0, active_threads()) take new connections.
+  int active_threads() const { return active_threads_.load(std::memory_order_relaxed); }
+  uint64_t thread_changes() const { return thread_changes_.load(std::memory_order_relaxed); }
   // Kills the client with this id on its thread; returns false if no such client.
   bool KillClient(uint64_t id);
   void ResetStats();
@@ -76,7 +83,13 @@ class Server {
   std::vector<evconnlistener*> listeners_;
   std::vector<event*> signal_events_;
   std::atomic<uint64_t> next_client_id_{1};
-  std::atomic<uint64_t> next_thread_{0};
+  // Thread 0's cron only: the balancer and its previous CPU readings.
+  ThreadBalancer balancer_{1};
+  std::vector<double> last_thread_cpu_;
+  double last_idle_s_ = -1;
+  double last_sample_s_ = -1;
+  std::atomic<int> active_threads_{1};
+  std::atomic<uint64_t> thread_changes_{0};
   std::atomic<bool> shutting_down_{false};
   std::atomic<bool> shutdown_saved_{false};
   int64_t start_time_ms_;

@@ -33,6 +33,7 @@ struct ThreadStats {
   Counter commands_processed{0};
   Counter connections_received{0};
   Counter rejected_connections{0};
+  Counter connections_moved{0};  // handed to another I/O thread by the balancer
   Counter net_input_bytes{0};
   Counter net_output_bytes{0};
   Counter keyspace_hits{0};
