@@ -7,7 +7,7 @@ encodes true Redis behaviour) and is then pointed at ordis.
 Environment:
   ORDIS_SERVER  path of the server binary to test (default: redis-server found on PATH, then
                 /usr/bin/redis-server). IS_ORDIS is true when its file name is not redis-server; only
-                then does the harness pass `--threads 2`, an ordis-only flag.
+                then does the harness pass `--threads 2 --adaptive-threads no`, ordis-only flags.
 
 What the harness provides:
   * Server: one server process on a free port in its own scratch directory; start() retries on a lost
@@ -338,9 +338,12 @@ class Server:
 
     def args(self, port):
         a = [self.path, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-        a += self.extra_args
         if "redis-server" not in os.path.basename(self.path):
-            a += ["--threads", str(self.threads)]
+            # Connections spread over both threads from the start, so every suite exercises
+            # cross-thread behaviour; test_threads covers the adaptive default. extra_args come
+            # after: a later flag wins.
+            a += ["--threads", str(self.threads), "--adaptive-threads", "no"]
+        a += self.extra_args
         return a
 
     def start(self, attempts=5):

@@ -3,8 +3,8 @@
 // Usage: hiredis_test [gtest flags] [SERVER_BINARY]
 // The server binary is argv[1] after GoogleTest removed its flags, else $ORDIS_SERVER, else
 // /usr/bin/redis-server. One server is started for the whole run on a free port, in a scratch
-// directory, with `--port N --bind 127.0.0.1 --save '' --appendonly no` (plus `--threads 2` when
-// the binary is not redis-server), and killed at exit.
+// directory, with `--port N --bind 127.0.0.1 --save '' --appendonly no` (plus `--threads 2
+// --adaptive-threads no` when the binary is not redis-server), and killed at exit.
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
@@ -112,9 +112,8 @@ class Server : public ::testing::Environment {
     std::vector<std::string> args = {
         g_server_path, "--port", std::to_string(port_), "--bind", "127.0.0.1",
         "--save",      "",       "--appendonly",        "no"};
-    if (!is_redis) {
-      args.push_back("--threads");
-      args.push_back("2");
+    if (!is_redis) {  // both threads take connections from the start: cross-thread tests
+      for (const char* a : {"--threads", "2", "--adaptive-threads", "no"}) args.push_back(a);
     }
     pid_ = fork();
     if (pid_ < 0) return false;
