@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cassert>
 #include <cerrno>
 #include <cstring>
@@ -178,12 +179,19 @@ bool Connection::ParseBatch() {
 }
 
 void Connection::AddBatchKeys(std::vector<Keyspace::KeyRef>* keys) const {
+  // Enough to overlap a turn's lookups; more would evict the first before they are used (each
+  // lookup touches about ten cache lines).
+  constexpr size_t kMaxPrefetch = 256;
   const CommandTable& table = thread_->server().commands();
   const int db = state_.db.load(std::memory_order_relaxed);
   for (const ParsedCommand& cmd : batch_) {
     const CommandSpec* spec = table.Find(batch_args_[cmd.first_arg]);
-    if (spec != nullptr && spec->first_key > 0 && static_cast<size_t>(spec->first_key) < cmd.argc) {
-      keys->push_back({db, batch_args_[cmd.first_arg + spec->first_key]});
+    if (spec == nullptr || spec->first_key <= 0) continue;
+    const int argc = static_cast<int>(cmd.argc);
+    const int last = spec->last_key < 0 ? argc + spec->last_key : spec->last_key;
+    for (int i = spec->first_key; i <= last && i < argc; i += std::max(spec->key_step, 1)) {
+      if (keys->size() >= kMaxPrefetch) return;
+      keys->push_back({db, batch_args_[cmd.first_arg + static_cast<size_t>(i)]});
     }
   }
 }
@@ -215,11 +223,9 @@ void Connection::ProcessInput() {
       parse_ok = batch_parse_ok_;
     } else {
       parse_ok = ParseBatch();
-      if (batch_.size() >= 2) {
-        batch_keys_.clear();
-        AddBatchKeys(&batch_keys_);
-        thread_->server().keyspace().Prefetch(batch_keys_);
-      }
+      batch_keys_.clear();
+      AddBatchKeys(&batch_keys_);
+      if (batch_keys_.size() >= 2) thread_->server().keyspace().Prefetch(batch_keys_);
     }
     for (const ParsedCommand& cmd : batch_) {
       std::span<const std::string_view> args(batch_args_.data() + cmd.first_arg, cmd.argc);

@@ -137,26 +137,32 @@ void IoThread::QueueInput(uint64_t client_id) {
 }
 
 void IoThread::OnProcess(evutil_socket_t, short, void* arg) {
+  // Enough keys for their cache misses to overlap (the index looks up 32 at a time), few enough
+  // that the first are still cached when their commands run.
+  constexpr size_t kPrefetchGroup = 32;
   auto* self = static_cast<IoThread*>(arg);
   std::vector<Connection*>& conns = self->processing_;
   std::vector<Keyspace::KeyRef>& keys = self->prefetch_keys_;
-  conns.clear();
-  keys.clear();
-  for (uint64_t id : self->to_process_) {
-    auto it = self->connections_.find(id);  // a connection closed meanwhile is gone
-    if (it == self->connections_.end() || it->second->closed()) continue;
-    it->second->PrepareBatch(&keys);
-    conns.push_back(it->second.get());
+  const std::vector<uint64_t>& ids = self->to_process_;
+  for (size_t next = 0; next < ids.size();) {
+    conns.clear();
+    keys.clear();
+    for (; next < ids.size() && keys.size() < kPrefetchGroup; ++next) {
+      auto it = self->connections_.find(ids[next]);  // a connection closed meanwhile is gone
+      if (it == self->connections_.end() || it->second->closed()) continue;
+      it->second->PrepareBatch(&keys);
+      conns.push_back(it->second.get());
+    }
+    // Unpipelined clients send one command per read: across the turn's connections there is
+    // still a batch whose cache misses can overlap.
+    if (keys.size() >= 2) self->server_.keyspace().Prefetch(keys);
+    // A connection another one's command closed stays allocated until the next turn (see
+    // RemoveConnection), so these pointers are valid; closed() says whether to skip it.
+    for (Connection* conn : conns) {
+      if (!conn->closed()) conn->ProcessInput();
+    }
   }
   self->to_process_.clear();
-  // Unpipelined clients send one command per read: across the turn's connections there is
-  // still a batch whose cache misses can overlap.
-  if (keys.size() >= 2) self->server_.keyspace().Prefetch(keys);
-  // A connection another one's command closed stays allocated until the next turn (see
-  // RemoveConnection), so these pointers are valid; closed() says whether to skip it.
-  for (Connection* conn : conns) {
-    if (!conn->closed()) conn->ProcessInput();
-  }
   if (self->to_flush_.empty()) self->RunPendingMoves();
 }
 

@@ -36,6 +36,22 @@ Server::Server(std::unique_ptr<Config> config)
 Server::~Server() = default;
 
 int Server::Run() {
+  int rc = Serve();
+  {
+    std::lock_guard lock(started_mu_);
+    if (start_state_ == StartState::kStarting) start_state_ = StartState::kFailed;
+  }
+  started_cv_.notify_all();
+  return rc;
+}
+
+bool Server::WaitUntilListening() {
+  std::unique_lock lock(started_mu_);
+  started_cv_.wait(lock, [this] { return start_state_ != StartState::kStarting; });
+  return start_state_ == StartState::kListening;
+}
+
+int Server::Serve() {
   signal(SIGPIPE, SIG_IGN);
   {
     // Data first, then the port: clients never see a half-loaded keyspace.
@@ -99,6 +115,11 @@ int Server::Run() {
   }
   std::fprintf(stderr, "ordis ready to accept connections on port %d with %d I/O threads\n",
                port, nthreads);
+  {
+    std::lock_guard lock(started_mu_);
+    start_state_ = StartState::kListening;
+  }
+  started_cv_.notify_all();
   for (auto& t : threads_) t->Start();
   for (auto& t : threads_) t->Join();
   for (evconnlistener* l : listeners_) evconnlistener_free(l);

@@ -7,8 +7,10 @@
 #include <event2/listener.h>
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,9 @@ class Server {
 
   // Binds, starts the I/O threads and blocks until SHUTDOWN or a signal. Returns the exit code.
   int Run();
+  // For a server run in-process (tests): blocks until Run listens (true) or failed to start
+  // (false). threads() and listening_port() are safe to use after it returned true.
+  bool WaitUntilListening();
   void RequestShutdown();
   // True once shutdown was requested: commands are no longer run (their connections close).
   bool shutting_down() const { return shutting_down_.load(std::memory_order_acquire); }
@@ -69,6 +74,7 @@ class Server {
   void ResetStats();
 
  private:
+  int Serve();  // Run's body
   static void OnAccept(evconnlistener* listener, evutil_socket_t fd, sockaddr* addr, int len,
                        void* arg);
   static void OnAcceptError(evconnlistener* listener, void* arg);
@@ -94,6 +100,10 @@ class Server {
   std::atomic<bool> shutdown_saved_{false};
   int64_t start_time_ms_;
   int listening_port_ = 0;
+  std::mutex started_mu_;
+  std::condition_variable started_cv_;
+  enum class StartState { kStarting, kListening, kFailed };
+  StartState start_state_ = StartState::kStarting;  // GUARDED_BY(started_mu_)
 };
 
 }  // namespace ordis::server
