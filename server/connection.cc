@@ -74,16 +74,16 @@ void Connection::Start() {
   event_add(read_event_, nullptr);
 }
 
-void Connection::Detach() {
-  assert(!flush_scheduled_ && !closed_);
+void Connection::Detach(IoThread* to) {
+  assert(movable());
   event_free(read_event_);
   event_free(write_event_);
   read_event_ = write_event_ = nullptr;
   write_armed_ = false;
+  thread_ = to;
 }
 
-void Connection::Attach(IoThread& thread) {
-  thread_ = &thread;
+void Connection::Attach() {
   Start();
   if (state_.kill_requested.load(std::memory_order_relaxed)) {
     Close();

@@ -30,11 +30,11 @@ class Connection {
   Connection& operator=(const Connection&) = delete;
 
   void Start();
-  // On the owning thread, between loop turns (no flush scheduled): drops the event registrations
-  // so the connection can move to another thread.
-  void Detach();
+  // On the owning thread, when movable(): drops the event registrations; `to` owns the
+  // connection from now on (it is freed through `to` even if never attached).
+  void Detach(IoThread* to);
   // On the new owning thread: registers there and carries on.
-  void Attach(IoThread& thread);
+  void Attach();
   // Whether the connection may be detached now: open, no input waiting for the loop turn's
   // processing and no replies waiting for the log commit.
   bool movable() const { return !closed_ && !input_queued_ && !flush_scheduled_; }

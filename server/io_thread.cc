@@ -219,10 +219,10 @@ void IoThread::RunPendingMoves() {
       handoff->conn = std::move(it->second);
       handoff->clients = &server_.clients();
       connections_.erase(it++);
-      handoff->conn->Detach();
-      AddAssigned(-1);
-      move.to->AddAssigned(1);
       IoThread* to = move.to;
+      handoff->conn->Detach(to);
+      AddAssigned(-1);
+      to->AddAssigned(1);
       server_.clients().SetOwner(id, to);
       to->Post([to, handoff] { to->Adopt(std::move(handoff->conn)); });
       Bump(stats_.connections_moved);
@@ -235,7 +235,7 @@ void IoThread::RunPendingMoves() {
 void IoThread::Adopt(std::unique_ptr<Connection> conn) {
   Connection* raw = conn.get();
   connections_[raw->state().id] = std::move(conn);
-  raw->Attach(*this);
+  raw->Attach();
 }
 
 }  // namespace ordis::server
