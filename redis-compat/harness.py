@@ -598,6 +598,24 @@ def wait_until(predicate, timeout, interval=0.02):
             return v
         time.sleep(interval)
 
+def pipelined_incrs(client, key, n):
+    """Sends n INCR key in one write and returns the n replies, which must all be integers."""
+    client.send(encode_command("INCR", key) * n)
+    got = []
+    for _ in range(n):
+        v = client.read_reply()
+        if not isinstance(v, int):
+            raise AssertionError("INCR replied %r" % (v,))
+        got.append(v)
+    return got
+
+
+def assert_increasing(values):
+    """One connection's INCR replies come back in order: strictly increasing."""
+    if any(b <= a for a, b in zip(values, values[1:])):
+        raise AssertionError("replies of one connection out of order")
+
+
 def run_threads(target, n):
     """Runs target(i) in n threads; re-raises the first exception from any of them."""
     errors = []

@@ -7,7 +7,8 @@ of commands: the server then really has several connections' commands in flight 
 import threading
 import unittest
 
-from harness import RawClient, ServerTestCase, encode_command, run_threads
+from harness import (RawClient, ServerTestCase, assert_increasing, encode_command,
+                     pipelined_incrs, run_threads)
 
 
 
@@ -22,17 +23,9 @@ class IncrTest(ServerTestCase):
         def worker(i):
             with RawClient(self.port) as c:
                 got = []
-                batch = encode_command("INCR", "counter") * self.BATCH
                 for _ in range(self.PER_THREAD // self.BATCH):
-                    c.send(batch)
-                    for _ in range(self.BATCH):
-                        v = c.read_reply()
-                        if not isinstance(v, int):
-                            raise AssertionError("INCR replied %r" % (v,))
-                        got.append(v)
-                # One connection's replies come back in order: strictly increasing.
-                if any(b <= a for a, b in zip(got, got[1:])):
-                    raise AssertionError("replies of one connection out of order")
+                    got += pipelined_incrs(c, "counter", self.BATCH)
+                assert_increasing(got)
                 seen[i] = got
 
         run_threads(worker, self.THREADS)

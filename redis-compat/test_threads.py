@@ -11,7 +11,8 @@ deadline). Skipped against redis-server, which has no such thing.
 import threading
 import unittest
 
-from harness import IS_ORDIS, RawClient, ServerTestCase, encode_command, run_threads, wait_until
+from harness import (IS_ORDIS, RawClient, ServerTestCase, assert_increasing, encode_command,
+                     pipelined_incrs, run_threads, wait_until)
 
 MOVE_TIMEOUT_S = 10
 
@@ -121,19 +122,14 @@ class AdaptiveThreadsTest(ServerTestCase):
     def test_half_sent_command_completes_after_move(self):
         clients = [self.raw_client() for _ in range(6)]
         command = encode_command("SET", "split", "x" * 1000)
-        for c in clients:
-            c.send(command[:500])
-        self.spread()
-        for c in clients:
-            c.send(command[500:])
-            self.assertEqual(c.read_reply(), "OK")
-        self.gather()
-        for c in clients:
-            c.send(command[:3])
-        self.spread()
-        for c in clients:
-            c.send(command[3:])
-            self.assertEqual(c.read_reply(), "OK")
+        # Cut inside the value, then inside the header: moving both ways.
+        for cut, move in ((500, self.spread), (3, self.gather)):
+            for c in clients:
+                c.send(command[:cut])
+            move()
+            for c in clients:
+                c.send(command[cut:])
+                self.assertEqual(c.read_reply(), "OK")
 
     def test_unsent_replies_follow_the_connection(self):
         # A client that does not read: its replies wait in the server (32 MB: more than the
@@ -181,17 +177,10 @@ class AdaptiveThreadsTest(ServerTestCase):
         def worker(i):
             with RawClient(self.port) as c:
                 got = []
-                cmds = encode_command("INCR", "counter") * batch
                 # Until the mover has moved connections back and forth several times.
                 while moves_done[0] < min_moves and not done.is_set():
-                    c.send(cmds)
-                    for _ in range(batch):
-                        v = c.read_reply()
-                        if not isinstance(v, int):
-                            raise AssertionError("INCR replied %r" % (v,))
-                        got.append(v)
-                if any(b <= a for a, b in zip(got, got[1:])):
-                    raise AssertionError("replies of one connection out of order")
+                    got += pipelined_incrs(c, "counter", batch)
+                assert_increasing(got)
                 seen[i] = got
 
         def mover():
