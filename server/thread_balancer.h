@@ -5,9 +5,10 @@
 // (an inter-processor interrupt for every reply a sleeping thread waits for, a VM exit on
 // virtual machines) cost more than the second core brings. On 2 cores with redis-benchmark
 // beside the server, unpipelined GET/SET ran at 0.75x the requests/s of one thread with two
-// threads serving, while pipelined ones ran 1.3x faster (bench/vs-redis.sh). So connections
-// start on one thread; the balancer adds a thread when the busiest active one is saturated and
-// idle CPU exists, and gives one back when the load would fit in one thread fewer.
+// threads serving (machine half idle, 20x the context switches), while pipelined ones ran 1.3x
+// faster (bench/vs-redis.sh). So connections start on one thread; the balancer adds a thread
+// when the busiest active one is saturated and idle CPU exists, and gives one back when the load
+// would fit in one thread fewer.
 //
 // Fed once per window (50 ms, thread 0) with each active thread's CPU use and the machine's idle
 // CPU, both in cores. Growing takes one window that calls for it (a benchmark or a burst of
@@ -15,7 +16,7 @@
 // thread back takes three in a row (a lull of 150 ms), and the window after a change is skipped
 // (connections are moving and its samples mix both layouts).
 //
-// Thread safety: none; one caller (thread 0's cron).
+// Thread safety: none; one caller (Server::BalanceThreads on thread 0).
 #pragma once
 
 #include <cstddef>
