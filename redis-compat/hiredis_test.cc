@@ -28,59 +28,20 @@
 #include <thread>
 #include <vector>
 
+#include "tests/free_port.h"
+#include "tests/hiredis_client.h"
+
 namespace {
 
 std::string g_server_path;  // set in main() before any test runs
 
-struct ContextDeleter {
-  void operator()(redisContext* c) const { redisFree(c); }
-};
-using Context = std::unique_ptr<redisContext, ContextDeleter>;
-
-struct ReplyDeleter {
-  void operator()(redisReply* r) const { freeReplyObject(r); }
-};
-using Reply = std::unique_ptr<redisReply, ReplyDeleter>;
-
-// A TCP port that was free a moment ago; Server::Start retries if another process takes it.
-int FreePort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  socklen_t len = sizeof(addr);
-  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
-      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    if (fd >= 0) close(fd);
-    return -1;
-  }
-  close(fd);
-  return ntohs(addr.sin_port);
-}
-
-Context Connect(int port) {
-  timeval tv{5, 0};
-  Context c(redisConnectWithTimeout("127.0.0.1", port, tv));
-  if (c && !c->err) redisSetTimeout(c.get(), timeval{30, 0});  // a hang fails instead of blocking
-  return c;
-}
-
-Reply Command(redisContext* c, const char* format, ...) {
-  va_list ap;
-  va_start(ap, format);
-  void* r = redisvCommand(c, format, ap);
-  va_end(ap);
-  return Reply(static_cast<redisReply*>(r));
-}
-
-Reply GetReply(redisContext* c) {
-  void* r = nullptr;
-  if (redisGetReply(c, &r) != REDIS_OK) return nullptr;
-  return Reply(static_cast<redisReply*>(r));
-}
-
-std::string Str(const redisReply* r) { return std::string(r->str, r->len); }
+using ordis::test::Command;
+using ordis::test::Connect;
+using ordis::test::Context;
+using ordis::test::FreePort;
+using ordis::test::GetReply;
+using ordis::test::Reply;
+using ordis::test::Str;
 
 // One server process for the whole test run.
 class Server : public ::testing::Environment {

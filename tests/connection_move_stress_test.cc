@@ -3,17 +3,12 @@
 // threads; client threads pipeline INCRs on one key and check every reply, while a mover hands
 // connections from thread to thread (IoThread::MoveConnections, what the balancer does), another
 // client lists clients and reads INFO (the registry and the per-connection counters other
-// threads read), and a killer closes connections with CLIENT KILL as they move.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
+// threads read), and a killer closes connections with CLIENT KILL as they move. The clients are
+// hiredis connections.
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <thread>
@@ -22,122 +17,19 @@
 #include "server/config.h"
 #include "server/io_thread.h"
 #include "server/server.h"
+#include "tests/free_port.h"
+#include "tests/hiredis_client.h"
 
 namespace ordis::server {
 namespace {
 
-int FreePort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof(addr);
-  int port = -1;
-  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
-      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0) {
-    port = ntohs(addr.sin_port);
-  }
-  close(fd);
-  return port;
-}
-
-// A blocking RESP client, just enough for integer, status, bulk and error replies.
-class Client {
- public:
-  explicit Client(int port) {
-    fd_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(static_cast<uint16_t>(port));
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ok_ = connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
-    int one = 1;
-    setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-  }
-  ~Client() { close(fd_); }
-  bool ok() const { return ok_; }
-
-  bool Send(const std::string& data) {
-    size_t off = 0;
-    while (off < data.size()) {
-      ssize_t n = write(fd_, data.data() + off, data.size() - off);
-      if (n <= 0) return false;
-      off += static_cast<size_t>(n);
-    }
-    return true;
-  }
-  static std::string Command(const std::vector<std::string>& args) {
-    std::string out = "*" + std::to_string(args.size()) + "\r\n";
-    for (const std::string& a : args) out += "$" + std::to_string(a.size()) + "\r\n" + a + "\r\n";
-    return out;
-  }
-  // One reply: its first line (type byte included) and, for a bulk string, its payload. Arrays
-  // are read whole and returned as their header line. False when the connection closed.
-  bool Read(std::string* line, std::string* bulk = nullptr) {
-    if (!ReadLine(line)) return false;
-    if ((*line)[0] == '$') {
-      long n = std::strtol(line->c_str() + 1, nullptr, 10);
-      if (n < 0) return true;
-      std::string payload;
-      if (!ReadExact(static_cast<size_t>(n) + 2, &payload)) return false;
-      if (bulk != nullptr) *bulk = payload.substr(0, static_cast<size_t>(n));
-    } else if ((*line)[0] == '*') {
-      long n = std::strtol(line->c_str() + 1, nullptr, 10);
-      std::string element;
-      for (long i = 0; i < n; ++i) {
-        if (!Read(&element)) return false;
-      }
-    }
-    return true;
-  }
-  // Reads until the server closes the connection.
-  bool WaitClosed() {
-    char buf[4096];
-    while (true) {
-      ssize_t n = read(fd_, buf, sizeof(buf));
-      if (n <= 0) return true;
-    }
-  }
-
- private:
-  bool Fill() {
-    char buf[16384];
-    ssize_t n = read(fd_, buf, sizeof(buf));
-    if (n <= 0) return false;
-    in_.append(buf, static_cast<size_t>(n));
-    return true;
-  }
-  bool ReadLine(std::string* line) {
-    size_t eol;
-    while ((eol = in_.find("\r\n", pos_)) == std::string::npos) {
-      if (!Fill()) return false;
-    }
-    *line = in_.substr(pos_, eol - pos_);
-    pos_ = eol + 2;
-    Compact();
-    return true;
-  }
-  bool ReadExact(size_t n, std::string* out) {
-    while (in_.size() - pos_ < n) {
-      if (!Fill()) return false;
-    }
-    *out = in_.substr(pos_, n);
-    pos_ += n;
-    Compact();
-    return true;
-  }
-  void Compact() {
-    if (pos_ > 65536) {
-      in_.erase(0, pos_);
-      pos_ = 0;
-    }
-  }
-
-  int fd_;
-  bool ok_ = false;
-  std::string in_;
-  size_t pos_ = 0;
-};
+using ordis::test::Command;
+using ordis::test::Connect;
+using ordis::test::Context;
+using ordis::test::FreePort;
+using ordis::test::GetReply;
+using ordis::test::Reply;
+using ordis::test::Str;
 
 class RunningServer {
  public:
@@ -145,8 +37,9 @@ class RunningServer {
     for (int attempt = 0; attempt < 5 && !listening_; ++attempt) {
       port_ = FreePort();
       dir_ = ::testing::TempDir() + "ordis-move-" + std::to_string(port_);
-      std::string mkdir = "mkdir -p " + dir_;
-      if (std::system(mkdir.c_str()) != 0) continue;
+      std::error_code error;
+      std::filesystem::create_directories(dir_, error);
+      if (error) continue;
       std::vector<std::string> args = {"ordis-server",      "--port", std::to_string(port_),
                                        "--threads",         std::to_string(threads),
                                        "--adaptive-threads", "no",     "--save",
@@ -197,28 +90,24 @@ TEST(ConnectionMoveTest, IncrementsExactWhileConnectionsMove) {
   std::vector<std::thread> clients;
   for (int c = 0; c < kClients; ++c) {
     clients.emplace_back([&] {
-      Client client(rs.port());
-      if (!client.ok()) {
+      Context client = Connect(rs.port());
+      if (client == nullptr || client->err != 0) {
         ++failures;
         return;
       }
-      std::string batch;
-      for (int i = 0; i < kBatch; ++i) batch += Client::Command({"INCR", "counter"});
-      long last = 0;
-      std::string line;
+      long long last = 0;
       for (int round = 0; round < kRounds; ++round) {
-        if (!client.Send(batch)) {
-          ++failures;
-          return;
-        }
+        for (int i = 0; i < kBatch; ++i) redisAppendCommand(client.get(), "INCR counter");
         for (int i = 0; i < kBatch; ++i) {
-          if (!client.Read(&line) || line[0] != ':') {
+          Reply reply = GetReply(client.get());
+          if (reply == nullptr) {
             ++failures;
             return;
           }
-          long v = std::strtol(line.c_str() + 1, nullptr, 10);
-          if (v <= last) ++failures;  // one connection's replies come back in order
-          last = v;
+          if (reply->type != REDIS_REPLY_INTEGER || reply->integer <= last) {
+            ++failures;  // one connection's replies come back in order
+          }
+          last = reply->integer;
         }
       }
     });
@@ -234,11 +123,10 @@ TEST(ConnectionMoveTest, IncrementsExactWhileConnectionsMove) {
   });
   // Reads what other threads' connections publish, while they move.
   std::thread observer([&] {
-    Client client(rs.port());
-    std::string line, bulk;
+    Context client = Connect(rs.port());
     while (!stop.load()) {
-      if (!client.Send(Client::Command({"CLIENT", "LIST"})) || !client.Read(&line, &bulk) ||
-          !client.Send(Client::Command({"INFO", "threads"})) || !client.Read(&line, &bulk)) {
+      if (client == nullptr || client->err != 0 || Command(client.get(), "CLIENT LIST") == nullptr ||
+          Command(client.get(), "INFO threads") == nullptr) {
         ++failures;
         return;
       }
@@ -247,20 +135,17 @@ TEST(ConnectionMoveTest, IncrementsExactWhileConnectionsMove) {
   // Connections killed while they move close wherever they are.
   std::thread killer([&] {
     for (int round = 0; round < 20 && !stop.load(); ++round) {
-      Client victim(rs.port());
-      Client admin(rs.port());
-      std::string line;
-      if (!victim.Send(Client::Command({"CLIENT", "ID"})) || !victim.Read(&line)) {
+      Context victim = Connect(rs.port());
+      Context admin = Connect(rs.port());
+      bool connected = victim && !victim->err && admin && !admin->err;
+      Reply id = connected ? Command(victim.get(), "CLIENT ID") : nullptr;
+      Reply killed = id ? Command(admin.get(), "CLIENT KILL ID %lld", id->integer) : nullptr;
+      if (killed == nullptr || killed->type != REDIS_REPLY_INTEGER || killed->integer != 1) {
         ++failures;
         return;
       }
-      std::string id = line.substr(1);
-      if (!admin.Send(Client::Command({"CLIENT", "KILL", "ID", id})) || !admin.Read(&line) ||
-          line != ":1") {
-        ++failures;
-        return;
-      }
-      victim.WaitClosed();
+      // Blocks until the server closes the connection: then there is no reply to read.
+      if (GetReply(victim.get()) != nullptr) ++failures;
     }
   });
   for (std::thread& t : clients) t.join();
@@ -270,14 +155,15 @@ TEST(ConnectionMoveTest, IncrementsExactWhileConnectionsMove) {
   observer.join();
   EXPECT_EQ(failures.load(), 0);
 
-  Client check(rs.port());
-  std::string line, bulk;
-  ASSERT_TRUE(check.Send(Client::Command({"GET", "counter"})));
-  ASSERT_TRUE(check.Read(&line, &bulk));
-  EXPECT_EQ(bulk, std::to_string(kClients * kBatch * kRounds));
-  ASSERT_TRUE(check.Send(Client::Command({"INFO", "threads"})));
-  ASSERT_TRUE(check.Read(&line, &bulk));
-  EXPECT_EQ(bulk.find("connections_moved:0\r\n"), std::string::npos) << bulk;
+  Context check = Connect(rs.port());
+  ASSERT_TRUE(check != nullptr && check->err == 0);
+  Reply counter = Command(check.get(), "GET counter");
+  ASSERT_NE(counter, nullptr);
+  EXPECT_EQ(Str(counter.get()), std::to_string(kClients * kBatch * kRounds));
+  Reply info = Command(check.get(), "INFO threads");
+  ASSERT_NE(info, nullptr);
+  std::string text = Str(info.get());
+  EXPECT_EQ(text.find("connections_moved:0\r\n"), std::string::npos) << text;
 }
 
 }  // namespace
