@@ -198,30 +198,21 @@ void Connection::AddBatchKeys(std::vector<Keyspace::KeyRef>* keys) const {
 
 void Connection::PrepareBatch(std::vector<Keyspace::KeyRef>* keys) {
   input_queued_ = false;
-  SetParserLimits();
-  batch_parse_ok_ = ParseBatch();
-  batch_prepared_ = true;
-  AddBatchKeys(keys);
-}
-
-void Connection::SetParserLimits() {
   resp::ParserLimits limits;
   limits.max_bulk_len = static_cast<uint64_t>(thread_->server().config().proto_max_bulk_len());
   parser_.set_limits(limits);
+  batch_parse_ok_ = ParseBatch();
+  AddBatchKeys(keys);
 }
 
 void Connection::ProcessInput() {
   Dispatcher& dispatcher = thread_->dispatcher();
-  if (!batch_prepared_) SetParserLimits();
-  while (!closed_ && !state_.close_after_reply && in_.size() > 0) {
+  for (bool first = true; !closed_ && !state_.close_after_reply && in_.size() > 0; first = false) {
     // Pre-parse a batch of whole commands so their keys are prefetched together, then run them in
     // order. A protocol error is answered after the commands before it, as Redis does. The
     // first batch of a read was parsed and prefetched with the other connections' (PrepareBatch).
-    bool parse_ok;
-    if (batch_prepared_) {
-      batch_prepared_ = false;
-      parse_ok = batch_parse_ok_;
-    } else {
+    bool parse_ok = batch_parse_ok_;
+    if (!first) {
       parse_ok = ParseBatch();
       batch_keys_.clear();
       AddBatchKeys(&batch_keys_);

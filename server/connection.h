@@ -43,7 +43,8 @@ class Connection {
   // read delivered and adds their keys to *keys, so the keys of every connection that read in
   // the turn are prefetched together. ProcessInput then runs that batch first.
   void PrepareBatch(std::vector<Keyspace::KeyRef>* keys);
-  // Runs every complete command in the input and schedules the replies' flush.
+  // After PrepareBatch: runs every complete command in the input (the prepared batch first) and
+  // schedules the replies' flush.
   void ProcessInput();
   // Closes now (the owning thread frees the object).
   void Close();
@@ -67,7 +68,6 @@ class Connection {
   static void OnReadable(evutil_socket_t fd, short what, void* arg);
   static void OnWritable(evutil_socket_t fd, short what, void* arg);
   void HandleRead();
-  void SetParserLimits();
   // Parses up to kMaxBatch whole commands from the input into batch_. False on a protocol error
   // (the commands parsed before it are in batch_).
   bool ParseBatch();
@@ -101,9 +101,8 @@ class Connection {
   std::vector<ParsedCommand> batch_;
   std::vector<std::string_view> batch_args_;
   std::vector<Keyspace::KeyRef> batch_keys_;
-  bool input_queued_ = false;    // waiting for the loop turn's PrepareBatch/ProcessInput
-  bool batch_prepared_ = false;  // batch_ holds the first batch, parsed by PrepareBatch
-  bool batch_parse_ok_ = true;
+  bool input_queued_ = false;   // waiting for the loop turn's PrepareBatch/ProcessInput
+  bool batch_parse_ok_ = true;  // what PrepareBatch's ParseBatch returned
 
   resp::OutBuffer out_;
   resp::OutBuffer discard_;  // CLIENT REPLY OFF/SKIP target

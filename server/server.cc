@@ -198,27 +198,30 @@ void Server::ActiveExpire(int64_t now_ms) {
 void Server::BalanceThreads() {
   const int n = static_cast<int>(threads_.size());
   if (n == 1) return;
-  const double now_s = static_cast<double>(NowUs()) * 1e-6;
-  std::vector<double> cpu(n);
-  for (int i = 0; i < n; ++i) cpu[i] = ThreadCpuSeconds(threads_[i]->cpu_clock());
-  const double idle_s = MachineIdleSeconds();
-  const double window_s = now_s - last_sample_s_;
   if (!config_->adaptive_threads()) {
     balancer_.Reset(n);
-  } else if (last_sample_s_ >= 0 && window_s > 0.01) {
-    int active = balancer_.active();
-    std::vector<double> active_cpu;
-    for (int i = 0; i < active; ++i) {
-      // A thread not yet running (or a clock that failed) counts as idle.
-      bool known = cpu[i] >= 0 && last_thread_cpu_[i] >= 0;
-      active_cpu.push_back(known ? (cpu[i] - last_thread_cpu_[i]) / window_s : 0);
+    last_sample_s_ = -1;  // the first window after adaptive-threads comes back only samples
+  } else {
+    const double now_s = static_cast<double>(NowUs()) * 1e-6;
+    std::vector<double> cpu(n);
+    for (int i = 0; i < n; ++i) cpu[i] = ThreadCpuSeconds(threads_[i]->cpu_clock());
+    const double idle_s = MachineIdleSeconds();
+    const double window_s = now_s - last_sample_s_;
+    if (last_sample_s_ >= 0 && window_s > 0.01) {
+      std::vector<double> active_cpu;
+      for (int i = 0; i < balancer_.active(); ++i) {
+        // A thread not yet running (or a clock that failed) counts as idle.
+        bool known = cpu[i] >= 0 && last_thread_cpu_[i] >= 0;
+        active_cpu.push_back(known ? (cpu[i] - last_thread_cpu_[i]) / window_s : 0);
+      }
+      double idle_cores =
+          idle_s >= 0 && last_idle_s_ >= 0 ? (idle_s - last_idle_s_) / window_s : -1;
+      balancer_.Update(active_cpu, idle_cores);
     }
-    double idle_cores = idle_s >= 0 && last_idle_s_ >= 0 ? (idle_s - last_idle_s_) / window_s : -1;
-    balancer_.Update(active_cpu, idle_cores);
+    last_thread_cpu_ = std::move(cpu);
+    last_idle_s_ = idle_s;
+    last_sample_s_ = now_s;
   }
-  last_thread_cpu_ = std::move(cpu);
-  last_idle_s_ = idle_s;
-  last_sample_s_ = now_s;
   if (balancer_.active() != active_threads()) {
     active_threads_.store(balancer_.active(), std::memory_order_relaxed);
     thread_changes_.fetch_add(1, std::memory_order_relaxed);
