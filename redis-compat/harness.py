@@ -512,11 +512,7 @@ class ServerTestCase(unittest.TestCase):
             self.assertEqual(self.raw.call("FLUSHALL"), "OK")
 
     def tearDown(self):
-        for c in self._clients:
-            try:
-                c.close()
-            except Exception:
-                pass
+        close_all(self._clients)
         # A test that crashed the server must fail loudly, not make later tests fail oddly.
         if not self.server.alive():
             self.fail("server process died; log tail:\n" + self.server.log_tail())
@@ -587,6 +583,15 @@ class ServerTestCase(unittest.TestCase):
             self.fail("ZADD failed: %r" % reply)
         self.assertEqual(reply, 1)
         return "zset"
+
+
+def close_all(clients):
+    """Closes every client (RawClient or redis.Redis) of a test, whatever state it is in."""
+    for c in clients:
+        try:
+            c.close()
+        except Exception:
+            pass
 
 
 def wait_until(predicate, timeout, interval=0.02):

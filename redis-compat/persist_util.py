@@ -15,8 +15,8 @@ import unittest
 
 import redis
 
-from harness import (IS_ORDIS, REDIS_CLI, SOCKET_TIMEOUT_S, RawClient, Server, encode_command,
-                     wait_until)
+from harness import (IS_ORDIS, REDIS_CLI, SOCKET_TIMEOUT_S, RawClient, Server, close_all,
+                     encode_command, wait_until)
 
 SNAPSHOT = "dump.osnap"
 AOF_DIR = "appendonlydir"
@@ -80,11 +80,7 @@ class PersistentTestCase(unittest.TestCase):
         self._clients = []
 
     def tearDown(self):
-        for c in self._clients:
-            try:
-                c.close()
-            except Exception:
-                pass
+        close_all(self._clients)
         status = None
         if self.srv.proc is not None:
             status, log = self.srv.stop()
