@@ -10,15 +10,21 @@ seconds=${1:-600}
 target=${FUZZ_TARGET:-resp}
 "$root/scripts/deps.sh" clang $(cat "$root/scripts/build-packages.txt")
 
-if [ "$target" = persistence ]; then
-  build="$root/build-fuzz-persistence"
-  corpus="$root/fuzz-corpus/persistence"
-  # persistence depends on nothing else of ours: it builds as its own project.
-  CC=clang CXX=clang++ cmake -S "$root/persistence" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DORDIS_FUZZ=ON >/dev/null
-  cmake --build "$build" --target persistence_reader_fuzz -j"$(nproc)"
+# Each fuzzed layer depends on nothing else of ours, so it builds as its own project: the fuzzer
+# does not wait for the server's dependencies or code.
+case "$target" in
+  resp) layer=resp fuzzer=resp_parser_fuzz build="$root/build-fuzz" ;;
+  persistence) layer=persistence fuzzer=persistence_reader_fuzz build="$root/build-fuzz-persistence" ;;
+  *) echo "FUZZ_TARGET must be resp or persistence" >&2; exit 2 ;;
+esac
+corpus="$root/fuzz-corpus/$target"
+CC=clang CXX=clang++ cmake -S "$root/$layer" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DORDIS_FUZZ=ON >/dev/null
+cmake --build "$build" --target "$fuzzer" -j"$(nproc)"
+mkdir -p "$corpus"
+
+seed_persistence() {
   # Seeds: the first byte picks the reader (0 snapshot, 1 log, 2 manifest); real files follow.
-  mkdir -p "$corpus"
   printf '\x02file appendonly.aof.1.base.osnap seq 1 type b\nfile appendonly.aof.1.incr.aof seq 1 type i\n' \
     >"$corpus/seed-manifest"
   if [ -x "$root/build/server/ordis-server" ]; then
@@ -38,33 +44,22 @@ if [ "$target" = persistence ]; then
     { printf '\x01'; cat "$dir"/appendonlydir/*.incr.aof; } >"$corpus/seed-log"
     rm -rf "$dir"
   fi
-  exec "$build/persistence_reader_fuzz" -max_total_time="$seconds" -rss_limit_mb=2048 \
-    -artifact_prefix="$build/" -print_final_stats=1 "$@" "$corpus"
-fi
+}
 
-build="$root/build-fuzz"
-corpus="$root/fuzz-corpus/resp"
+seed_resp() {
+  # Each input starts with three bytes the fuzz target reads as options (bit 0: small limits, bit 1:
+  # unauthenticated, bits 2-3: how to split) and a split seed; the client's bytes follow.
+  seed() { printf '%b' "$2" >"$corpus/seed-$1"; }
+  seed set '\x00\x00\x00*3\r\n$3\r\nSET\r\n$3\r\nkey\r\n$5\r\nvalue\r\n'
+  seed pipeline '\x04\x12\x34*1\r\n$4\r\nPING\r\n*0\r\n*-1\r\n*2\r\n$4\r\nECHO\r\n$0\r\n\r\n'
+  seed inline '\x08\x56\x78PING\r\nECHO "a\\x41\\n" '"'"'b\\'"'"'c'"'"'\n\r\n  \n'
+  seed binary '\x0c\x9a\xbc*2\r\n$4\r\nECHO\r\n$6\r\na\x00\r\nb\n\r\n'
+  seed limits '\x01\x00\x01*9\r\n*1\r\n$65\r\n'
+  seed unauth '\x02\x00\x02*2\r\n$4\r\nAUTH\r\n$16385\r\n'
+  seed errors '\x05\x00\x03*1\r\nX\r\n'
 
-# resp depends on nothing else of ours, so it builds as its own project: the fuzzer does not wait
-# for the server's dependencies or code.
-CC=clang CXX=clang++ cmake -S "$root/resp" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DORDIS_FUZZ=ON >/dev/null
-cmake --build "$build" --target resp_parser_fuzz -j"$(nproc)"
-
-# Each input starts with three bytes the fuzz target reads as options (bit 0: small limits, bit 1:
-# unauthenticated, bits 2-3: how to split) and a split seed; the client's bytes follow.
-mkdir -p "$corpus"
-seed() { printf '%b' "$2" >"$corpus/seed-$1"; }
-seed set '\x00\x00\x00*3\r\n$3\r\nSET\r\n$3\r\nkey\r\n$5\r\nvalue\r\n'
-seed pipeline '\x04\x12\x34*1\r\n$4\r\nPING\r\n*0\r\n*-1\r\n*2\r\n$4\r\nECHO\r\n$0\r\n\r\n'
-seed inline '\x08\x56\x78PING\r\nECHO "a\\x41\\n" '"'"'b\\'"'"'c'"'"'\n\r\n  \n'
-seed binary '\x0c\x9a\xbc*2\r\n$4\r\nECHO\r\n$6\r\na\x00\r\nb\n\r\n'
-seed limits '\x01\x00\x01*9\r\n*1\r\n$65\r\n'
-seed unauth '\x02\x00\x02*2\r\n$4\r\nAUTH\r\n$16385\r\n'
-seed errors '\x05\x00\x03*1\r\nX\r\n'
-
-# Tokens of the protocol, so mutations build headers and escapes rather than noise.
-cat >"$build/resp.dict" <<'DICT'
+  # Tokens of the protocol, so mutations build headers and escapes rather than noise.
+  cat >"$build/resp.dict" <<'DICT'
 "\x0d\x0a"
 "*"
 "$"
@@ -81,6 +76,14 @@ cat >"$build/resp.dict" <<'DICT'
 "\\\x22"
 "\x00"
 DICT
+}
 
-exec "$build/resp_parser_fuzz" -max_total_time="$seconds" -dict="$build/resp.dict" \
-  -artifact_prefix="$build/" -print_final_stats=1 "$@" "$corpus"
+flags=(-max_total_time="$seconds" -artifact_prefix="$build/" -print_final_stats=1)
+if [ "$target" = persistence ]; then
+  seed_persistence
+  flags+=(-rss_limit_mb=2048)
+else
+  seed_resp
+  flags+=(-dict="$build/resp.dict")
+fi
+exec "$build/$fuzzer" "${flags[@]}" "$@" "$corpus"
