@@ -1,5 +1,5 @@
 # libFuzzer targets (clang only) for the layers that build standalone (resp/, persistence/): the
-# library is instrumented for coverage and sanitizers, and whatever links it needs the sanitizer
+# library and base/ are instrumented for coverage and sanitizers, and whatever links it needs the sanitizer
 # runtimes, hence the PUBLIC link options.
 function(ordis_add_fuzzer target lib source)
   if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
@@ -7,6 +7,8 @@ function(ordis_add_fuzzer target lib source)
   endif()
   set(sanitize -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
   target_compile_options(${lib} PRIVATE -fsanitize=fuzzer-no-link ${sanitize})
+  # base/ (number parsing, argument splitting) is part of what the parsers run: cover it too.
+  target_compile_options(ordis_base PRIVATE -fsanitize=fuzzer-no-link ${sanitize})
   target_link_options(${lib} PUBLIC -fsanitize=address,undefined)
   add_executable(${target} ${source})
   target_compile_options(${target} PRIVATE -fsanitize=fuzzer ${sanitize})

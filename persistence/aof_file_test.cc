@@ -9,7 +9,7 @@
 
 #include "persistence/aof_format.h"
 #include "persistence/file_size_limit_test_support.h"
-#include "persistence/internal/coding.h"
+#include "base/coding.h"
 #include "persistence/scratch_dir_test_support.h"
 
 namespace ordis::persistence {
@@ -237,10 +237,10 @@ TEST(AofFile, HugeLengthPastTheEndIsATornTail) {
   const uint64_t end = WriteAof(path, payloads).back();
   std::string file = ReadWholeFile(path);
   std::string length;
-  internal::PutFixed32(&length, 0xfffffff0u);
+  PutFixed32(&length, 0xfffffff0u);
   file += length;
-  internal::PutFixed32(&file, static_cast<uint32_t>(XXH64(length.data(), 4, 0)));
-  internal::PutFixed64(&file, 12345);
+  PutFixed32(&file, static_cast<uint32_t>(XXH64(length.data(), 4, 0)));
+  PutFixed64(&file, 12345);
   file += "short payload";
   WriteWholeFile(path, file);
   const ReadResult read = ReadAof(path);

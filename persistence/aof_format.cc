@@ -2,7 +2,7 @@
 
 #include <xxhash.h>
 
-#include "persistence/internal/coding.h"
+#include "base/coding.h"
 
 namespace ordis::persistence {
 
@@ -21,17 +21,17 @@ uint64_t AofPayloadChecksum(std::string_view payload) {
 
 void AppendAofRecord(std::string_view payload, std::string* dst) {
   const size_t start = dst->size();
-  internal::PutFixed32(dst, static_cast<uint32_t>(payload.size()));
-  internal::PutFixed32(dst, LengthCheck(dst->data() + start));
-  internal::PutFixed64(dst, AofPayloadChecksum(payload));
+  PutFixed32(dst, static_cast<uint32_t>(payload.size()));
+  PutFixed32(dst, LengthCheck(dst->data() + start));
+  PutFixed64(dst, AofPayloadChecksum(payload));
   dst->append(payload);
 }
 
 bool AofRecordHeader::DecodeFrom(std::string_view* in) {
   const char* p = in->data();
-  length = internal::DecodeFixed32(p);
-  const uint32_t check = internal::DecodeFixed32(p + 4);
-  payload_checksum = internal::DecodeFixed64(p + 8);
+  length = DecodeFixed32(p);
+  const uint32_t check = DecodeFixed32(p + 4);
+  payload_checksum = DecodeFixed64(p + 8);
   in->remove_prefix(kAofRecordHeaderSize);
   return check == LengthCheck(p);
 }

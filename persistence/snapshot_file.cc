@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <string>
 
-#include "persistence/internal/coding.h"
+#include "base/coding.h"
 #include "persistence/internal/posix_file.h"
 #include "persistence/snapshot_format.h"
 
@@ -35,7 +35,7 @@ Xxh64State NewXxh64State() {
 // The trailer's checksum chains the block checksums in their on-disk byte order.
 void ChainChecksum(XXH64_state_t* state, uint64_t block_checksum) {
   std::string bytes;
-  internal::PutFixed64(&bytes, block_checksum);
+  PutFixed64(&bytes, block_checksum);
   XXH64_update(state, bytes.data(), bytes.size());
 }
 

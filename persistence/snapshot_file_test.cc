@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "persistence/file_size_limit_test_support.h"
-#include "persistence/internal/coding.h"
+#include "base/coding.h"
 #include "persistence/scratch_dir_test_support.h"
 #include "persistence/snapshot_format.h"
 

@@ -3,17 +3,10 @@
 #include <lz4.h>
 #include <xxhash.h>
 
-#include "persistence/internal/coding.h"
+#include "base/coding.h"
 
 namespace ordis::persistence {
 
-using internal::GetFixed32;
-using internal::GetFixed64;
-using internal::GetLengthPrefixed;
-using internal::PutFixed32;
-using internal::PutFixed64;
-using internal::PutVarint;
-using internal::VarintSize;
 
 // The checksum covers magic, version, flags and creation time.
 static constexpr size_t kHeaderCheckedSize = kSnapshotHeaderSize - 8;

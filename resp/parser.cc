@@ -8,6 +8,9 @@
 #include <cassert>
 #include <cstring>
 
+#include "base/number.h"
+#include "base/split_args.h"
+
 namespace ordis::resp {
 
 namespace {
@@ -18,58 +21,6 @@ constexpr size_t kMaxReserve = 1024;
 // Argument storage above this is released after use rather than kept for the next command.
 constexpr size_t kMaxKeptSpans = 4 * kMaxReserve;
 constexpr size_t kMaxKeptInlineArgs = 64;
-
-// Redis's string2ll (util.c): optional '-', no '+', no leading zeros, no "-0", fewer than 21
-// characters, no overflow. The count and length headers accept exactly what it accepts.
-bool StringToInt64(const char* s, size_t len, int64_t* value) {
-  constexpr size_t kLongStrSize = 21;
-  if (len == 0 || len >= kLongStrSize) return false;
-  if (len == 1 && s[0] == '0') {
-    *value = 0;
-    return true;
-  }
-  const char* p = s;
-  const char* end = s + len;
-  bool negative = false;
-  if (*p == '-') {
-    negative = true;
-    if (++p == end) return false;
-  }
-  if (*p < '1' || *p > '9') return false;
-  uint64_t v = static_cast<uint64_t>(*p++ - '0');
-  for (; p < end && *p >= '0' && *p <= '9'; ++p) {
-    const uint64_t digit = static_cast<uint64_t>(*p - '0');
-    if (v > UINT64_MAX / 10) return false;
-    v *= 10;
-    if (v > UINT64_MAX - digit) return false;
-    v += digit;
-  }
-  if (p < end) return false;
-  if (negative) {
-    if (v > static_cast<uint64_t>(INT64_MAX) + 1) return false;
-    *value = static_cast<int64_t>(0 - v);
-  } else {
-    if (v > static_cast<uint64_t>(INT64_MAX)) return false;
-    *value = static_cast<int64_t>(v);
-  }
-  return true;
-}
-
-// isspace() in the C locale, without its locale lookup and its undefined behaviour for bytes
-// above 0x7f (which are never spaces).
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
-
-bool IsHexDigit(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-int HexDigitValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return c - 'A' + 10;
-}
 
 }  // namespace
 
@@ -149,7 +100,7 @@ ParseStatus Parser::ParseMultibulk(std::string_view input, size_t* consumed,
     // Redis wants one byte after the CR and skips it without checking that it is LF.
     if (cr + 1 >= input.size()) return ParseStatus::kNeedMore;
     int64_t count = 0;
-    if (!StringToInt64(data + 1, cr - 1, &count) ||
+    if (!ParseInt64(std::string_view(data + 1, cr - 1), &count) ||
         (count > 0 && static_cast<uint64_t>(count) > limits_.max_multibulk_len)) {
       return Fail("ERR Protocol error: invalid multibulk length");
     }
@@ -189,7 +140,7 @@ ParseStatus Parser::ParseMultibulk(std::string_view input, size_t* consumed,
         return Fail(std::string("ERR Protocol error: expected '$', got '") + got + "'");
       }
       int64_t len = 0;
-      if (!StringToInt64(data + pos_ + 1, cr - pos_ - 1, &len) || len < 0 ||
+      if (!ParseInt64(std::string_view(data + pos_ + 1, cr - pos_ - 1), &len) || len < 0 ||
           static_cast<uint64_t>(len) > limits_.max_bulk_len) {
         return Fail("ERR Protocol error: invalid bulk length");
       }
@@ -229,7 +180,12 @@ ParseStatus Parser::ParseInline(std::string_view input, size_t* consumed,
   }
   size_t line_len = lf;
   if (line_len > 0 && input[line_len - 1] == '\r') --line_len;
-  if (!SplitInline(input.substr(0, line_len))) {
+  if (inline_args_.size() > kMaxKeptInlineArgs) {
+    inline_args_.resize(kMaxKeptInlineArgs);
+    inline_args_.shrink_to_fit();
+  }
+  // FindLineEnd guarantees the line holds no NUL, which would end it for sdssplitargs.
+  if (!SplitArgsInto(input.substr(0, line_len), &inline_args_, &inline_argc_)) {
     return Fail("ERR Protocol error: unbalanced quotes in request");
   }
   args->reserve(inline_argc_);
@@ -237,101 +193,6 @@ ParseStatus Parser::ParseInline(std::string_view input, size_t* consumed,
   *consumed = lf + 1;
   Reset();
   return ParseStatus::kCommand;  // with no arguments for a blank line: the caller skips it
-}
-
-bool Parser::SplitInline(std::string_view line) {
-  // A transcription of sdssplitargs, which walks a NUL-terminated string: here reading at or past
-  // the end yields '\0'. FindLineEnd guarantees the line itself holds no NUL.
-  if (inline_args_.size() > kMaxKeptInlineArgs) {
-    inline_args_.resize(kMaxKeptInlineArgs);
-    inline_args_.shrink_to_fit();
-  }
-  inline_argc_ = 0;
-  const char* p = line.data();
-  const char* const end = p + line.size();
-  auto at = [end](const char* q) { return q < end ? *q : '\0'; };
-  while (true) {
-    while (p < end && IsSpace(*p)) ++p;
-    if (p == end) return true;
-    if (inline_argc_ == inline_args_.size()) inline_args_.emplace_back();
-    std::string& current = inline_args_[inline_argc_++];
-    current.clear();
-    bool in_double_quotes = false;
-    bool in_single_quotes = false;
-    bool done = false;
-    while (!done) {
-      const char c = at(p);
-      if (in_double_quotes) {
-        if (c == '\\' && at(p + 1) == 'x' && IsHexDigit(at(p + 2)) && IsHexDigit(at(p + 3))) {
-          current.push_back(static_cast<char>(HexDigitValue(p[2]) * 16 + HexDigitValue(p[3])));
-          p += 3;
-        } else if (c == '\\' && at(p + 1) != '\0') {
-          ++p;
-          switch (*p) {
-            case 'n':
-              current.push_back('\n');
-              break;
-            case 'r':
-              current.push_back('\r');
-              break;
-            case 't':
-              current.push_back('\t');
-              break;
-            case 'b':
-              current.push_back('\b');
-              break;
-            case 'a':
-              current.push_back('\a');
-              break;
-            default:
-              current.push_back(*p);
-              break;
-          }
-        } else if (c == '"') {
-          // A closing quote must be followed by a space or the end of the line.
-          if (at(p + 1) != '\0' && !IsSpace(at(p + 1))) return false;
-          done = true;
-        } else if (c == '\0') {
-          return false;  // unterminated quotes
-        } else {
-          current.push_back(c);
-        }
-      } else if (in_single_quotes) {
-        if (c == '\\' && at(p + 1) == '\'') {
-          ++p;
-          current.push_back('\'');
-        } else if (c == '\'') {
-          if (at(p + 1) != '\0' && !IsSpace(at(p + 1))) return false;
-          done = true;
-        } else if (c == '\0') {
-          return false;
-        } else {
-          current.push_back(c);
-        }
-      } else {
-        // Unlike the blank skipping above, a token ends only at these: "a\vb" is one argument.
-        switch (c) {
-          case ' ':
-          case '\n':
-          case '\r':
-          case '\t':
-          case '\0':
-            done = true;
-            break;
-          case '"':
-            in_double_quotes = true;
-            break;
-          case '\'':
-            in_single_quotes = true;
-            break;
-          default:
-            current.push_back(c);
-            break;
-        }
-      }
-      if (p < end) ++p;
-    }
-  }
 }
 
 ParseStatus Parser::Fail(std::string text) {

@@ -76,8 +76,6 @@ class Parser {
   // Looks for `delim` in the line starting at offset `start` the way Redis's strchr over its
   // NUL-terminated query buffer does, resuming at scan_.
   LineEnd FindLineEnd(std::string_view input, size_t start, char delim, size_t* at);
-  // sdssplitargs into inline_args_[0, inline_argc_); false on unbalanced quotes.
-  bool SplitInline(std::string_view line);
   ParseStatus Fail(std::string text);
   void Reset();
 

@@ -3,7 +3,7 @@
 #include <cstring>
 #include <memory>
 
-#include "server/config.h"
+#include "server/config/config.h"
 #include "server/server.h"
 
 int main(int argc, char** argv) {

@@ -10,10 +10,10 @@
 #include <mutex>
 
 #include "index/learned_store.h"
-#include "server/connection.h"
-#include "server/cpu_usage.h"
-#include "server/errors.h"
-#include "server/persistence.h"
+#include "server/net/connection.h"
+#include "server/net/cpu_usage.h"
+#include "server/command/errors.h"
+#include "server/durability/persistence.h"
 
 namespace ordis::server {
 namespace {

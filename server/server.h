@@ -14,13 +14,13 @@
 #include <string>
 #include <vector>
 
-#include "server/client_registry.h"
-#include "server/command_table.h"
-#include "server/config.h"
-#include "server/io_thread.h"
-#include "server/keyspace.h"
-#include "server/scan_cursors.h"
-#include "server/thread_balancer.h"
+#include "server/command/client_registry.h"
+#include "server/command/command_table.h"
+#include "server/config/config.h"
+#include "server/net/io_thread.h"
+#include "server/keyspace/keyspace.h"
+#include "server/keyspace/scan_cursors.h"
+#include "server/net/thread_balancer.h"
 
 namespace ordis::server {
 

@@ -14,8 +14,8 @@
 #include <thread>
 #include <vector>
 
-#include "server/config.h"
-#include "server/io_thread.h"
+#include "server/config/config.h"
+#include "server/net/io_thread.h"
 #include "server/server.h"
 #include "tests/free_port.h"
 #include "tests/hiredis_client.h"

@@ -18,9 +18,9 @@
 #include <vector>
 
 #include "index/rw_lock.h"
-#include "server/keyspace.h"
-#include "server/number.h"
-#include "server/watch_registry.h"
+#include "server/keyspace/keyspace.h"
+#include "base/number.h"
+#include "server/keyspace/watch_registry.h"
 
 namespace ordis::server {
 namespace {

@@ -1,0 +1,97 @@
+// The command model: one declarative CommandSpec per command, and the context a handler runs in.
+// Arity, auth and flags are checked once by the Dispatcher, never inside handlers.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "resp/writer.h"
+#include "server/keyspace/keyspace.h"
+#include "server/stats/stats.h"
+
+namespace ordis::server {
+
+class Server;
+class Dispatcher;
+struct ClientState;
+
+namespace cmd {
+enum Flag : uint32_t {
+  kWrite = 1 << 0,     // modifies the keyspace: runs under the exclusive lock
+  kReadonly = 1 << 1,  // reads the keyspace: runs under the shared lock
+  kFast = 1 << 2,      // O(1) or O(log n)
+  kAdmin = 1 << 3,
+  kNoAuth = 1 << 4,      // allowed before AUTH
+  kNoMulti = 1 << 5,     // refused inside MULTI ("Command not allowed inside a transaction")
+  kLoading = 1 << 6,
+  kStale = 1 << 7,
+  kDenyOom = 1 << 8,     // may grow memory
+  kNoScript = 1 << 9,
+  kKeyspaceWide = 1 << 10,  // touches many keys (KEYS, SCAN, FLUSHDB ...)
+  // Not a Redis flag: a read that needs the exclusive lock (it may delete expired keys it meets).
+  kExclusiveLock = 1 << 11,
+  // Not a Redis flag: a command outside the keyspace family that reads it under the shared lock.
+  kSharedLock = 1 << 12,
+  // Not a Redis flag: MULTI EXEC DISCARD WATCH QUIT RESET run at once inside MULTI, never queued.
+  kTransactionControl = 1 << 13,
+};
+}  // namespace cmd
+
+struct CommandContext {
+  Server& server;
+  ClientState& client;
+  resp::Writer& out;
+  std::span<const std::string_view> args;
+  int64_t now_ms;  // one time per command (per EXEC for a transaction), as Redis
+  // Keys a reader found expired; the dispatcher deletes them after the command.
+  std::vector<ExpiredKey>* expired;
+  ThreadStats& thread_stats;
+  Dispatcher& dispatcher;
+  // A write command whose effect its arguments do not determine (SPOP's random pick) sets this to
+  // the command that replays its effect; the append-only log records that instead.
+  std::vector<std::string>* propagate = nullptr;
+
+  Keyspace& keyspace();
+  int db() const;
+  ThreadStats& stats();
+  Dispatcher& thread_dispatcher() { return dispatcher; }
+};
+
+using CommandHandler = void (*)(CommandContext& ctx);
+
+struct CommandSpec {
+  std::string_view name;  // lower case
+  int arity;              // > 0: exactly; < 0: at least -arity (the name counts)
+  uint32_t flags;
+  int first_key;  // 0: no keys
+  int last_key;   // negative: counts from the end (-1 is the last argument)
+  int key_step;
+  CommandHandler handler;
+  std::string_view group;  // COMMAND DOCS group: string, generic, connection, server, transactions
+  std::string_view summary;
+  // A container command (CLIENT, CONFIG ...) dispatches on its first argument to these, named
+  // "container|sub" as Redis 7 names them; each has its own arity, flags and key positions.
+  std::vector<CommandSpec> subcommands = {};
+
+  // Filled by the table: position for per-command statistics.
+  int id = -1;
+};
+
+// Random-member replies with repeats (a negative count to HRANDFIELD, SRANDMEMBER, ZRANDMEMBER)
+// are built whole before anything is sent; beyond this many elements they answer
+// "ERR value is out of range" rather than exhaust memory (Redis 7.0.15 dies there).
+inline constexpr uint64_t kMaxRandomReplyElements = uint64_t{1} << 24;
+
+// Replies to a HELP subcommand: one status line per element.
+inline void ReplyHelp(resp::Writer& out, std::span<const std::string_view> lines) {
+  out.ArrayHeader(static_cast<int64_t>(lines.size()));
+  for (std::string_view line : lines) out.SimpleString(line);
+}
+
+// Returns the positions of the key arguments of args as the spec describes them.
+void KeyPositions(const CommandSpec& spec, size_t argc, std::vector<size_t>* out);
+
+}  // namespace ordis::server

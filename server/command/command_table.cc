@@ -1,0 +1,99 @@
+#include "server/command/command_table.h"
+
+#include <cassert>
+
+#include "absl/hash/hash.h"
+
+namespace ordis::server {
+namespace {
+
+inline char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
+
+}  // namespace
+
+size_t CommandTable::CaseInsensitiveHash::operator()(std::string_view s) const {
+  // Command names are short: fold case into a small stack copy, then hash.
+  char buf[32];
+  if (s.size() > sizeof(buf)) return absl::Hash<std::string_view>{}(s.substr(0, 0)) ^ s.size();
+  for (size_t i = 0; i < s.size(); ++i) buf[i] = Lower(s[i]);
+  return absl::Hash<std::string_view>{}(std::string_view(buf, s.size()));
+}
+
+bool CommandTable::CaseInsensitiveEq::operator()(std::string_view a, std::string_view b) const {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (Lower(a[i]) != Lower(b[i])) return false;
+  }
+  return true;
+}
+
+void CommandTable::Register(std::initializer_list<CommandSpec> specs) {
+  for (const CommandSpec& spec : specs) specs_.push_back(spec);
+}
+
+void CommandTable::Freeze() {
+  by_name_.clear();
+  flat_.clear();
+  for (CommandSpec& spec : specs_) {
+    spec.id = static_cast<int>(flat_.size());
+    flat_.push_back(&spec);
+    for (CommandSpec& sub : spec.subcommands) {
+      sub.id = static_cast<int>(flat_.size());
+      flat_.push_back(&sub);
+    }
+    bool inserted = by_name_.emplace(spec.name, &spec).second;
+    assert(inserted && "duplicate command name");
+    (void)inserted;
+  }
+}
+
+const CommandSpec* CommandTable::FindSubcommand(const CommandSpec& container,
+                                                std::string_view sub) {
+  CaseInsensitiveEq eq;
+  for (const CommandSpec& spec : container.subcommands) {
+    std::string_view name = spec.name.substr(spec.name.find('|') + 1);
+    if (eq(name, sub)) return &spec;
+  }
+  return nullptr;
+}
+
+const CommandSpec* CommandTable::Find(std::string_view name) const {
+  auto it = by_name_.find(name);
+  return it == by_name_.end() ? nullptr : it->second;
+}
+
+void KeyPositions(const CommandSpec& spec, size_t argc, std::vector<size_t>* out) {
+  out->clear();
+  if (spec.first_key <= 0) return;
+  int last = spec.last_key < 0 ? static_cast<int>(argc) + spec.last_key : spec.last_key;
+  for (int i = spec.first_key; i <= last && i < static_cast<int>(argc); i += spec.key_step) {
+    out->push_back(static_cast<size_t>(i));
+  }
+}
+
+const CommandTable& Commands() {
+  static const CommandTable* table = [] {
+    auto* t = new CommandTable;
+    RegisterConnectionFamily(t);
+    RegisterServerFamily(t);
+    RegisterInfo(t);
+    RegisterCommandDocs(t);
+    RegisterStringFamily(t);
+    RegisterKeysFamily(t);
+    RegisterExpireFamily(t);
+    RegisterTransactionFamily(t);
+    RegisterRangeFamily(t);
+    RegisterListFamily(t);
+    RegisterHashFamily(t);
+    RegisterSetFamily(t);
+    RegisterZSetFamily(t);
+    RegisterZSetRangeFamily(t);
+    RegisterZSetAlgebraFamily(t);
+    RegisterPersistenceFamily(t);
+    t->Freeze();
+    return t;
+  }();
+  return *table;
+}
+
+}  // namespace ordis::server

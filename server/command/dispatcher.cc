@@ -1,0 +1,239 @@
+#include "server/command/dispatcher.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+#include "server/command/client_state.h"
+#include "server/command/command_table.h"
+#include "server/command/errors.h"
+#include "server/durability/persistence.h"
+#include "server/server.h"
+#include "server/command/transaction.h"
+
+namespace ordis::server {
+namespace {
+
+
+
+bool ArityOk(const CommandSpec& spec, size_t argc) {
+  return spec.arity > 0 ? argc == static_cast<size_t>(spec.arity)
+                        : argc >= static_cast<size_t>(-spec.arity);
+}
+
+}  // namespace
+
+Keyspace& CommandContext::keyspace() { return server.keyspace(); }
+int CommandContext::db() const { return client.db.load(std::memory_order_relaxed); }
+ThreadStats& CommandContext::stats() { return thread_stats; }
+
+void Dispatcher::Reject(const CommandSpec* spec, ClientState& client, resp::Writer& out,
+                        std::string_view error) {
+  if (spec != nullptr) Bump(stats_.per_command[spec->id].rejected_calls);
+  Bump(stats_.error_replies);
+  if (client.in_multi) client.multi_error = true;
+  out.Error(error);
+}
+
+const CommandSpec* Dispatcher::Resolve(ClientState& client, resp::Writer& out,
+                                       std::span<const std::string_view> args) {
+  const CommandTable& table = server_.commands();
+  const CommandSpec* spec = table.Find(args[0]);
+  if (spec == nullptr) {
+    Reject(nullptr, client, out, errors::UnknownCommand(args[0], args.data() + 1, args.size() - 1));
+    return nullptr;
+  }
+  if (!spec->subcommands.empty() && (args.size() >= 2 || spec->handler == nullptr)) {
+    if (args.size() < 2) {
+      Reject(spec, client, out, errors::WrongArity(spec->name));
+      return nullptr;
+    }
+    const CommandSpec* sub = CommandTable::FindSubcommand(*spec, args[1]);
+    if (sub == nullptr) {
+      Reject(spec, client, out, errors::UnknownSubcommand(spec->name, args[1]));
+      return nullptr;
+    }
+    spec = sub;
+  }
+  if (!ArityOk(*spec, args.size())) {
+    std::string error = errors::WrongArity(spec->name);
+    if (client.in_multi && spec->name == "exec") {
+      // Redis answers a rejected EXEC by discarding the transaction (execCommandAbort).
+      DiscardTransaction(server_.keyspace(), client);
+      error = std::string(errors::kExecAbortBecause) + error.substr(std::size("ERR ") - 1);
+    }
+    Reject(spec, client, out, error);
+    return nullptr;
+  }
+  return spec;
+}
+
+void Dispatcher::Dispatch(ClientState& client, resp::Writer& out,
+                          std::span<const std::string_view> args) {
+  if (server_.shutting_down()) {
+    // The final save has been taken: nothing may change or be acknowledged after it.
+    client.close_after_reply = true;
+    return;
+  }
+  const CommandSpec* spec = Resolve(client, out, args);
+  if (spec == nullptr) return;
+  if (!(spec->flags & cmd::kNoAuth) && server_.NeedsAuth(client)) {
+    Reject(spec, client, out, errors::kNoAuth);
+    return;
+  }
+  if (client.in_multi && (spec->flags & cmd::kNoMulti)) {
+    Reject(spec, client, out, errors::kNotAllowedInMulti);
+    return;
+  }
+  if (client.in_multi && !(spec->flags & cmd::kTransactionControl)) {
+    auto& queued = client.queued.emplace_back();
+    queued.reserve(args.size());
+    for (std::string_view a : args) queued.emplace_back(a);
+    client.multi_count.store(static_cast<int>(client.queued.size()), std::memory_order_relaxed);
+    out.SimpleString("QUEUED");
+    return;
+  }
+  Run(*spec, client, out, args, NowUs(), Locking::kByFlags);
+}
+
+void Dispatcher::Hold(LockMode mode) {
+  if (mode == held_) return;
+  index::RwLock& mu = server_.keyspace().mu();
+  if (held_ == LockMode::kShared) mu.unlock_shared();
+  if (held_ == LockMode::kExclusive) mu.unlock();
+  held_ = LockMode::kNone;
+  if (mode == LockMode::kExclusive) {
+    mu.lock();
+    held_ = mode;
+    if (!expired_.empty()) {
+      // Lazy expiry of what readers saw, as soon as we may delete.
+      server_.keyspace().ExpireReported(expired_, NowMs());
+      expired_.clear();
+    }
+  } else if (mode == LockMode::kShared) {
+    mu.lock_shared();
+    held_ = mode;
+  }
+}
+
+void Dispatcher::EndBatch() {
+  if (!expired_.empty()) Hold(LockMode::kExclusive);
+  Hold(LockMode::kNone);
+}
+
+void Dispatcher::CommitLog() {
+  if (aof_seq_ != 0) {
+    // Group commit: the batch's replies go out only once its records are written (durable under
+    // appendfsync always).
+    persistence::Status status = aof_log_->Commit(aof_seq_);
+    aof_seq_ = 0;
+    if (!status.ok()) {
+      // As Redis: with the log failing, an acknowledgement could be a lie; stop instead.
+      std::fprintf(stderr, "Can't write to the append-only log: %s. Exiting...\n",
+                   status.message().c_str());
+      std::_Exit(1);
+    }
+  }
+}
+
+void Dispatcher::Run(const CommandSpec& spec, ClientState& client, resp::Writer& out,
+                     std::span<const std::string_view> args, int64_t start_us, Locking locking) {
+  // One clock read gives the command's time (Redis semantics: one "now" per command) and the
+  // start of its duration for commandstats.
+  int64_t now_ms = start_us / 1000;
+  size_t errors_before = out.errors_written();
+  if (locking == Locking::kByFlags) {
+    if (spec.flags & (cmd::kWrite | cmd::kExclusiveLock)) {
+      Hold(LockMode::kExclusive);
+    } else if (spec.flags & (cmd::kReadonly | cmd::kSharedLock)) {
+      Hold(LockMode::kShared);
+    } else {
+      Hold(LockMode::kNone);  // e.g. EXEC and DEBUG SLEEP must not run under a held lock
+    }
+  }
+  if (held_ == LockMode::kExclusive && server_.shutting_down()) {
+    // SHUTDOWN saved under this lock: a write that waited for it must not run or be answered.
+    client.close_after_reply = true;
+    return;
+  }
+  client.last_command_id.store(spec.id, std::memory_order_relaxed);
+  Keyspace& ks = server_.keyspace();
+  AofLog* aof = held_ == LockMode::kExclusive && (spec.flags & cmd::kWrite)
+                    ? server_.persistence().aof()
+                    : nullptr;
+  const uint64_t changes_before = aof != nullptr ? ks.changes() : 0;
+  const int db = client.db.load(std::memory_order_relaxed);
+  propagate_.clear();
+  CommandContext ctx{server_, client, out, args, now_ms, &expired_, stats_, *this,
+                     aof != nullptr ? &propagate_ : nullptr};
+  spec.handler(ctx);
+  if (aof != nullptr && ks.changes() != changes_before) {
+    // Staged under the exclusive lock: the log's order is the order of the changes.
+    uint64_t seq;
+    if (propagate_.empty()) {
+      seq = aof->StageCommand(db, args);
+    } else {
+      std::vector<std::string_view> views(propagate_.begin(), propagate_.end());
+      seq = aof->StageCommand(db, views);
+    }
+    aof_seq_ = std::max(aof_seq_, seq);
+    aof_log_ = aof;
+  }
+  if (held_ == LockMode::kExclusive && !expired_.empty()) {
+    server_.keyspace().ExpireReported(expired_, now_ms);
+    expired_.clear();
+  }
+  CommandStats& cs = stats_.per_command[spec.id];
+  Bump(cs.calls);
+  int64_t elapsed_us = NowUs() - start_us;
+  Bump(cs.usec, static_cast<uint64_t>(elapsed_us > 0 ? elapsed_us : 0));
+  Bump(stats_.commands_processed);
+  if (out.errors_written() != errors_before) {
+    Bump(cs.failed_calls);
+    Bump(stats_.error_replies, out.errors_written() - errors_before);
+  }
+}
+
+void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
+  Keyspace& ks = server_.keyspace();
+  Hold(LockMode::kExclusive);  // released by the batch's EndBatch()
+  if (server_.shutting_down()) {
+    client.close_after_reply = true;  // as in Run: nothing runs after SHUTDOWN's save
+    return;
+  }
+  int64_t now_us = NowUs();
+  int64_t now_ms = now_us / 1000;
+  // A watched key that expired since WATCH counts as modified (Redis 7 isWatchedKeyExpired).
+  bool expired_watch = false;
+  for (const auto& [db, key] : client.watched_with_ttl) {
+    if (db < ks.num_dbs() && ks.Find(db, key, now_ms) == nullptr) expired_watch = true;
+  }
+  if (client.watch.dirty.load(std::memory_order_acquire) || expired_watch) {
+    out.NullArray();
+    return;
+  }
+  out.ArrayHeader(static_cast<int64_t>(client.queued.size()));
+  // The transaction is one record of the log: a torn tail drops it whole.
+  AofLog* aof = server_.persistence().aof();
+  if (aof != nullptr) aof->BeginGroup();
+  for (const auto& queued : client.queued) {
+    argv_.assign(queued.begin(), queued.end());
+    const CommandSpec* spec = server_.commands().Find(argv_[0]);
+    if (!spec->subcommands.empty() && argv_.size() >= 2) {
+      spec = CommandTable::FindSubcommand(*spec, argv_[1]);  // resolved once already at queuing
+    }
+    // Queuing already checked name and arity; auth may have been revoked since.
+    if (!(spec->flags & cmd::kNoAuth) && server_.NeedsAuth(client)) {
+      out.Error(errors::kNoAuth);
+      continue;
+    }
+    Run(*spec, client, out, argv_, now_us, Locking::kHeld);
+  }
+  if (aof != nullptr) {
+    aof_seq_ = std::max(aof_seq_, aof->EndGroup());
+    aof_log_ = aof;
+  }
+}
+
+}  // namespace ordis::server

@@ -1,0 +1,41 @@
+// Client descriptions shared by CLIENT LIST/INFO/KILL and INFO clients.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "server/command/client_state.h"
+
+namespace ordis::server {
+
+class Server;
+
+// The version reported to clients (HELLO, INFO redis_version): the Redis release whose command
+// semantics and replies ordis follows. Client libraries gate features on it.
+inline constexpr std::string_view kRedisVersion = "7.0.15";
+inline constexpr std::string_view kOrdisVersion = "0.1.0";
+
+// Redis accepts names of printable characters without spaces ('!' to '~').
+bool ValidClientName(std::string_view name);
+
+// Appends CLIENT LIST's line for c, ending in "\n". Caller holds the registry lock (ForEach).
+void AppendClientInfo(Server& server, const ClientState& c, int64_t now_ms, std::string* out);
+
+// CLIENT KILL's filters (new form).
+struct ClientFilter {
+  uint64_t id = 0;
+  std::string addr, laddr, user;
+  int64_t max_age_s = -1;
+  bool skip_me = true;
+  bool type_normal_only = false;
+  bool type_other = false;  // a type no ordis client has (master, replica, pubsub)
+
+  bool Matches(const ClientState& c, int64_t now_ms) const;
+};
+
+// Parses "<filter> <value> ..." pairs; returns "" or Redis's error text.
+std::string ParseClientFilter(std::span<const std::string_view> pairs, ClientFilter* out);
+
+}  // namespace ordis::server

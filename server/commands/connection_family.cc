@@ -1,0 +1,361 @@
+// Connection commands: PING ECHO HELLO AUTH SELECT QUIT RESET CLIENT.
+#include <algorithm>
+#include <string>
+
+#include "server/command/arg_parser.h"
+#include "server/commands/client_info.h"
+#include "server/command/command_table.h"
+#include "server/net/connection.h"
+#include "server/server.h"
+#include "server/command/transaction.h"
+
+namespace ordis::server {
+namespace {
+
+// PING [message]
+void CmdPing(CommandContext& ctx) {
+  if (ctx.args.size() > 2) {
+    ctx.out.Error(errors::WrongArity("ping"));
+  } else if (ctx.args.size() > 1) {
+    ctx.out.Bulk(ctx.args[1]);
+  } else {
+    ctx.out.SimpleString("PONG");
+  }
+}
+
+// ECHO message
+void CmdEcho(CommandContext& ctx) { ctx.out.Bulk(ctx.args[1]); }
+
+// True iff user/password are valid; the default user without requirepass accepts any password.
+bool Authenticate(CommandContext& ctx, std::string_view user, std::string_view password) {
+  if (!EqualsIgnoreCase(user, "default")) return false;
+  if (!ctx.server.AuthRequired() || ctx.server.config().CheckPassword(password)) {
+    ctx.client.authenticated = true;
+    return true;
+  }
+  return false;
+}
+
+// AUTH [username] password
+void CmdAuth(CommandContext& ctx) {
+  if (ctx.args.size() > 3) {
+    ctx.out.Error(errors::kSyntax);
+    return;
+  }
+  std::string_view user = ctx.args.size() == 3 ? ctx.args[1] : "default";
+  std::string_view password = ctx.args.back();
+  if (ctx.args.size() == 2 && !ctx.server.AuthRequired()) {
+    ctx.out.Error(errors::kAuthNotConfigured);
+    return;
+  }
+  if (Authenticate(ctx, user, password)) {
+    ctx.out.Ok();
+  } else {
+    ctx.out.Error(errors::kWrongPass);
+  }
+}
+
+// HELLO [protover [AUTH username password] [SETNAME clientname]]
+void CmdHello(CommandContext& ctx) {
+  int64_t version = ctx.client.protocol.load(std::memory_order_relaxed);
+  size_t i = 1;
+  if (ctx.args.size() > 1) {
+    if (!ParseInt64(ctx.args[1], &version)) {
+      ctx.out.Error(errors::kProtoVersionNotInteger);
+      return;
+    }
+    if (version < 2 || version > 3) {
+      ctx.out.Error(errors::kNoProto);
+      return;
+    }
+    i = 2;
+  }
+  std::string_view setname;
+  bool has_setname = false;
+  for (; i < ctx.args.size(); ++i) {
+    size_t left = ctx.args.size() - i - 1;
+    if (EqualsIgnoreCase(ctx.args[i], "AUTH") && left >= 2) {
+      if (!Authenticate(ctx, ctx.args[i + 1], ctx.args[i + 2])) {
+        ctx.out.Error(errors::kWrongPass);
+        return;
+      }
+      i += 2;
+    } else if (EqualsIgnoreCase(ctx.args[i], "SETNAME") && left >= 1) {
+      setname = ctx.args[i + 1];
+      has_setname = true;
+      ++i;
+    } else {
+      ctx.out.Error(errors::HelloSyntax(ctx.args[i]));
+      return;
+    }
+  }
+  if (!ctx.client.authenticated && ctx.server.AuthRequired()) {
+    ctx.out.Error(
+        errors::kHelloNoAuth);
+    return;
+  }
+  if (has_setname) {
+    if (!ValidClientName(setname)) {
+      ctx.out.Error(errors::kClientNameSpaces);
+      return;
+    }
+    ctx.server.clients().SetName(&ctx.client, setname);
+  }
+  ctx.client.connection->SetProtocol(static_cast<int>(version));
+  resp::Writer& out = ctx.out;
+  out.set_protocol(static_cast<int>(version));
+  out.MapHeader(7);
+  out.Bulk("server");
+  out.Bulk("redis");
+  out.Bulk("version");
+  out.Bulk(kRedisVersion);
+  out.Bulk("proto");
+  out.Integer(version);
+  out.Bulk("id");
+  out.Integer(static_cast<int64_t>(ctx.client.id));
+  out.Bulk("mode");
+  out.Bulk("standalone");
+  out.Bulk("role");
+  out.Bulk("master");
+  out.Bulk("modules");
+  out.ArrayHeader(0);
+}
+
+// SELECT index
+void CmdSelect(CommandContext& ctx) {
+  int64_t db;
+  if (!ParseInt64(ctx.args[1], &db)) {
+    ctx.out.Error(errors::kNotInteger);
+    return;
+  }
+  if (db < 0 || db >= ctx.keyspace().num_dbs()) {
+    ctx.out.Error(errors::kDbIndexOutOfRange);
+    return;
+  }
+  ctx.client.db.store(static_cast<int>(db), std::memory_order_relaxed);
+  ctx.out.Ok();
+}
+
+// QUIT
+void CmdQuit(CommandContext& ctx) {
+  ctx.out.Ok();
+  ctx.client.connection->CloseAfterReply();
+}
+
+// RESET
+void CmdReset(CommandContext& ctx) {
+  ClientState& c = ctx.client;
+  DiscardTransaction(ctx.keyspace(), c);
+  c.db.store(0, std::memory_order_relaxed);
+  c.reply_mode = ReplyMode::kOn;
+  ctx.server.clients().SetName(&c, "");
+  c.authenticated = !ctx.server.AuthRequired();
+  c.connection->SetProtocol(2);
+  ctx.out.set_protocol(2);
+  ctx.out.set_out(c.connection->output());  // replies were off until now: this one is sent
+  ctx.out.SimpleString("RESET");
+}
+
+// Closes client id: the calling client after this reply, any other on its own thread.
+void Kill(CommandContext& ctx, uint64_t id) {
+  if (id == ctx.client.id) {
+    ctx.client.connection->CloseAfterReply();
+  } else {
+    ctx.server.KillClient(id);
+  }
+}
+
+// CLIENT KILL ip:port | CLIENT KILL <filter> <value> [<filter> <value> ...]
+void CmdClientKill(CommandContext& ctx) {
+  auto& args = ctx.args;
+  if (args.size() == 3) {
+    // Old form: CLIENT KILL addr:port
+    uint64_t target = 0;
+    ctx.server.clients().ForEach([&](ClientState& c, IoThread&) {
+      if (c.addr == args[2]) target = c.id;
+    });
+    if (target == 0) {
+      ctx.out.Error(errors::kNoSuchClient);
+      return;
+    }
+    Kill(ctx, target);
+    ctx.out.Ok();
+    return;
+  }
+  if (args.size() % 2 != 0) {
+    ctx.out.Error(errors::kSyntax);
+    return;
+  }
+  ClientFilter filter;
+  std::string error = ParseClientFilter(args.subspan(2), &filter);
+  if (!error.empty()) {
+    ctx.out.Error(error);
+    return;
+  }
+  std::vector<uint64_t> victims;
+  int64_t now_ms = NowMs();
+  ctx.server.clients().ForEach([&](ClientState& c, IoThread&) {
+    if (filter.skip_me && c.id == ctx.client.id) return;
+    if (filter.Matches(c, now_ms)) victims.push_back(c.id);
+  });
+  for (uint64_t id : victims) Kill(ctx, id);
+  ctx.out.Integer(static_cast<int64_t>(victims.size()));
+}
+
+// CLIENT LIST [TYPE type] [ID client-id ...]
+void CmdClientList(CommandContext& ctx) {
+  std::vector<uint64_t> ids;
+  bool filter_ids = false;
+  for (size_t i = 2; i < ctx.args.size(); ++i) {
+    if (EqualsIgnoreCase(ctx.args[i], "TYPE") && i + 1 < ctx.args.size()) {
+      std::string_view type = ctx.args[++i];
+      if (!EqualsIgnoreCase(type, "normal") && !EqualsIgnoreCase(type, "master") &&
+          !EqualsIgnoreCase(type, "replica") && !EqualsIgnoreCase(type, "slave") &&
+          !EqualsIgnoreCase(type, "pubsub")) {
+        ctx.out.Error(errors::UnknownClientType(type));
+        return;
+      }
+      if (!EqualsIgnoreCase(type, "normal")) filter_ids = true;  // only normal clients exist
+    } else if (EqualsIgnoreCase(ctx.args[i], "ID") && i + 1 < ctx.args.size()) {
+      filter_ids = true;
+      for (++i; i < ctx.args.size(); ++i) {
+        int64_t id;
+        if (!ParseInt64(ctx.args[i], &id) || id <= 0) {
+          ctx.out.Error(errors::kInvalidClientId);
+          return;
+        }
+        ids.push_back(static_cast<uint64_t>(id));
+      }
+    } else {
+      ctx.out.Error(errors::kSyntax);
+      return;
+    }
+  }
+  std::string text;
+  int64_t now_ms = NowMs();
+  ctx.server.clients().ForEach([&](ClientState& c, IoThread&) {
+    if (filter_ids && std::find(ids.begin(), ids.end(), c.id) == ids.end()) return;
+    AppendClientInfo(ctx.server, c, now_ms, &text);
+  });
+  ctx.out.Verbatim("txt", text);
+}
+
+// CLIENT ID
+void CmdClientId(CommandContext& ctx) { ctx.out.Integer(static_cast<int64_t>(ctx.client.id)); }
+
+// CLIENT SETNAME connection-name
+void CmdClientSetName(CommandContext& ctx) {
+  if (!ValidClientName(ctx.args[2])) {
+    ctx.out.Error(errors::kClientNameSpaces);
+    return;
+  }
+  ctx.server.clients().SetName(&ctx.client, ctx.args[2]);
+  ctx.out.Ok();
+}
+
+// CLIENT GETNAME
+void CmdClientGetName(CommandContext& ctx) {
+  std::string name = ctx.server.clients().Name(&ctx.client);
+  if (name.empty()) {
+    ctx.out.NullBulk();
+  } else {
+    ctx.out.Bulk(name);
+  }
+}
+
+// CLIENT INFO
+void CmdClientInfo(CommandContext& ctx) {
+  std::string text;
+  ctx.server.clients().ForEach([&](ClientState& c, IoThread&) {
+    if (c.id == ctx.client.id) AppendClientInfo(ctx.server, c, NowMs(), &text);
+  });
+  ctx.out.Verbatim("txt", text);
+}
+
+// CLIENT NO-EVICT ON|OFF
+void CmdClientNoEvict(CommandContext& ctx) {
+  // Eviction does not exist yet, so there is nothing to exempt the client from.
+  if (EqualsIgnoreCase(ctx.args[2], "ON") || EqualsIgnoreCase(ctx.args[2], "OFF")) {
+    ctx.out.Ok();
+  } else {
+    ctx.out.Error(errors::kSyntax);
+  }
+}
+
+// CLIENT REPLY ON|OFF|SKIP
+void CmdClientReply(CommandContext& ctx) {
+  std::string_view mode = ctx.args[2];
+  if (EqualsIgnoreCase(mode, "ON")) {
+    ctx.client.reply_mode = ReplyMode::kOn;
+    ctx.out.set_out(ctx.client.connection->output());  // this OK is sent even after OFF
+    ctx.out.Ok();
+  } else if (EqualsIgnoreCase(mode, "OFF")) {
+    ctx.client.reply_mode = ReplyMode::kOff;
+  } else if (EqualsIgnoreCase(mode, "SKIP")) {
+    if (ctx.client.reply_mode != ReplyMode::kOff) ctx.client.reply_mode = ReplyMode::kSkipNext;
+  } else {
+    ctx.out.Error(errors::kSyntax);
+  }
+}
+
+// CLIENT HELP
+void CmdClientHelp(CommandContext& ctx) {
+  static constexpr std::string_view kHelp[] = {
+      "CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+      "GETNAME", "    Return the name of the current connection.",
+      "ID", "    Return the ID of the current connection.",
+      "INFO", "    Return information about the current client connection.",
+      "KILL <ip:port>", "    Kill connection made from <ip:port>.",
+      "KILL <option> <value> [<option> <value> [...]]",
+      "    Kill connections. Options are: ID, ADDR, LADDR, SKIPME, MAXAGE.",
+      "LIST [options ...]", "    Return information about client connections.",
+      "NO-EVICT (ON|OFF)", "    Protect current client connection from eviction.",
+      "REPLY (ON|OFF|SKIP)", "    Control the replies sent to the current connection.",
+      "SETNAME <name>", "    Assign the name <name> to the current connection.",
+      "HELP", "    Print this help."};
+  ReplyHelp(ctx.out, kHelp);
+}
+
+}  // namespace
+
+void RegisterConnectionFamily(CommandTable* table) {
+  using namespace cmd;
+  table->Register({
+      {"ping", -1, kFast, 0, 0, 0, CmdPing, "connection", "Ping the server"},
+      {"echo", 2, kFast, 0, 0, 0, CmdEcho, "connection", "Echo the given string"},
+      {"auth", -2, kNoAuth | kFast | kNoScript | kLoading | kStale, 0, 0, 0, CmdAuth, "connection",
+       "Authenticate to the server"},
+      {"hello", -1, kNoAuth | kFast | kNoScript | kLoading | kStale, 0, 0, 0, CmdHello,
+       "connection", "Handshake with Redis"},
+      {"select", 2, kFast | kLoading | kStale, 0, 0, 0, CmdSelect, "connection",
+       "Change the selected database for the current connection"},
+      {"quit", -1, kNoAuth | kFast | kTransactionControl | kLoading | kStale, 0, 0, 0, CmdQuit, "connection",
+       "Close the connection"},
+      {"reset", 1, kNoAuth | kFast | kTransactionControl | kNoScript | kLoading | kStale, 0, 0, 0, CmdReset,
+       "connection", "Reset the connection"},
+      {"client", -2, kNoScript | kLoading | kStale, 0, 0, 0, nullptr, "connection",
+       "A container for client connection commands",
+       {
+           {"client|id", 2, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientId, "connection",
+            "Returns the client ID for the current connection"},
+           {"client|setname", 3, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientSetName,
+            "connection", "Set the current connection name"},
+           {"client|getname", 2, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientGetName,
+            "connection", "Get the current connection name"},
+           {"client|list", -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdClientList,
+            "connection", "Get the list of client connections"},
+           {"client|info", 2, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientInfo,
+            "connection", "Returns information about the current client connection."},
+           {"client|kill", -3, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdClientKill,
+            "connection", "Kill the connection of a client"},
+           {"client|no-evict", 3, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0,
+            CmdClientNoEvict, "connection", "Set client eviction mode for the current connection"},
+           {"client|reply", 3, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientReply,
+            "connection", "Instruct the server whether to reply to commands"},
+           {"client|help", 2, kLoading | kStale, 0, 0, 0, CmdClientHelp, "connection",
+            "Show helpful text about the different subcommands"},
+       }},
+  });
+}
+
+}  // namespace ordis::server

@@ -1,0 +1,349 @@
+// INFO [section [section ...]]
+#include <malloc.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "server/command/arg_parser.h"
+#include "server/commands/client_info.h"
+#include "server/command/command_table.h"
+#include "server/config/config.h"
+#include "server/durability/persistence.h"
+#include "server/server.h"
+
+namespace ordis::server {
+namespace {
+
+struct Totals {
+  uint64_t commands = 0, connections = 0, rejected = 0, net_in = 0, net_out = 0, hits = 0,
+           misses = 0, errors = 0, output_limit = 0;
+  std::vector<uint64_t> calls, usec, rejected_calls, failed_calls;
+};
+
+Totals SumStats(Server& server) {
+  Totals t;
+  size_t n = server.commands().flat().size();
+  t.calls.assign(n, 0);
+  t.usec.assign(n, 0);
+  t.rejected_calls.assign(n, 0);
+  t.failed_calls.assign(n, 0);
+  for (const auto& thread : server.threads()) {
+    ThreadStats& s = thread->stats();
+    t.commands += Read(s.commands_processed);
+    t.connections += Read(s.connections_received);
+    t.rejected += Read(s.rejected_connections);
+    t.net_in += Read(s.net_input_bytes);
+    t.net_out += Read(s.net_output_bytes);
+    t.hits += Read(s.keyspace_hits);
+    t.misses += Read(s.keyspace_misses);
+    t.errors += Read(s.error_replies);
+    t.output_limit += Read(s.output_limit_disconnections);
+    for (size_t i = 0; i < n; ++i) {
+      t.calls[i] += Read(s.per_command[i].calls);
+      t.usec[i] += Read(s.per_command[i].usec);
+      t.rejected_calls[i] += Read(s.per_command[i].rejected_calls);
+      t.failed_calls[i] += Read(s.per_command[i].failed_calls);
+    }
+  }
+  return t;
+}
+
+std::string Human(uint64_t bytes) {
+  char buf[64];
+  double b = static_cast<double>(bytes);
+  if (bytes < 1024) std::snprintf(buf, sizeof(buf), "%" PRIu64 "B", bytes);
+  else if (bytes < 1024 * 1024) std::snprintf(buf, sizeof(buf), "%.2fK", b / 1024);
+  else if (bytes < 1024ull * 1024 * 1024) std::snprintf(buf, sizeof(buf), "%.2fM", b / (1024 * 1024));
+  else std::snprintf(buf, sizeof(buf), "%.2fG", b / (1024.0 * 1024 * 1024));
+  return buf;
+}
+
+class InfoBuilder {
+ public:
+  void Section(std::string_view name) {
+    if (!text_.empty()) text_ += "\r\n";
+    text_ += "# ";
+    text_ += name;
+    text_ += "\r\n";
+  }
+  template <typename T>
+  void Field(std::string_view name, const T& value) {
+    text_ += name;
+    text_ += ':';
+    if constexpr (std::is_arithmetic_v<T>) {
+      text_ += std::to_string(value);
+    } else {
+      text_ += value;
+    }
+    text_ += "\r\n";
+  }
+  std::string& text() { return text_; }
+
+ private:
+  std::string text_;
+};
+
+void ServerSection(CommandContext& ctx, InfoBuilder& b) {
+  Server& s = ctx.server;
+  utsname un{};
+  uname(&un);
+  int64_t uptime_s = (ctx.now_ms - s.start_time_ms()) / 1000;
+  b.Section("Server");
+  b.Field("redis_version", std::string(kRedisVersion));
+  b.Field("ordis_version", std::string(kOrdisVersion));
+  b.Field("redis_mode", "standalone");
+  b.Field("os", std::string(un.sysname) + " " + un.release + " " + un.machine);
+  b.Field("arch_bits", static_cast<int>(sizeof(void*) * 8));
+  b.Field("multiplexing_api", "epoll");
+  b.Field("process_id", static_cast<int64_t>(getpid()));
+  b.Field("tcp_port", s.listening_port());
+  b.Field("server_time_usec", ctx.now_ms * 1000);
+  b.Field("uptime_in_seconds", uptime_s);
+  b.Field("uptime_in_days", uptime_s / 86400);
+  b.Field("hz", 10);
+  b.Field("io_threads_active", s.active_threads());
+  b.Field("executable", "ordis-server");
+  b.Field("config_file", s.config().config_file());
+}
+
+void ClientsSection(CommandContext& ctx, InfoBuilder& b) {
+  b.Section("Clients");
+  b.Field("connected_clients", ctx.server.clients().size());
+  b.Field("maxclients", ctx.server.config().maxclients());
+  b.Field("blocked_clients", 0);
+  b.Field("tracking_clients", 0);
+}
+
+void MemorySection(CommandContext& ctx, InfoBuilder& b) {
+  struct mallinfo2 mi = mallinfo2();
+  uint64_t used = mi.uordblks + mi.hblkhd;
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  uint64_t rss = static_cast<uint64_t>(ru.ru_maxrss) * 1024;
+  {
+    long pages = 0, resident = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+      if (std::fscanf(f, "%ld %ld", &pages, &resident) == 2) {
+        rss = static_cast<uint64_t>(resident) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+      }
+      std::fclose(f);
+    }
+  }
+  std::string maxmemory = ctx.server.config().Value("maxmemory");
+  b.Section("Memory");
+  b.Field("used_memory", used);
+  b.Field("used_memory_human", Human(used));
+  b.Field("used_memory_rss", rss);
+  b.Field("used_memory_rss_human", Human(rss));
+  b.Field("maxmemory", maxmemory);
+  b.Field("maxmemory_policy", ctx.server.config().Value("maxmemory-policy"));
+  b.Field("mem_allocator", "libc");
+}
+
+void PersistenceSection(CommandContext& ctx, InfoBuilder& b) {
+  const PersistenceInfo p = ctx.server.persistence().Info();
+  auto status = [](bool ok) { return ok ? "ok" : "err"; };
+  b.Section("Persistence");
+  b.Field("loading", p.loading ? 1 : 0);
+  b.Field("async_loading", 0);
+  b.Field("rdb_changes_since_last_save", p.changes_since_save);
+  b.Field("rdb_bgsave_in_progress", p.bgsave_in_progress ? 1 : 0);
+  b.Field("rdb_last_save_time", p.last_save_time_s);
+  b.Field("rdb_last_bgsave_status", status(p.last_bgsave_ok));
+  b.Field("rdb_last_bgsave_time_sec", p.last_bgsave_time_s);
+  b.Field("rdb_current_bgsave_time_sec", p.current_save_time_s);
+  b.Field("rdb_saves", p.saves);
+  b.Field("rdb_last_load_keys_loaded", p.loaded_keys);
+  b.Field("aof_enabled", p.aof_enabled ? 1 : 0);
+  b.Field("aof_rewrite_in_progress", p.aof_rewrite_in_progress ? 1 : 0);
+  b.Field("aof_rewrite_scheduled", p.aof_rewrite_scheduled ? 1 : 0);
+  b.Field("aof_last_rewrite_time_sec", p.last_rewrite_time_s);
+  b.Field("aof_current_rewrite_time_sec", p.current_rewrite_time_s);
+  b.Field("aof_last_bgrewrite_status", status(p.last_rewrite_ok));
+  b.Field("aof_rewrites", p.aof_rewrites);
+  b.Field("aof_last_write_status", status(p.aof_last_write_ok));
+  if (p.aof_enabled) {
+    b.Field("aof_current_size", p.aof_current_size);
+    b.Field("aof_base_size", p.aof_base_size);
+  }
+  b.Field("loading_loaded_keys_total", p.loaded_keys);
+  b.Field("loading_time_ms", p.load_time_ms);
+}
+
+void StatsSection(CommandContext& ctx, const Totals& t, InfoBuilder& b) {
+  b.Section("Stats");
+  b.Field("total_connections_received", t.connections);
+  b.Field("total_commands_processed", t.commands);
+  b.Field("total_net_input_bytes", t.net_in);
+  b.Field("total_net_output_bytes", t.net_out);
+  b.Field("rejected_connections", t.rejected);
+  b.Field("expired_keys", ctx.keyspace().expired_keys());
+  b.Field("evicted_keys", 0);
+  b.Field("keyspace_hits", t.hits);
+  b.Field("keyspace_misses", t.misses);
+  b.Field("client_output_buffer_limit_disconnections", t.output_limit);
+  b.Field("total_error_replies", t.errors);
+}
+
+// ordis only: the I/O threads, how many take connections (ThreadBalancer) and what each holds.
+void ThreadsSection(CommandContext& ctx, InfoBuilder& b) {
+  Server& s = ctx.server;
+  b.Section("Threads");
+  b.Field("io_threads", static_cast<int>(s.threads().size()));
+  b.Field("io_threads_active", s.active_threads());
+  b.Field("adaptive_threads", s.config().adaptive_threads() ? "yes" : "no");
+  b.Field("io_threads_changes", s.thread_changes());
+  uint64_t moved = 0;
+  for (const auto& thread : s.threads()) moved += Read(thread->stats().connections_moved);
+  b.Field("connections_moved", moved);
+  for (const auto& thread : s.threads()) {
+    b.Field("io_thread_" + std::to_string(thread->index()),
+            "connections=" + std::to_string(thread->assigned()));
+  }
+}
+
+void ReplicationSection(InfoBuilder& b) {
+  b.Section("Replication");
+  b.Field("role", "master");
+  b.Field("connected_slaves", 0);
+}
+
+void CpuSection(InfoBuilder& b) {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  char buf[64];
+  b.Section("CPU");
+  std::snprintf(buf, sizeof(buf), "%ld.%06ld", static_cast<long>(ru.ru_stime.tv_sec),
+                static_cast<long>(ru.ru_stime.tv_usec));
+  b.Field("used_cpu_sys", std::string(buf));
+  std::snprintf(buf, sizeof(buf), "%ld.%06ld", static_cast<long>(ru.ru_utime.tv_sec),
+                static_cast<long>(ru.ru_utime.tv_usec));
+  b.Field("used_cpu_user", std::string(buf));
+}
+
+std::string Fixed2(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.2f", v);
+  return buf;
+}
+
+// part / whole as a percentage, 0 when whole is 0.
+std::string Percent(uint64_t part, uint64_t whole) {
+  return Fixed2(whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+}
+
+void IndexSection(CommandContext& ctx, InfoBuilder& b) {
+  // The index parameters are start-up only, so the config says which store was built.
+  const Config& config = ctx.server.config();
+  bool learned = config.learned_index();
+  bool hot_cache = learned && config.Value("index-hot-cache") == "yes";
+  index::IndexStats s = ctx.keyspace().IndexStats();
+  b.Section("Index");
+  b.Field("index_kind", learned ? "learned" : "map");
+  b.Field("index_keys", s.keys);
+  b.Field("index_leaves", s.leaves);
+  b.Field("index_inner_nodes", s.inner_nodes);
+  b.Field("index_depth", s.depth);
+  b.Field("index_model_error_mean", Fixed2(s.mean_model_error));
+  b.Field("index_model_error_max", s.max_model_error);
+  b.Field("index_buffered_entries", s.buffered_entries);
+  b.Field("index_buffer_slots", s.buffer_slots);
+  b.Field("index_buffer_fill", Percent(s.buffered_entries, s.buffer_slots));
+  b.Field("index_patches", s.patches);
+  b.Field("index_splits", s.splits);
+  b.Field("index_bytes", s.index_bytes);
+  b.Field("index_key_bytes", s.key_bytes);
+  b.Field("index_bytes_per_key",
+          Fixed2(s.keys == 0 ? 0.0
+                             : static_cast<double>(s.index_bytes) / static_cast<double>(s.keys)));
+  b.Field("index_retired_pending", s.retired_pending);
+  b.Field("hot_cache", hot_cache ? "enabled" : "disabled");
+  b.Field("hot_cache_lookups", s.hot_cache_lookups);
+  b.Field("hot_cache_hits", s.hot_cache_hits);
+  b.Field("hot_cache_hit_rate", Percent(s.hot_cache_hits, s.hot_cache_lookups));
+}
+
+void CommandStatsSection(CommandContext& ctx, const Totals& t, InfoBuilder& b) {
+  b.Section("Commandstats");
+  const auto& all = ctx.server.commands().flat();
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (t.calls[i] == 0 && t.rejected_calls[i] == 0) continue;
+    char buf[256];
+    double per_call = t.calls[i] ? static_cast<double>(t.usec[i]) / t.calls[i] : 0;
+    std::snprintf(buf, sizeof(buf),
+                  "calls=%" PRIu64 ",usec=%" PRIu64 ",usec_per_call=%.2f,rejected_calls=%" PRIu64
+                  ",failed_calls=%" PRIu64,
+                  t.calls[i], t.usec[i], per_call, t.rejected_calls[i], t.failed_calls[i]);
+    b.Field("cmdstat_" + std::string(all[i]->name), std::string(buf));
+  }
+}
+
+void KeyspaceSection(CommandContext& ctx, InfoBuilder& b) {
+  b.Section("Keyspace");
+  Keyspace& ks = ctx.keyspace();
+  for (int db = 0; db < ks.num_dbs(); ++db) {
+    size_t keys = ks.DbSize(db);
+    if (keys == 0) continue;
+    b.Field("db" + std::to_string(db), "keys=" + std::to_string(keys) +
+                                           ",expires=" + std::to_string(ks.ExpiresCount(db)) +
+                                           ",avg_ttl=" + std::to_string(ks.AvgTtlMs(db, ctx.now_ms)));
+  }
+}
+
+// INFO [section ...]: "default" (no argument), "all", "everything", or section names.
+void CmdInfo(CommandContext& ctx) {
+  static constexpr std::string_view kDefault[] = {"server", "clients", "memory", "persistence",
+                                                  "stats", "replication", "cpu", "threads",
+                                                  "index", "keyspace"};
+  std::vector<std::string_view> wanted;
+  bool all = false;
+  for (size_t i = 1; i < ctx.args.size(); ++i) {
+    std::string_view s = ctx.args[i];
+    if (EqualsIgnoreCase(s, "all") || EqualsIgnoreCase(s, "everything")) {
+      all = true;
+    } else if (EqualsIgnoreCase(s, "default")) {
+      wanted.insert(wanted.end(), std::begin(kDefault), std::end(kDefault));
+    } else {
+      wanted.push_back(s);
+    }
+  }
+  if (ctx.args.size() == 1) wanted.assign(std::begin(kDefault), std::end(kDefault));
+  auto want = [&](std::string_view name) {
+    if (all) return true;
+    for (auto w : wanted) {
+      if (EqualsIgnoreCase(w, name)) return true;
+    }
+    return false;
+  };
+  Totals totals = SumStats(ctx.server);
+  InfoBuilder b;
+  if (want("server")) ServerSection(ctx, b);
+  if (want("clients")) ClientsSection(ctx, b);
+  if (want("memory")) MemorySection(ctx, b);
+  if (want("persistence")) PersistenceSection(ctx, b);
+  if (want("stats")) StatsSection(ctx, totals, b);
+  if (want("replication")) ReplicationSection(b);
+  if (want("cpu")) CpuSection(b);
+  if (want("threads")) ThreadsSection(ctx, b);
+  if (want("index")) IndexSection(ctx, b);
+  if (want("commandstats")) CommandStatsSection(ctx, totals, b);
+  if (want("keyspace")) KeyspaceSection(ctx, b);
+  ctx.out.Verbatim("txt", b.text());
+}
+
+}  // namespace
+
+void RegisterInfo(CommandTable* table) {
+  using namespace cmd;
+  table->Register({
+      {"info", -1, kLoading | kStale | kSharedLock, 0, 0, 0, CmdInfo, "server",
+       "Get information and statistics about the server"},
+  });
+}
+
+}  // namespace ordis::server

@@ -1,0 +1,295 @@
+// Generic key commands: DEL UNLINK EXISTS TYPE RENAME RENAMENX TOUCH COPY MOVE SWAPDB OBJECT.
+#include <climits>
+#include <memory>
+#include <string>
+
+#include "server/commands/access.h"
+#include "server/command/arg_parser.h"
+#include "server/command/command_table.h"
+#include "server/command/errors.h"
+
+namespace ordis::server {
+namespace {
+
+// Redis's encoding for a string: "int" if it is a canonical 64-bit integer, "embstr" up to 44
+// bytes, "raw" beyond.
+// Redis 7.0's encoding names. ordis keeps one representation per type and reports the name Redis
+// would choose for the value as it is now (Redis never converts back to the compact form; this
+// does).
+std::string_view EncodingName(const Object& obj, const Config& config) {
+  auto limit = [&](std::string_view name) {
+    int64_t v = 0;
+    ParseInt64(config.Value(name), &v);
+    return static_cast<size_t>(v);
+  };
+  int64_t v;
+  switch (obj.type) {
+    case ObjType::kString:
+      if (obj.raw_encoding) return "raw";
+      if (obj.str.size() <= 20 && ParseInt64(obj.str, &v)) return "int";
+      return obj.str.size() <= 44 ? "embstr" : "raw";
+    case ObjType::kList:
+      return "quicklist";
+    case ObjType::kSet: {
+      const SetValue& set = std::get<SetValue>(*obj.coll);
+      if (set.size() > limit("set-max-intset-entries")) return "hashtable";
+      for (const auto& m : set) {
+        if (!ParseInt64(m, &v)) return "hashtable";
+      }
+      return "intset";
+    }
+    case ObjType::kHash: {
+      const HashValue& hash = std::get<HashValue>(*obj.coll);
+      size_t max_value = limit("hash-max-listpack-value");
+      if (hash.size() > limit("hash-max-listpack-entries")) return "hashtable";
+      for (const auto& [f, val] : hash) {
+        if (f.size() > max_value || val.size() > max_value) return "hashtable";
+      }
+      return "listpack";
+    }
+    case ObjType::kZSet:
+      return std::get<ZSetValue>(*obj.coll).is_small() ? "listpack" : "skiplist";
+  }
+  return "raw";
+}
+
+// DEL key [key ...] / UNLINK key [key ...]
+void CmdDel(CommandContext& ctx) {
+  int64_t deleted = 0;
+  for (size_t i = 1; i < ctx.args.size(); ++i) {
+    if (ctx.keyspace().FindForWrite(ctx.db(), ctx.args[i], ctx.now_ms) != nullptr &&
+        ctx.keyspace().Delete(ctx.db(), ctx.args[i])) {
+      ++deleted;
+    }
+  }
+  ctx.out.Integer(deleted);
+}
+
+// EXISTS key [key ...]
+void CmdExists(CommandContext& ctx) {
+  int64_t found = 0;
+  for (size_t i = 1; i < ctx.args.size(); ++i) {
+    if (LookupRead(ctx, ctx.args[i]) != nullptr) ++found;
+  }
+  ctx.out.Integer(found);
+}
+
+// TOUCH key [key ...]
+void CmdTouch(CommandContext& ctx) { CmdExists(ctx); }
+
+// TYPE key
+void CmdType(CommandContext& ctx) {
+  Object* obj = ctx.keyspace().Find(ctx.db(), ctx.args[1], ctx.now_ms, ctx.expired);
+  ctx.out.SimpleString(obj == nullptr ? "none" : TypeName(obj->type));
+}
+
+void Rename(CommandContext& ctx, bool nx) {
+  Keyspace& ks = ctx.keyspace();
+  std::string_view from = ctx.args[1], to = ctx.args[2];
+  if (ks.FindForWrite(ctx.db(), from, ctx.now_ms) == nullptr) {
+    ctx.out.Error(errors::kNoSuchKey);
+    return;
+  }
+  if (from == to) {
+    if (nx) {
+      ctx.out.Integer(0);
+    } else {
+      ctx.out.Ok();
+    }
+    return;
+  }
+  if (ks.FindForWrite(ctx.db(), to, ctx.now_ms) != nullptr && nx) {
+    ctx.out.Integer(0);
+    return;
+  }
+  ks.Move(ctx.db(), from, ctx.db(), to);
+  if (nx) {
+    ctx.out.Integer(1);
+  } else {
+    ctx.out.Ok();
+  }
+}
+
+// RENAME key newkey
+void CmdRename(CommandContext& ctx) { Rename(ctx, false); }
+// RENAMENX key newkey
+void CmdRenameNx(CommandContext& ctx) { Rename(ctx, true); }
+
+// Parses a database index the way MOVE/COPY/SWAPDB do; replies and returns false on error.
+bool ParseDb(CommandContext& ctx, std::string_view arg, std::string_view not_int_error, int* db) {
+  int64_t v;
+  if (!ParseInt64(arg, &v) || v < INT_MIN || v > INT_MAX) {
+    ctx.out.Error(not_int_error);
+    return false;
+  }
+  if (v < 0 || v >= ctx.keyspace().num_dbs()) {
+    ctx.out.Error(errors::kDbIndexOutOfRange);
+    return false;
+  }
+  *db = static_cast<int>(v);
+  return true;
+}
+
+// COPY source destination [DB destination-db] [REPLACE]
+void CmdCopy(CommandContext& ctx) {
+  int dst_db = ctx.db();
+  bool replace = false;
+  for (size_t i = 3; i < ctx.args.size(); ++i) {
+    if (EqualsIgnoreCase(ctx.args[i], "REPLACE")) {
+      replace = true;
+    } else if (EqualsIgnoreCase(ctx.args[i], "DB") && i + 1 < ctx.args.size()) {
+      if (!ParseDb(ctx, ctx.args[++i], errors::kNotInteger, &dst_db)) return;
+    } else {
+      ctx.out.Error(errors::kSyntax);
+      return;
+    }
+  }
+  std::string_view from = ctx.args[1], to = ctx.args[2];
+  if (dst_db == ctx.db() && from == to) {
+    ctx.out.Error(errors::kSameObject);
+    return;
+  }
+  Keyspace& ks = ctx.keyspace();
+  Object* src = ks.FindForWrite(ctx.db(), from, ctx.now_ms);
+  if (src == nullptr) {
+    ctx.out.Integer(0);
+    return;
+  }
+  if (ks.FindForWrite(dst_db, to, ctx.now_ms) != nullptr && !replace) {
+    ctx.out.Integer(0);
+    return;
+  }
+  auto copy = CloneObject(*src);
+  copy->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
+  ks.Set(dst_db, to, std::move(copy));
+  ctx.out.Integer(1);
+}
+
+// MOVE key db
+void CmdMove(CommandContext& ctx) {
+  int dst_db;
+  if (!ParseDb(ctx, ctx.args[2], errors::kNotInteger, &dst_db)) return;
+  if (dst_db == ctx.db()) {
+    ctx.out.Error(errors::kSameObject);
+    return;
+  }
+  Keyspace& ks = ctx.keyspace();
+  std::string_view key = ctx.args[1];
+  if (ks.FindForWrite(ctx.db(), key, ctx.now_ms) == nullptr ||
+      ks.FindForWrite(dst_db, key, ctx.now_ms) != nullptr) {
+    ctx.out.Integer(0);
+    return;
+  }
+  ks.Move(ctx.db(), key, dst_db, key);
+  ctx.out.Integer(1);
+}
+
+// SWAPDB index1 index2
+void CmdSwapDb(CommandContext& ctx) {
+  int a, b;
+  if (!ParseDb(ctx, ctx.args[1], errors::kInvalidFirstDbIndex, &a)) return;
+  if (!ParseDb(ctx, ctx.args[2], errors::kInvalidSecondDbIndex, &b)) return;
+  if (a != b) ctx.keyspace().SwapDb(a, b);
+  ctx.out.Ok();
+}
+
+// OBJECT HELP
+void CmdObjectHelp(CommandContext& ctx) {
+  static constexpr std::string_view kHelp[] = {
+      "OBJECT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+      "ENCODING <key>",
+      "    Return the kind of internal representation used in order to store the value",
+      "    associated with a <key>.",
+      "FREQ <key>",
+      "    Return the access frequency index of the <key>. The returned integer is",
+      "    proportional to the logarithm of the recent access frequency of the key.",
+      "IDLETIME <key>",
+      "    Return the idle time of the <key>, that is the approximated number of",
+      "    seconds elapsed since the last access to the key.",
+      "REFCOUNT <key>",
+      "    Return the number of references of the value associated with the specified",
+      "    <key>.",
+      "HELP",
+      "    Print this help."};
+  ReplyHelp(ctx.out, kHelp);
+}
+
+// The object OBJECT <sub> key inspects, or nullptr after replying nil. Not an access.
+Object* ObjectTarget(CommandContext& ctx) {
+  Object* obj = ctx.keyspace().Find(ctx.db(), ctx.args[2], ctx.now_ms, ctx.expired);
+  if (obj == nullptr) ctx.out.NullBulk();
+  return obj;
+}
+
+// OBJECT ENCODING key
+void CmdObjectEncoding(CommandContext& ctx) {
+  if (Object* obj = ObjectTarget(ctx)) ctx.out.Bulk(EncodingName(*obj, ctx.server.config()));
+}
+
+// OBJECT REFCOUNT key
+void CmdObjectRefcount(CommandContext& ctx) {
+  if (ObjectTarget(ctx) != nullptr) ctx.out.Integer(1);
+}
+
+// OBJECT IDLETIME key
+void CmdObjectIdletime(CommandContext& ctx) {
+  Object* obj = ObjectTarget(ctx);
+  if (obj == nullptr) return;
+  if (ctx.server.config().lfu_policy()) {
+    ctx.out.Error(
+        errors::kLfuSelectedNoIdletime);
+    return;
+  }
+  int64_t idle = static_cast<int64_t>(LruClockS(ctx.now_ms)) -
+                 obj->access_s.load(std::memory_order_relaxed);
+  ctx.out.Integer(idle < 0 ? 0 : idle);
+}
+
+// OBJECT FREQ key
+void CmdObjectFreq(CommandContext& ctx) {
+  Object* obj = ObjectTarget(ctx);
+  if (obj == nullptr) return;
+  if (!ctx.server.config().lfu_policy()) {
+    ctx.out.Error(
+        errors::kLfuNotSelected);
+    return;
+  }
+  ctx.out.Integer(obj->lfu.load(std::memory_order_relaxed));
+}
+
+}  // namespace
+
+void RegisterKeysFamily(CommandTable* table) {
+  using namespace cmd;
+  table->Register({
+      {"del", -2, kWrite, 1, -1, 1, CmdDel, "generic", "Delete a key"},
+      {"unlink", -2, kWrite | kFast, 1, -1, 1, CmdDel, "generic",
+       "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non blocking."},
+      {"exists", -2, kReadonly | kFast, 1, -1, 1, CmdExists, "generic", "Determine if a key exists"},
+      {"touch", -2, kReadonly | kFast, 1, -1, 1, CmdTouch, "generic",
+       "Alters the last access time of a key(s). Returns the number of existing keys specified."},
+      {"type", 2, kReadonly | kFast, 1, 1, 1, CmdType, "generic", "Determine the type stored at key"},
+      {"rename", 3, kWrite, 1, 2, 1, CmdRename, "generic", "Rename a key"},
+      {"renamenx", 3, kWrite | kFast, 1, 2, 1, CmdRenameNx, "generic",
+       "Rename a key, only if the new key does not exist"},
+      {"copy", -3, kWrite | kDenyOom, 1, 2, 1, CmdCopy, "generic", "Copy a key"},
+      {"move", 3, kWrite | kFast, 1, 1, 1, CmdMove, "generic", "Move a key to another database"},
+      {"swapdb", 3, kWrite | kFast, 0, 0, 0, CmdSwapDb, "server", "Swaps two Redis databases"},
+      {"object", -2, 0, 0, 0, 0, nullptr, "generic",
+       "A container for object introspection commands",
+       {
+           {"object|encoding", 3, kReadonly, 2, 2, 1, CmdObjectEncoding, "generic",
+            "Inspect the internal encoding of a Redis object"},
+           {"object|freq", 3, kReadonly, 2, 2, 1, CmdObjectFreq, "generic",
+            "Get the logarithmic access frequency counter of a Redis object"},
+           {"object|idletime", 3, kReadonly, 2, 2, 1, CmdObjectIdletime, "generic",
+            "Get the time since a Redis object was last accessed"},
+           {"object|refcount", 3, kReadonly, 2, 2, 1, CmdObjectRefcount, "generic",
+            "Get the number of references to the value of the key"},
+           {"object|help", 2, kLoading | kStale, 0, 0, 0, CmdObjectHelp, "generic",
+            "Show helpful text about the different subcommands"},
+       }},
+  });
+}
+
+}  // namespace ordis::server

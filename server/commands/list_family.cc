@@ -1,0 +1,457 @@
+// List commands: LPUSH RPUSH LPUSHX RPUSHX LPOP RPOP LLEN LRANGE LINDEX LSET LREM LTRIM LINSERT
+// LPOS LMOVE RPOPLPUSH. The blocking variants (BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP) and LMPOP
+// are not implemented.
+//
+// A list is a ListValue (std::deque<std::string>): O(1) at both ends and by index. Redis reports
+// its encoding as "quicklist" whatever the size, and so does OBJECT ENCODING here.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "server/commands/access.h"
+#include "server/command/arg_parser.h"
+#include "server/command/command_table.h"
+#include "server/command/errors.h"
+#include "base/number.h"
+
+namespace ordis::server {
+namespace {
+
+enum class End { kLeft, kRight };
+
+// Parses LEFT|RIGHT (case-insensitive).
+bool ParseEnd(std::string_view s, End* end) {
+  if (EqualsIgnoreCase(s, "left")) {
+    *end = End::kLeft;
+  } else if (EqualsIgnoreCase(s, "right")) {
+    *end = End::kRight;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The position of Redis list index `index` (negative counts from the tail, -1 the last) in a
+// list of len elements; false iff it is out of range.
+bool ResolveIndex(int64_t index, size_t len, size_t* pos) {
+  int64_t n = static_cast<int64_t>(len);
+  if (index < 0) index += n;
+  if (index < 0 || index >= n) return false;
+  *pos = static_cast<size_t>(index);
+  return true;
+}
+
+// Clamps Redis's [start, stop] range (LRANGE, LTRIM) to a list of len elements. Returns false iff
+// the range is empty; otherwise [*first, *last] are valid positions.
+bool ResolveRange(int64_t start, int64_t stop, size_t len, size_t* first, size_t* last) {
+  int64_t n = static_cast<int64_t>(len);
+  if (start < 0) start += n;
+  if (stop < 0) stop += n;
+  if (start < 0) start = 0;
+  if (start > stop || start >= n) return false;
+  if (stop >= n) stop = n - 1;
+  *first = static_cast<size_t>(start);
+  *last = static_cast<size_t>(stop);
+  return true;
+}
+
+void PushOne(ListValue& list, End end, std::string_view value) {
+  if (end == End::kLeft) {
+    list.emplace_front(value);
+  } else {
+    list.emplace_back(value);
+  }
+}
+
+// Removes and returns the element at `end` of a non-empty list.
+std::string PopOne(ListValue& list, End end) {
+  std::string value;
+  if (end == End::kLeft) {
+    value = std::move(list.front());
+    list.pop_front();
+  } else {
+    value = std::move(list.back());
+    list.pop_back();
+  }
+  return value;
+}
+
+// LPUSH / RPUSH key element [element ...], and the X variants that only push to an existing list.
+void Push(CommandContext& ctx, End end, bool only_existing) {
+  std::string_view key = ctx.args[1];
+  bool wrong_type;
+  Object* obj = FindCollectionForWrite(ctx, key, ObjType::kList, !only_existing, &wrong_type);
+  if (wrong_type) return;
+  if (obj == nullptr) {
+    ctx.out.Integer(0);
+    return;
+  }
+  ListValue& list = obj->list();
+  for (size_t i = 2; i < ctx.args.size(); ++i) PushOne(list, end, ctx.args[i]);
+  ctx.keyspace().SignalModified(ctx.db(), key);
+  ctx.out.Integer(static_cast<int64_t>(list.size()));
+}
+
+// LPUSH key element [element ...]
+void CmdLPush(CommandContext& ctx) { Push(ctx, End::kLeft, false); }
+// RPUSH key element [element ...]
+void CmdRPush(CommandContext& ctx) { Push(ctx, End::kRight, false); }
+// LPUSHX key element [element ...]
+void CmdLPushX(CommandContext& ctx) { Push(ctx, End::kLeft, true); }
+// RPUSHX key element [element ...]
+void CmdRPushX(CommandContext& ctx) { Push(ctx, End::kRight, true); }
+
+// LPOP / RPOP key [count]. Without count: the element, or a null bulk. With count: an array of up
+// to count elements; a null array if the key is missing, an empty array for count 0.
+void Pop(CommandContext& ctx, End end, std::string_view command) {
+  if (ctx.args.size() > 3) {
+    ctx.out.Error(errors::WrongArity(command));
+    return;
+  }
+  bool has_count = ctx.args.size() == 3;
+  int64_t count = 0;
+  if (has_count && (!ParseInt64(ctx.args[2], &count) || count < 0)) {
+    ctx.out.Error(errors::kNotPositive);
+    return;
+  }
+  std::string_view key = ctx.args[1];
+  bool wrong_type;
+  Object* obj = FindCollectionForWrite(ctx, key, ObjType::kList, false, &wrong_type);
+  if (wrong_type) return;
+  if (obj == nullptr) {
+    if (has_count) {
+      ctx.out.NullArray();
+    } else {
+      ctx.out.NullBulk();
+    }
+    return;
+  }
+  ListValue& list = obj->list();
+  if (!has_count) {
+    ctx.out.Bulk(PopOne(list, end));
+  } else {
+    if (count == 0) {
+      ctx.out.ArrayHeader(0);
+      return;
+    }
+    size_t n = std::min(static_cast<size_t>(count), list.size());
+    ctx.out.ArrayHeader(static_cast<int64_t>(n));
+    for (size_t i = 0; i < n; ++i) ctx.out.Bulk(PopOne(list, end));
+  }
+  FinishCollectionWrite(ctx, key, obj);
+}
+
+// LPOP key [count]
+void CmdLPop(CommandContext& ctx) { Pop(ctx, End::kLeft, "lpop"); }
+// RPOP key [count]
+void CmdRPop(CommandContext& ctx) { Pop(ctx, End::kRight, "rpop"); }
+
+// LLEN key
+void CmdLLen(CommandContext& ctx) {
+  bool wrong_type;
+  Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kList, &wrong_type);
+  if (wrong_type) return;
+  ctx.out.Integer(obj == nullptr ? 0 : static_cast<int64_t>(obj->list().size()));
+}
+
+// LRANGE key start stop
+void CmdLRange(CommandContext& ctx) {
+  int64_t start, stop;
+  if (!ParseInt64(ctx.args[2], &start) || !ParseInt64(ctx.args[3], &stop)) {
+    ctx.out.Error(errors::kNotInteger);
+    return;
+  }
+  bool wrong_type;
+  Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kList, &wrong_type);
+  if (wrong_type) return;
+  size_t first, last;
+  if (obj == nullptr || !ResolveRange(start, stop, obj->list().size(), &first, &last)) {
+    ctx.out.ArrayHeader(0);
+    return;
+  }
+  const ListValue& list = obj->list();
+  ctx.out.ArrayHeader(static_cast<int64_t>(last - first + 1));
+  for (size_t i = first; i <= last; ++i) ctx.out.Bulk(list[i]);
+}
+
+// LINDEX key index. As Redis, a missing key answers nil before the index is parsed.
+void CmdLIndex(CommandContext& ctx) {
+  bool wrong_type;
+  Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kList, &wrong_type);
+  if (wrong_type) return;
+  if (obj == nullptr) {
+    ctx.out.NullBulk();
+    return;
+  }
+  int64_t index;
+  if (!ParseInt64(ctx.args[2], &index)) {
+    ctx.out.Error(errors::kNotInteger);
+    return;
+  }
+  size_t pos;
+  if (!ResolveIndex(index, obj->list().size(), &pos)) {
+    ctx.out.NullBulk();
+    return;
+  }
+  ctx.out.Bulk(obj->list()[pos]);
+}
+
+// LSET key index element
+void CmdLSet(CommandContext& ctx) {
+  std::string_view key = ctx.args[1];
+  bool wrong_type;
+  Object* obj = FindCollectionForWrite(ctx, key, ObjType::kList, false, &wrong_type);
+  if (wrong_type) return;
+  if (obj == nullptr) {
+    ctx.out.Error(errors::kNoSuchKey);
+    return;
+  }
+  int64_t index;
+  if (!ParseInt64(ctx.args[2], &index)) {
+    ctx.out.Error(errors::kNotInteger);
+    return;
+  }
+  size_t pos;
+  if (!ResolveIndex(index, obj->list().size(), &pos)) {
+    ctx.out.Error(errors::kIndexOutOfRange);
+    return;
+  }
+  obj->list()[pos].assign(ctx.args[3]);
+  ctx.keyspace().SignalModified(ctx.db(), key);
+  ctx.out.Ok();
+}
+
+// Removes up to `limit` elements equal to value (0: all of them), scanning from the head, or from
+// the tail when from_tail. Returns how many it removed. One pass, order of the rest preserved.
+size_t OpRemove(ListValue& list, std::string_view value, size_t limit, bool from_tail) {
+  size_t removed = 0;
+  auto compact = [&](auto begin, auto end) {
+    auto out = begin;
+    for (auto it = begin; it != end; ++it) {
+      if ((limit == 0 || removed < limit) && *it == value) {
+        ++removed;
+        continue;
+      }
+      if (out != it) *out = std::move(*it);
+      ++out;
+    }
+    return out;
+  };
+  if (from_tail) {
+    auto out = compact(list.rbegin(), list.rend());
+    list.erase(list.begin(), out.base());
+  } else {
+    auto out = compact(list.begin(), list.end());
+    list.erase(out, list.end());
+  }
+  return removed;
+}
+
+// LREM key count element
+void CmdLRem(CommandContext& ctx) {
+  int64_t count;
+  if (!ParseInt64(ctx.args[2], &count)) {
+    ctx.out.Error(errors::kNotInteger);
+    return;
+  }
+  std::string_view key = ctx.args[1];
+  bool wrong_type;
+  Object* obj = FindCollectionForWrite(ctx, key, ObjType::kList, false, &wrong_type);
+  if (wrong_type) return;
+  if (obj == nullptr) {
+    ctx.out.Integer(0);
+    return;
+  }
+  // count < 0 removes from the tail (negated in unsigned arithmetic: INT64_MIN fits).
+  size_t limit = count >= 0 ? static_cast<size_t>(count) : 0 - static_cast<size_t>(count);
+  size_t removed = OpRemove(obj->list(), ctx.args[3], limit, count < 0);
+  if (removed > 0) FinishCollectionWrite(ctx, key, obj);
+  ctx.out.Integer(static_cast<int64_t>(removed));
+}
+
+// LTRIM key start stop
+void CmdLTrim(CommandContext& ctx) {
+  int64_t start, stop;
+  if (!ParseInt64(ctx.args[2], &start) || !ParseInt64(ctx.args[3], &stop)) {
+    ctx.out.Error(errors::kNotInteger);
+    return;
+  }
+  std::string_view key = ctx.args[1];
+  bool wrong_type;
+  Object* obj = FindCollectionForWrite(ctx, key, ObjType::kList, false, &wrong_type);
+  if (wrong_type) return;
+  if (obj == nullptr) {
+    ctx.out.Ok();
+    return;
+  }
+  ListValue& list = obj->list();
+  size_t first, last;
+  if (!ResolveRange(start, stop, list.size(), &first, &last)) {
+    list.clear();
+  } else {
+    list.erase(list.begin() + static_cast<ptrdiff_t>(last) + 1, list.end());
+    list.erase(list.begin(), list.begin() + static_cast<ptrdiff_t>(first));
+  }
+  FinishCollectionWrite(ctx, key, obj);  // Redis signals even when nothing was trimmed
+  ctx.out.Ok();
+}
+
+// LINSERT key BEFORE|AFTER pivot element
+void CmdLInsert(CommandContext& ctx) {
+  bool after;
+  if (EqualsIgnoreCase(ctx.args[2], "after")) {
+    after = true;
+  } else if (EqualsIgnoreCase(ctx.args[2], "before")) {
+    after = false;
+  } else {
+    ctx.out.Error(errors::kSyntax);
+    return;
+  }
+  std::string_view key = ctx.args[1];
+  bool wrong_type;
+  Object* obj = FindCollectionForWrite(ctx, key, ObjType::kList, false, &wrong_type);
+  if (wrong_type) return;
+  if (obj == nullptr) {
+    ctx.out.Integer(0);
+    return;
+  }
+  ListValue& list = obj->list();
+  auto it = std::find(list.begin(), list.end(), ctx.args[3]);
+  if (it == list.end()) {
+    ctx.out.Integer(-1);
+    return;
+  }
+  if (after) ++it;
+  list.emplace(it, ctx.args[4]);
+  ctx.keyspace().SignalModified(ctx.db(), key);
+  ctx.out.Integer(static_cast<int64_t>(list.size()));
+}
+
+// LPOS key element [RANK rank] [COUNT num-matches] [MAXLEN len]
+void CmdLPos(CommandContext& ctx) {
+  int64_t rank = 1, count = -1, maxlen = 0;  // count -1: no COUNT option (reply a single index)
+  ArgParser p(ctx.args, 3);
+  while (p.HasNext() && p.ok()) {
+    bool has_value = p.remaining() >= 2;
+    if (has_value && p.Accept("RANK")) {
+      rank = p.NextInt();
+      if (p.ok() && rank == 0) {
+        p.Fail(errors::kRankZero);
+      }
+    } else if (has_value && p.Accept("COUNT")) {
+      count = p.NextInt(errors::kCountNegative);
+      if (p.ok() && count < 0) p.Fail(errors::kCountNegative);
+    } else if (has_value && p.Accept("MAXLEN")) {
+      maxlen = p.NextInt(errors::kMaxlenNegative);
+      if (p.ok() && maxlen < 0) p.Fail(errors::kMaxlenNegative);
+    } else {
+      p.Fail(errors::kSyntax);
+    }
+  }
+  if (!p.ok()) {
+    ctx.out.Error(p.error());
+    return;
+  }
+  bool wrong_type;
+  Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kList, &wrong_type);
+  if (wrong_type) return;
+  bool want_array = count != -1;
+  if (obj == nullptr) {
+    if (want_array) {
+      ctx.out.ArrayHeader(0);
+    } else {
+      ctx.out.NullBulk();
+    }
+    return;
+  }
+  const ListValue& list = obj->list();
+  bool from_tail = rank < 0;
+  // Redis negates a negative rank in a long, so RANK INT64_MIN wraps to itself; the comparisons
+  // below use the same wrapping arithmetic to answer as Redis does for it.
+  if (from_tail) rank = static_cast<int64_t>(0 - static_cast<uint64_t>(rank));
+  int64_t len = static_cast<int64_t>(list.size());
+  int64_t matches = 0;
+  std::vector<int64_t> found;
+  for (int64_t scanned = 0; scanned < len && (maxlen == 0 || scanned < maxlen); ++scanned) {
+    int64_t pos = from_tail ? len - 1 - scanned : scanned;
+    if (list[static_cast<size_t>(pos)] != ctx.args[2]) continue;
+    ++matches;
+    if (matches < rank) continue;
+    found.push_back(pos);
+    if (!want_array) break;
+    int64_t taken =
+        static_cast<int64_t>(static_cast<uint64_t>(matches) - static_cast<uint64_t>(rank) + 1);
+    if (count != 0 && taken >= count) break;
+  }
+  if (want_array) {
+    ctx.out.ArrayHeader(static_cast<int64_t>(found.size()));
+    for (int64_t pos : found) ctx.out.Integer(pos);
+  } else if (found.empty()) {
+    ctx.out.NullBulk();
+  } else {
+    ctx.out.Integer(found.front());
+  }
+}
+
+// Pops from `from` of source and pushes to `to` of destination (which may be the same key: the
+// list then rotates). Replies the element moved, or nil if source is missing.
+void Move(CommandContext& ctx, std::string_view source, std::string_view destination, End from,
+          End to) {
+  bool wrong_type;
+  Object* src = FindCollectionForWrite(ctx, source, ObjType::kList, false, &wrong_type);
+  if (wrong_type) return;
+  if (src == nullptr) {
+    ctx.out.NullBulk();
+    return;
+  }
+  // The destination's type is checked before anything is popped, as Redis does.
+  Object* dst = FindCollectionForWrite(ctx, destination, ObjType::kList, true, &wrong_type);
+  if (wrong_type) return;
+  std::string value = PopOne(src->list(), from);
+  PushOne(dst->list(), to, value);
+  ctx.out.Bulk(value);
+  FinishCollectionWrite(ctx, source, src);
+  if (destination != source) ctx.keyspace().SignalModified(ctx.db(), destination);
+}
+
+// LMOVE source destination LEFT|RIGHT LEFT|RIGHT
+void CmdLMove(CommandContext& ctx) {
+  End from, to;
+  if (!ParseEnd(ctx.args[3], &from) || !ParseEnd(ctx.args[4], &to)) {
+    ctx.out.Error(errors::kSyntax);
+    return;
+  }
+  Move(ctx, ctx.args[1], ctx.args[2], from, to);
+}
+
+// RPOPLPUSH source destination
+void CmdRPopLPush(CommandContext& ctx) {
+  Move(ctx, ctx.args[1], ctx.args[2], End::kRight, End::kLeft);
+}
+
+}  // namespace
+
+void RegisterListFamily(CommandTable* table) {
+  using namespace cmd;
+  table->Register({
+      {"lpush", -3, kWrite | kDenyOom | kFast, 1, 1, 1, CmdLPush, "list", "Prepend one or multiple elements to a list"},
+      {"rpush", -3, kWrite | kDenyOom | kFast, 1, 1, 1, CmdRPush, "list", "Append one or multiple elements to a list"},
+      {"lpushx", -3, kWrite | kDenyOom | kFast, 1, 1, 1, CmdLPushX, "list", "Prepend an element to a list, only if the list exists"},
+      {"rpushx", -3, kWrite | kDenyOom | kFast, 1, 1, 1, CmdRPushX, "list", "Append an element to a list, only if the list exists"},
+      {"lpop", -2, kWrite | kFast, 1, 1, 1, CmdLPop, "list", "Remove and get the first elements in a list"},
+      {"rpop", -2, kWrite | kFast, 1, 1, 1, CmdRPop, "list", "Remove and get the last elements in a list"},
+      {"llen", 2, kReadonly | kFast, 1, 1, 1, CmdLLen, "list", "Get the length of a list"},
+      {"lrange", 4, kReadonly, 1, 1, 1, CmdLRange, "list", "Get a range of elements from a list"},
+      {"lindex", 3, kReadonly, 1, 1, 1, CmdLIndex, "list", "Get an element from a list by its index"},
+      {"lset", 4, kWrite | kDenyOom, 1, 1, 1, CmdLSet, "list", "Set the value of an element in a list by its index"},
+      {"lrem", 4, kWrite, 1, 1, 1, CmdLRem, "list", "Remove elements from a list"},
+      {"ltrim", 4, kWrite, 1, 1, 1, CmdLTrim, "list", "Trim a list to the specified range"},
+      {"linsert", 5, kWrite | kDenyOom, 1, 1, 1, CmdLInsert, "list", "Insert an element before or after another element in a list"},
+      {"lpos", -3, kReadonly, 1, 1, 1, CmdLPos, "list", "Return the index of matching elements on a list"},
+      {"lmove", 5, kWrite | kDenyOom, 1, 2, 1, CmdLMove, "list", "Pop an element from a list, push it to another list and return it"},
+      {"rpoplpush", 3, kWrite | kDenyOom, 1, 2, 1, CmdRPopLPush, "list", "Remove the last element in a list, prepend it to another list and return it"},
+  });
+}
+
+}  // namespace ordis::server

@@ -1,0 +1,258 @@
+// Server commands: CONFIG DBSIZE FLUSHDB FLUSHALL TIME DEBUG SHUTDOWN MEMORY.
+// INFO is in info.cc, COMMAND in command_docs.cc.
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "server/commands/access.h"
+#include "server/command/arg_parser.h"
+#include "server/command/command_table.h"
+#include "server/command/errors.h"
+#include "server/durability/persistence.h"
+
+namespace ordis::server {
+namespace {
+
+// CONFIG GET parameter [parameter ...]
+void CmdConfigGet(CommandContext& ctx) {
+  std::vector<std::string> patterns(ctx.args.begin() + 2, ctx.args.end());
+  auto found = ctx.server.config().Get(patterns);
+  ctx.out.MapHeader(static_cast<int64_t>(found.size()));
+  for (const auto& [name, value] : found) {
+    ctx.out.Bulk(name);
+    ctx.out.Bulk(value);
+  }
+}
+
+// CONFIG SET parameter value [parameter value ...]
+void CmdConfigSet(CommandContext& ctx) {
+  if (ctx.args.size() % 2 != 0) {
+    ctx.out.Error(errors::kSyntax);
+    return;
+  }
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (size_t i = 2; i + 1 < ctx.args.size(); i += 2) {
+    pairs.emplace_back(ctx.args[i], ctx.args[i + 1]);
+  }
+  std::string error = ctx.server.config().Set(pairs);
+  if (error.empty()) {
+    ctx.out.Ok();
+  } else {
+    ctx.out.Error(error);
+  }
+}
+
+// CONFIG RESETSTAT
+void CmdConfigResetStat(CommandContext& ctx) {
+  ctx.server.ResetStats();
+  ctx.out.Ok();
+}
+
+// CONFIG REWRITE
+void CmdConfigRewrite(CommandContext& ctx) {
+  std::string error = ctx.server.config().Rewrite();
+  if (error.empty()) {
+    ctx.out.Ok();
+  } else {
+    ctx.out.Error(error);
+  }
+}
+
+// CONFIG HELP
+void CmdConfigHelp(CommandContext& ctx) {
+  static constexpr std::string_view kHelp[] = {
+      "CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+      "GET <pattern>", "    Return parameters matching the glob-like <pattern> and their values.",
+      "SET <directive> <value>", "    Set the configuration <directive> to <value>.",
+      "RESETSTAT", "    Reset statistics reported by the INFO command.",
+      "REWRITE", "    Rewrite the configuration file.",
+      "HELP", "    Print this help."};
+  ReplyHelp(ctx.out, kHelp);
+}
+
+// DBSIZE
+void CmdDbSize(CommandContext& ctx) {
+  ctx.out.Integer(static_cast<int64_t>(ctx.keyspace().DbSize(ctx.db())));
+}
+
+// Both modes run synchronously here: the flush holds the exclusive lock either way.
+bool ParseFlushMode(CommandContext& ctx) {
+  if (ctx.args.size() == 1) return true;
+  if (ctx.args.size() == 2 &&
+      (EqualsIgnoreCase(ctx.args[1], "SYNC") || EqualsIgnoreCase(ctx.args[1], "ASYNC"))) {
+    return true;
+  }
+  ctx.out.Error(errors::kSyntax);
+  return false;
+}
+
+// FLUSHDB [ASYNC | SYNC]
+void CmdFlushDb(CommandContext& ctx) {
+  if (!ParseFlushMode(ctx)) return;
+  ctx.keyspace().FlushDb(ctx.db());
+  ctx.out.Ok();
+}
+
+// FLUSHALL [ASYNC | SYNC]
+void CmdFlushAll(CommandContext& ctx) {
+  if (!ParseFlushMode(ctx)) return;
+  ctx.keyspace().FlushAll();
+  ctx.out.Ok();
+}
+
+// TIME
+void CmdTime(CommandContext& ctx) {
+  timeval tv;
+  gettimeofday(&tv, nullptr);
+  ctx.out.ArrayHeader(2);
+  ctx.out.Bulk(std::to_string(tv.tv_sec));
+  ctx.out.Bulk(std::to_string(tv.tv_usec));
+}
+
+// DEBUG SLEEP seconds | DEBUG HELP
+void CmdDebug(CommandContext& ctx) {
+  std::string mode = ctx.server.config().Value("enable-debug-command");
+  bool local = ctx.client.addr.starts_with("127.") || ctx.client.addr.starts_with("::1:");
+  if (mode == "no" || (mode == "local" && !local)) {
+    ctx.out.Error(
+        errors::kDebugNotAllowed);
+    return;
+  }
+  std::string_view sub = ctx.args[1];
+  if (EqualsIgnoreCase(sub, "SLEEP") && ctx.args.size() == 3) {
+    double seconds;
+    if (!ParseDouble(ctx.args[2], &seconds)) {
+      ctx.out.Error(errors::kNotFloat);
+      return;
+    }
+    // Blocks this I/O thread, as it blocks Redis's single thread.
+    if (seconds > 0) {
+      constexpr double kMaxSeconds = 1e9;  // keeps the conversion to microseconds defined
+      double us = std::min(seconds, kMaxSeconds) * 1e6;
+      std::this_thread::sleep_for(std::chrono::microseconds(static_cast<int64_t>(us)));
+    }
+    ctx.out.Ok();
+  } else if (EqualsIgnoreCase(sub, "HELP")) {
+    static constexpr std::string_view kHelp[] = {
+        "DEBUG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", "SLEEP <seconds>",
+        "    Stop the server for <seconds>. Decimals allowed."};
+    ReplyHelp(ctx.out, kHelp);
+  } else {
+    ctx.out.Error(errors::DebugUnknownSubcommand(sub));
+  }
+}
+
+// SHUTDOWN [NOSAVE | SAVE] [NOW] [FORCE] [ABORT]
+// Saves when asked or when save points are configured, and syncs the append-only log; a failed
+// save keeps the server running (unless FORCE), as Redis does.
+void CmdShutdown(CommandContext& ctx) {
+  bool save = !ctx.server.config().Value("save").empty(), force = false;
+  for (size_t i = 1; i < ctx.args.size(); ++i) {
+    std::string_view opt = ctx.args[i];
+    if (EqualsIgnoreCase(opt, "SAVE")) {
+      save = true;
+      continue;
+    }
+    if (EqualsIgnoreCase(opt, "NOSAVE")) {
+      save = false;
+      continue;
+    }
+    if (EqualsIgnoreCase(opt, "FORCE")) force = true;
+    if (EqualsIgnoreCase(opt, "ABORT")) {
+      ctx.out.Error(errors::kNoShutdownInProgress);
+      return;
+    }
+    if (!EqualsIgnoreCase(opt, "NOSAVE") && !EqualsIgnoreCase(opt, "NOW") &&
+        !EqualsIgnoreCase(opt, "FORCE")) {
+      ctx.out.Error(errors::kSyntax);
+      return;
+    }
+  }
+  persistence::Status status = ctx.server.persistence().Shutdown(save, force);
+  if (!status.ok()) {
+    std::fprintf(stderr, "Error trying to shut down: %s\n", status.message().c_str());
+    if (!force) {
+      ctx.out.Error(errors::kShutdownFailed);
+      return;
+    }
+  }
+  // Redis closes the connection without a reply when it shuts down.
+  ctx.server.MarkShutdownSaved();
+}
+
+// MEMORY USAGE key [SAMPLES count]
+void CmdMemoryUsage(CommandContext& ctx) {
+  if (ctx.args.size() == 5 && EqualsIgnoreCase(ctx.args[3], "SAMPLES")) {
+    int64_t samples;
+    if (!ParseInt64(ctx.args[4], &samples)) {
+      ctx.out.Error(errors::kNotInteger);
+      return;
+    }
+  } else if (ctx.args.size() != 3) {
+    ctx.out.Error(errors::kSyntax);
+    return;
+  }
+  Object* obj = ctx.keyspace().Find(ctx.db(), ctx.args[2], ctx.now_ms, ctx.expired);
+  if (obj == nullptr) {
+    ctx.out.NullBulk();
+    return;
+  }
+  ctx.out.Integer(static_cast<int64_t>(Keyspace::MemoryUsage(ctx.args[2], *obj)));
+}
+
+// MEMORY HELP
+void CmdMemoryHelp(CommandContext& ctx) {
+  static constexpr std::string_view kHelp[] = {
+      "MEMORY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+      "USAGE <key> [SAMPLES <count>]",
+      "    Return memory in bytes used by <key> and its value. Nested values are",
+      "    sampled up to <count> times (default: 5, 0 means sample all).",
+      "HELP", "    Print this help."};
+  ReplyHelp(ctx.out, kHelp);
+}
+
+}  // namespace
+
+void RegisterServerFamily(CommandTable* table) {
+  using namespace cmd;
+  table->Register({
+      {"config", -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, nullptr, "server",
+       "A container for server configuration commands",
+       {
+           {"config|get", -3, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdConfigGet,
+            "server", "Get the values of configuration parameters"},
+           {"config|set", -4, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdConfigSet,
+            "server", "Set configuration parameters to the given values"},
+           {"config|resetstat", 2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0,
+            CmdConfigResetStat, "server", "Reset the stats returned by INFO"},
+           {"config|rewrite", 2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0,
+            CmdConfigRewrite, "server", "Rewrite the configuration file with the in memory configuration"},
+           {"config|help", 2, kLoading | kStale, 0, 0, 0, CmdConfigHelp, "server",
+            "Show helpful text about the different subcommands"},
+       }},
+      {"dbsize", 1, kReadonly | kFast, 0, 0, 0, CmdDbSize, "server",
+       "Return the number of keys in the selected database"},
+      {"flushdb", -1, kWrite | kKeyspaceWide, 0, 0, 0, CmdFlushDb, "server",
+       "Remove all keys from the current database"},
+      {"flushall", -1, kWrite | kKeyspaceWide, 0, 0, 0, CmdFlushAll, "server",
+       "Remove all keys from all databases"},
+      {"time", 1, kLoading | kStale | kFast, 0, 0, 0, CmdTime, "server", "Return the current server time"},
+      {"debug", -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdDebug, "server",
+       "A container for debugging commands"},
+      {"shutdown", -1, kAdmin | kNoScript | kLoading | kStale | kNoMulti, 0, 0, 0, CmdShutdown,
+       "server", "Synchronously save the dataset to disk and then shut down the server"},
+      {"memory", -2, 0, 0, 0, 0, nullptr, "server", "A container for memory diagnostics commands",
+       {
+           {"memory|usage", -3, kReadonly, 2, 2, 1, CmdMemoryUsage, "server",
+            "Estimate the memory usage of a key"},
+           {"memory|help", 2, kLoading | kStale, 0, 0, 0, CmdMemoryHelp, "server",
+            "Show helpful text about the different subcommands"},
+       }},
+  });
+}
+
+}  // namespace ordis::server

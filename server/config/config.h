@@ -1,0 +1,117 @@
+// Server configuration: redis.conf-style file, `--name value` flags, CONFIG GET/SET/REWRITE.
+//
+// Every parameter is a row in one table (config.cc) with its kind, default, bounds and whether
+// CONFIG SET may change it. Parameters ordis reads on hot paths are mirrored into atomics; the rest
+// are read under the mutex. Redis parameters that change nothing in ordis yet are accepted and
+// reported by CONFIG GET so existing redis.conf files and client libraries keep working; the
+// README lists them.
+//
+// Thread safety: all methods are thread safe.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "index/learned_store.h"
+
+namespace ordis::server {
+
+struct OutputBufferLimit {
+  int64_t hard_bytes = 0;  // 0: none
+  int64_t soft_bytes = 0;
+  int64_t soft_seconds = 0;
+};
+
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Config {
+ public:
+  Config();
+
+  // Start-up only; throw ConfigError with a message naming the offending line or flag.
+  // argv as main's: [config-file] [--name value ...]
+  void LoadCommandLine(int argc, char** argv);
+  void LoadFile(const std::string& path);
+
+  // CONFIG SET name value [name value ...]: all or nothing. Returns "" or Redis's error text.
+  std::string Set(const std::vector<std::pair<std::string, std::string>>& pairs);
+  // CONFIG GET patterns: (name, value) of every parameter matching any pattern, deduplicated.
+  std::vector<std::pair<std::string, std::string>> Get(const std::vector<std::string>& patterns) const;
+  // CONFIG REWRITE: rewrites the start-up file with current values. Returns "" or error text.
+  std::string Rewrite() const;
+
+  std::string Value(std::string_view name) const;
+  std::string config_file() const;
+  // The text of --help: every parameter with its default.
+  static std::string Help();
+
+  // Hot-path mirrors, updated whenever the parameter changes.
+  int port() const { return port_.load(std::memory_order_relaxed); }
+  int threads() const { return threads_.load(std::memory_order_relaxed); }
+  bool adaptive_threads() const { return adaptive_threads_.load(std::memory_order_relaxed); }
+  int databases() const { return databases_.load(std::memory_order_relaxed); }
+  int64_t maxclients() const { return maxclients_.load(std::memory_order_relaxed); }
+  int64_t timeout_s() const { return timeout_s_.load(std::memory_order_relaxed); }
+  int64_t proto_max_bulk_len() const { return proto_max_bulk_len_.load(std::memory_order_relaxed); }
+  bool auth_required() const { return auth_required_.load(std::memory_order_relaxed); }
+  bool lfu_policy() const { return lfu_policy_.load(std::memory_order_relaxed); }
+  OutputBufferLimit normal_output_limit() const {
+    return {out_hard_.load(std::memory_order_relaxed), out_soft_.load(std::memory_order_relaxed),
+            out_soft_seconds_.load(std::memory_order_relaxed)};
+  }
+  int64_t query_buffer_limit() const { return query_buffer_limit_.load(std::memory_order_relaxed); }
+  // zset-max-listpack-entries / zset-max-listpack-value, read by every sorted-set insertion.
+  int64_t zset_max_listpack_entries() const {
+    return zset_max_listpack_entries_.load(std::memory_order_relaxed);
+  }
+  int64_t zset_max_listpack_value() const {
+    return zset_max_listpack_value_.load(std::memory_order_relaxed);
+  }
+  std::vector<std::string> bind_addresses() const;
+  // The ordered index (start-up only parameters): `index learned` (else the reference map store)
+  // and the learned tree's options from the index-* parameters.
+  bool learned_index() const;
+  index::LearnedStoreOptions learned_store_options() const;
+  bool CheckPassword(std::string_view password) const;
+
+  struct Param;
+
+ private:
+  std::string SetLocked(const std::string& name, const std::string& value, bool startup);
+  void Mirror(const std::string& name);
+  // Constraints between start-up parameters; "" or the reason the combination is invalid.
+  std::string CheckCombinationLocked() const;
+
+  mutable std::mutex mu_;
+  std::map<std::string, std::string> values_;  // GUARDED_BY(mu_); canonical text by name
+  std::map<std::string, std::string> changed_;  // GUARDED_BY(mu_); set since start-up, for REWRITE
+  std::string config_file_;                     // GUARDED_BY(mu_)
+
+  std::atomic<int> port_{6379};
+  std::atomic<int> threads_{1};
+  std::atomic<bool> adaptive_threads_{true};
+  std::atomic<int> databases_{16};
+  std::atomic<int64_t> maxclients_{10000};
+  std::atomic<int64_t> timeout_s_{0};
+  std::atomic<int64_t> proto_max_bulk_len_{512ll * 1024 * 1024};
+  std::atomic<bool> auth_required_{false};
+  std::atomic<bool> lfu_policy_{false};
+  std::atomic<int64_t> out_hard_{0};
+  std::atomic<int64_t> out_soft_{0};
+  std::atomic<int64_t> out_soft_seconds_{0};
+  std::atomic<int64_t> query_buffer_limit_{1ll << 30};
+  std::atomic<int64_t> zset_max_listpack_entries_{128};
+  std::atomic<int64_t> zset_max_listpack_value_{64};
+};
+
+}  // namespace ordis::server

@@ -1,0 +1,579 @@
+#include "server/config/config.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace ordis::server {
+namespace {
+
+using Pairs = std::vector<std::pair<std::string, std::string>>;
+
+std::string Cwd() {
+  char buf[4096];
+  return getcwd(buf, sizeof(buf)) ? std::string(buf) : std::string();
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void WriteFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+}
+
+// Each test gets a fresh directory for its config files, and the working directory back (CONFIG
+// SET dir changes it).
+class ConfigTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    cwd_ = Cwd();
+    std::string tmpl = ::testing::TempDir() + "ordis_config_test_XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    ASSERT_EQ(chdir(cwd_.c_str()), 0);
+    std::string cmd = "rm -rf '" + dir_ + "'";
+    EXPECT_EQ(std::system(cmd.c_str()), 0);
+  }
+
+  std::string Path(const std::string& name) const { return dir_ + "/" + name; }
+
+  // Runs LoadCommandLine on {"ordis-server", args...}.
+  static void Load(Config* config, const std::vector<std::string>& args) {
+    std::vector<std::string> owned = {"ordis-server"};
+    owned.insert(owned.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : owned) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    config->LoadCommandLine(static_cast<int>(owned.size()), argv.data());
+  }
+
+  std::string cwd_;
+  std::string dir_;
+};
+
+TEST_F(ConfigTest, Defaults) {
+  Config c;
+  EXPECT_EQ(c.port(), 6379);
+  EXPECT_EQ(c.databases(), 16);
+  EXPECT_EQ(c.maxclients(), 10000);
+  EXPECT_EQ(c.timeout_s(), 0);
+  EXPECT_EQ(c.proto_max_bulk_len(), 512LL * 1024 * 1024);
+  EXPECT_FALSE(c.auth_required());
+  EXPECT_FALSE(c.lfu_policy());
+  unsigned cores = std::thread::hardware_concurrency();
+  EXPECT_EQ(c.threads(), cores == 0 ? 1 : static_cast<int>(cores));
+  EXPECT_EQ(c.Value("port"), "6379");
+  EXPECT_EQ(c.Value("maxmemory-policy"), "noeviction");
+  EXPECT_EQ(c.Value("maxmemory"), "0");
+  EXPECT_EQ(c.Value("appendonly"), "no");
+  EXPECT_EQ(c.Value("save"), "3600 1 300 100 60 10000");
+  EXPECT_EQ(c.Value("client-output-buffer-limit"),
+            "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60");
+  EXPECT_EQ(c.Value("dir"), Cwd());
+  EXPECT_EQ(c.Value("no-such-parameter"), "");
+  EXPECT_EQ(c.config_file(), "");
+  OutputBufferLimit normal = c.normal_output_limit();
+  EXPECT_EQ(normal.hard_bytes, 0);
+  EXPECT_EQ(normal.soft_bytes, 0);
+  EXPECT_EQ(normal.soft_seconds, 0);
+  EXPECT_EQ(c.bind_addresses(), std::vector<std::string>{"127.0.0.1"});
+  EXPECT_FALSE(c.CheckPassword(""));
+  EXPECT_FALSE(c.CheckPassword("x"));
+}
+
+TEST_F(ConfigTest, FileThenFlagsOverride) {
+  std::string file = Path("ordis.conf");
+  WriteFile(file,
+            "# a comment\n"
+            "\n"
+            "   # an indented comment\n"
+            "port 7000\n"
+            "maxclients 50\n"
+            "MAXMEMORY-POLICY allkeys-LRU\n"
+            "requirepass \"a b\"\n"
+            "save 900 1 300 10\n"
+            "bind 127.0.0.1 ::1\n"
+            "proto-max-bulk-len 2mb\n"
+            "timeout 5\n");
+  Config c;
+  Load(&c, {file, "--maxclients", "60", "--save", "100", "5", "--TIMEOUT", "7"});
+  EXPECT_EQ(c.config_file(), file);
+  EXPECT_EQ(c.port(), 7000);             // from the file, though immutable at runtime
+  EXPECT_EQ(c.maxclients(), 60);         // the flag overrides the file
+  EXPECT_EQ(c.timeout_s(), 7);           // flag names are case-insensitive
+  EXPECT_EQ(c.Value("save"), "100 5");   // a flag's value runs to the next "--"
+  EXPECT_EQ(c.Value("maxmemory-policy"), "allkeys-lru");
+  EXPECT_EQ(c.Value("requirepass"), "a b");
+  EXPECT_TRUE(c.auth_required());
+  EXPECT_TRUE(c.CheckPassword("a b"));
+  EXPECT_FALSE(c.CheckPassword("a"));
+  EXPECT_EQ(c.bind_addresses(), (std::vector<std::string>{"127.0.0.1", "::1"}));
+  EXPECT_EQ(c.proto_max_bulk_len(), 2 * 1024 * 1024);
+  EXPECT_EQ(c.Value("proto-max-bulk-len"), "2097152");
+}
+
+TEST_F(ConfigTest, FlagsWithoutFile) {
+  Config c;
+  Load(&c, {"--port", "7001", "--databases", "4", "--requirepass", "secret"});
+  EXPECT_EQ(c.port(), 7001);
+  EXPECT_EQ(c.databases(), 4);
+  EXPECT_TRUE(c.CheckPassword("secret"));
+  EXPECT_EQ(c.config_file(), "");
+}
+
+TEST_F(ConfigTest, Include) {
+  WriteFile(Path("base.conf"), "maxclients 77\nhz 20\n");
+  WriteFile(Path("main.conf"), "include " + Path("base.conf") + "\nhz 30\n");
+  Config c;
+  Load(&c, {Path("main.conf")});
+  EXPECT_EQ(c.maxclients(), 77);
+  EXPECT_EQ(c.Value("hz"), "30");  // later lines win
+  EXPECT_EQ(c.config_file(), Path("main.conf"));
+}
+
+TEST_F(ConfigTest, StartupErrorsThrow) {
+  {
+    Config c;
+    EXPECT_THROW(Load(&c, {Path("missing.conf")}), ConfigError);
+  }
+  {
+    WriteFile(Path("bad.conf"), "port 7000\nbogus-directive 1\n");
+    Config c;
+    try {
+      Load(&c, {Path("bad.conf")});
+      ADD_FAILURE() << "expected ConfigError";
+    } catch (const ConfigError& e) {
+      std::string what = e.what();
+      EXPECT_NE(what.find("at line 2"), std::string::npos) << what;
+      EXPECT_NE(what.find("bogus-directive"), std::string::npos) << what;
+      EXPECT_NE(what.find("Bad directive"), std::string::npos) << what;
+    }
+  }
+  {
+    WriteFile(Path("quotes.conf"), "requirepass \"unbalanced\n");
+    Config c;
+    EXPECT_THROW(Load(&c, {Path("quotes.conf")}), ConfigError);
+  }
+  {
+    WriteFile(Path("range.conf"), "port 70000\n");
+    Config c;
+    EXPECT_THROW(Load(&c, {Path("range.conf")}), ConfigError);
+  }
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"--port", "abc"},
+                                             {"--port"},
+                                             {"--port", "-1"},
+                                             {"--no-such-flag", "1"},
+                                             {"--maxclients", "10", "stray"},  // "10 stray"
+                                             {"--"},
+                                             {"--appendonly", "maybe"}}) {
+    Config c;
+    std::string joined;
+    for (const auto& a : args) joined += a + " ";
+    EXPECT_THROW(Load(&c, args), ConfigError) << joined;
+  }
+  {
+    Config c;
+    EXPECT_THROW(Load(&c, {Path("missing.conf"), "--port", "1"}), ConfigError);
+    WriteFile(Path("ok.conf"), "hz 11\n");
+    // Only the first argument may be a file; a later bare word is an error.
+    EXPECT_THROW(Load(&c, {Path("ok.conf"), "port", "1"}), ConfigError);
+  }
+}
+
+TEST_F(ConfigTest, SetErrorTextsAsRedis) {
+  Config c;
+  EXPECT_EQ(c.Set({{"foo", "1"}}),
+            "ERR Unknown option or number of arguments for CONFIG SET - 'foo'");
+  EXPECT_EQ(c.Set({{"maxclients", "abc"}}),
+            "ERR CONFIG SET failed (possibly related to argument 'maxclients') - argument "
+            "couldn't be parsed into an integer");
+  EXPECT_EQ(c.Set({{"maxclients", "0"}}),
+            "ERR CONFIG SET failed (possibly related to argument 'maxclients') - argument must "
+            "be between 1 and 2147483647 inclusive");
+  EXPECT_EQ(c.Set({{"port", "7000"}}),
+            "ERR CONFIG SET failed (possibly related to argument 'port') - can't set immutable "
+            "config");
+  EXPECT_EQ(c.Set({{"appendonly", "maybe"}}),
+            "ERR CONFIG SET failed (possibly related to argument 'appendonly') - argument must "
+            "be 'yes' or 'no'");
+  EXPECT_EQ(c.Set({{"maxmemory", "lots"}}),
+            "ERR CONFIG SET failed (possibly related to argument 'maxmemory') - argument must be "
+            "a memory value");
+  EXPECT_EQ(c.Set({{"appendfsync", "sometimes"}}),
+            "ERR CONFIG SET failed (possibly related to argument 'appendfsync') - argument(s) "
+            "must be one of the following: always, everysec, no");
+  EXPECT_EQ(c.Set({{"maxclients", "10"}, {"MaxClients", "20"}}),
+            "ERR CONFIG SET failed (possibly related to argument 'MaxClients') - duplicate "
+            "parameter");
+  // The name in the error is the one the client sent.
+  EXPECT_EQ(c.Set({{"MAXCLIENTS", "x"}}),
+            "ERR CONFIG SET failed (possibly related to argument 'MAXCLIENTS') - argument "
+            "couldn't be parsed into an integer");
+  EXPECT_EQ(c.Value("maxclients"), "10000");
+}
+
+TEST_F(ConfigTest, SetAppliesAndCanonicalizes) {
+  Config c;
+  EXPECT_EQ(c.Set({}), "");
+  EXPECT_EQ(c.Set({{"MAXCLIENTS", "123"}, {"timeout", "30"}, {"maxmemory", "1mb"},
+                   {"appendonly", "YES"}, {"maxmemory-policy", "ALLKEYS-LFU"},
+                   {"save", "900 1"}, {"requirepass", "pw"}}),
+            "");
+  EXPECT_EQ(c.maxclients(), 123);
+  EXPECT_EQ(c.Value("maxclients"), "123");
+  EXPECT_EQ(c.timeout_s(), 30);
+  EXPECT_EQ(c.Value("maxmemory"), "1048576");
+  EXPECT_EQ(c.Value("appendonly"), "yes");
+  EXPECT_EQ(c.Value("maxmemory-policy"), "allkeys-lfu");
+  EXPECT_TRUE(c.lfu_policy());
+  EXPECT_EQ(c.Value("save"), "900 1");
+  EXPECT_TRUE(c.auth_required());
+  EXPECT_TRUE(c.CheckPassword("pw"));
+  // Clearing the password turns auth off.
+  EXPECT_EQ(c.Set({{"requirepass", ""}}), "");
+  EXPECT_FALSE(c.auth_required());
+  EXPECT_FALSE(c.CheckPassword(""));
+  EXPECT_EQ(c.Set({{"maxmemory-policy", "volatile-lru"}}), "");
+  EXPECT_FALSE(c.lfu_policy());
+  EXPECT_EQ(c.Set({{"save", ""}}), "");
+  EXPECT_EQ(c.Value("save"), "");
+  EXPECT_NE(c.Set({{"save", "900"}}), "");
+  EXPECT_NE(c.Set({{"save", "900 -1"}}), "");
+  EXPECT_EQ(c.Set({{"proto-max-bulk-len", "1048576"}}), "");
+  EXPECT_EQ(c.proto_max_bulk_len(), 1048576);
+  EXPECT_NE(c.Set({{"proto-max-bulk-len", "1000"}}), "");  // below Redis's 1mb minimum
+  EXPECT_EQ(c.proto_max_bulk_len(), 1048576);
+}
+
+TEST_F(ConfigTest, SetIsAllOrNothing) {
+  Config c;
+  std::string err = c.Set({{"maxclients", "100"}, {"timeout", "abc"}, {"hz", "20"}});
+  EXPECT_EQ(err,
+            "ERR CONFIG SET failed (possibly related to argument 'timeout') - argument couldn't be "
+            "parsed into an integer");
+  EXPECT_EQ(c.maxclients(), 10000);
+  EXPECT_EQ(c.Value("maxclients"), "10000");
+  EXPECT_EQ(c.Value("hz"), "10");
+  // An unknown name anywhere in the list also changes nothing.
+  EXPECT_NE(c.Set({{"maxclients", "100"}, {"nope", "1"}}), "");
+  EXPECT_EQ(c.maxclients(), 10000);
+  // An immutable one too.
+  EXPECT_NE(c.Set({{"maxclients", "100"}, {"databases", "2"}}), "");
+  EXPECT_EQ(c.maxclients(), 10000);
+  EXPECT_EQ(c.databases(), 16);
+}
+
+// "dir" is checked only when applied (chdir); a failure there still rolls back the others.
+TEST_F(ConfigTest, SetDirAndRollbackOnDirFailure) {
+  Config c;
+  EXPECT_EQ(c.Set({{"dir", dir_}}), "");
+  char real[4096];
+  ASSERT_NE(realpath(dir_.c_str(), real), nullptr);
+  EXPECT_EQ(c.Value("dir"), real);
+  EXPECT_EQ(Cwd(), real);
+
+  std::string err = c.Set({{"timeout", "5"}, {"dir", dir_ + "/does/not/exist"}});
+  EXPECT_EQ(err,
+            "ERR CONFIG SET failed (possibly related to argument 'dir') - No such file or "
+            "directory");
+  EXPECT_EQ(c.timeout_s(), 0);
+  EXPECT_EQ(c.Value("timeout"), "0");
+  EXPECT_EQ(c.Value("dir"), real);
+}
+
+// Regression: Config::Set rolls back values_ when applying "dir" fails, but not changed_, so a later
+// CONFIG REWRITE writes the rejected value of every parameter applied before "dir" in the same
+// CONFIG SET (here "timeout 5", though CONFIG GET timeout says 0).
+TEST_F(ConfigTest, RewriteAfterFailedSetWritesNothingRejected) {
+  std::string file = Path("ordis.conf");
+  WriteFile(file, "maxclients 50\n");
+  Config c;
+  Load(&c, {file});
+  EXPECT_NE(c.Set({{"timeout", "5"}, {"dir", dir_ + "/does/not/exist"}}), "");
+  EXPECT_EQ(c.Value("timeout"), "0");
+  EXPECT_EQ(c.Rewrite(), "");
+  std::string text = ReadFile(file);
+  EXPECT_EQ(text.find("timeout"), std::string::npos) << text;
+  Config reloaded;
+  Load(&reloaded, {file});
+  EXPECT_EQ(reloaded.timeout_s(), 0);
+}
+
+TEST_F(ConfigTest, GetWithGlobPatterns) {
+  Config c;
+  auto port = c.Get({"port"});
+  ASSERT_EQ(port.size(), 1u);
+  EXPECT_EQ(port[0], (std::pair<std::string, std::string>{"port", "6379"}));
+  // Case-insensitive patterns; a parameter matching several patterns appears once.
+  EXPECT_EQ(c.Get({"PORT", "port", "p*t"}).size(), 1u);
+  EXPECT_TRUE(c.Get({"no-such-*"}).empty());
+  EXPECT_TRUE(c.Get({}).empty());
+
+  auto max = c.Get({"max*"});
+  std::vector<std::string> names;
+  for (const auto& [name, value] : max) names.push_back(name);
+  EXPECT_EQ(names, (std::vector<std::string>{"maxclients", "maxmemory", "maxmemory-policy",
+                                             "maxmemory-samples"}));
+  EXPECT_EQ(max[0].second, "10000");
+
+  auto all = c.Get({"*"});
+  EXPECT_GT(all.size(), 40u);
+  for (size_t i = 1; i < all.size(); ++i) EXPECT_LT(all[i - 1].first, all[i].first);
+  // Every parameter Get reports has the same value through Value().
+  for (const auto& [name, value] : all) EXPECT_EQ(c.Value(name), value) << name;
+  // Help lists every parameter.
+  std::string help = Config::Help();
+  for (const auto& [name, value] : all) {
+    EXPECT_NE(help.find("  " + name + " (default: "), std::string::npos) << name;
+  }
+  EXPECT_NE(help.find("port (default: 6379) [start-up only]"), std::string::npos) << help;
+
+  auto two = c.Get({"timeout", "hz"});
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[0].first, "hz");  // in name order
+  EXPECT_EQ(two[1].first, "timeout");
+  EXPECT_EQ(c.Get({"[ht]*z"}).size(), 1u);  // "hz"
+}
+
+TEST_F(ConfigTest, ClientOutputBufferLimit) {
+  Config c;
+  EXPECT_EQ(c.Set({{"client-output-buffer-limit", "normal 1mb 512kb 60"}}), "");
+  EXPECT_EQ(c.Value("client-output-buffer-limit"),
+            "normal 1048576 524288 60 slave 268435456 67108864 60 pubsub 33554432 8388608 60");
+  OutputBufferLimit normal = c.normal_output_limit();
+  EXPECT_EQ(normal.hard_bytes, 1048576);
+  EXPECT_EQ(normal.soft_bytes, 524288);
+  EXPECT_EQ(normal.soft_seconds, 60);
+
+  // Classes not named keep their limits; "replica" is "slave"; case does not matter.
+  EXPECT_EQ(c.Set({{"client-output-buffer-limit", "REPLICA 1gb 0 0 pubsub 10 20 30"}}), "");
+  EXPECT_EQ(c.Value("client-output-buffer-limit"),
+            "normal 1048576 524288 60 slave 1073741824 0 0 pubsub 10 20 30");
+  EXPECT_EQ(c.normal_output_limit().hard_bytes, 1048576);
+
+  EXPECT_EQ(c.Set({{"client-output-buffer-limit", "normal 0 0 0"}}), "");
+  EXPECT_EQ(c.normal_output_limit().hard_bytes, 0);
+  EXPECT_EQ(c.normal_output_limit().soft_seconds, 0);
+
+  const std::string prefix =
+      "ERR CONFIG SET failed (possibly related to argument 'client-output-buffer-limit') - ";
+  EXPECT_EQ(c.Set({{"client-output-buffer-limit", "normal 1 2"}}),
+            prefix + "Wrong number of arguments in buffer limit configuration.");
+  EXPECT_EQ(c.Set({{"client-output-buffer-limit", ""}}),
+            prefix + "Wrong number of arguments in buffer limit configuration.");
+  EXPECT_EQ(c.Set({{"client-output-buffer-limit", "master 1 2 3"}}),
+            prefix + "Invalid client class specified in buffer limit configuration.");
+  EXPECT_EQ(c.Set({{"client-output-buffer-limit", "normal -1 0 0"}}),
+            prefix + "Error in hard, soft or soft_seconds setting in buffer limit configuration.");
+  EXPECT_EQ(c.Set({{"client-output-buffer-limit", "normal 1 2 x"}}),
+            prefix + "Error in hard, soft or soft_seconds setting in buffer limit configuration.");
+  EXPECT_EQ(c.Set({{"client-output-buffer-limit", "normal 1 2 3 pubsub 1 2"}}),
+            prefix + "Wrong number of arguments in buffer limit configuration.");
+  // A rejected update leaves every class as it was.
+  EXPECT_EQ(c.Value("client-output-buffer-limit"),
+            "normal 0 0 0 slave 1073741824 0 0 pubsub 10 20 30");
+
+  // From a file, merged over the defaults.
+  WriteFile(Path("obl.conf"), "client-output-buffer-limit normal 4kb 2kb 5\n");
+  Config f;
+  Load(&f, {Path("obl.conf")});
+  EXPECT_EQ(f.Value("client-output-buffer-limit"),
+            "normal 4096 2048 5 slave 268435456 67108864 60 pubsub 33554432 8388608 60");
+  EXPECT_EQ(f.normal_output_limit().soft_bytes, 2048);
+}
+
+TEST_F(ConfigTest, RewriteWithoutFileFails) {
+  Config c;
+  EXPECT_EQ(c.Rewrite(), "ERR The server is running without a config file");
+}
+
+TEST_F(ConfigTest, RewriteKeepsCommentsAndReplacesInPlace) {
+  std::string file = Path("ordis.conf");
+  WriteFile(file,
+            "# top comment\n"
+            "port 7002\n"
+            "maxclients 50\n"
+            "# middle comment\n"
+            "hz 20\n"
+            "maxclients 51\n");
+  Config c;
+  Load(&c, {file});
+  EXPECT_EQ(c.maxclients(), 51);
+  ASSERT_EQ(c.Set({{"maxclients", "99"}, {"timeout", "12"}, {"maxmemory", "2mb"}}), "");
+  ASSERT_EQ(c.Rewrite(), "");
+  EXPECT_EQ(ReadFile(file),
+            "# top comment\n"
+            "port 7002\n"
+            "maxclients 99\n"
+            "# middle comment\n"
+            "hz 20\n"
+            "# Generated by CONFIG REWRITE\n"
+            "maxmemory 2097152\n"
+            "timeout 12\n");
+  // A second rewrite is stable.
+  ASSERT_EQ(c.Rewrite(), "");
+  std::string once = ReadFile(file);
+  ASSERT_EQ(c.Rewrite(), "");
+  EXPECT_EQ(ReadFile(file), once);
+  // The file loads back to the same values.
+  Config reloaded;
+  Load(&reloaded, {file});
+  EXPECT_EQ(reloaded.port(), 7002);
+  EXPECT_EQ(reloaded.maxclients(), 99);
+  EXPECT_EQ(reloaded.timeout_s(), 12);
+  EXPECT_EQ(reloaded.Value("maxmemory"), "2097152");
+  EXPECT_EQ(reloaded.Value("hz"), "20");
+  // No temporary file is left behind.
+  EXPECT_FALSE(std::ifstream(file + ".tmp").good());
+}
+
+TEST_F(ConfigTest, RewriteRoundTripsPlainStrings) {
+  std::string file = Path("ordis.conf");
+  WriteFile(file, "");
+  Config c;
+  Load(&c, {file});
+  ASSERT_EQ(c.Set({{"requirepass", "s3cret"}, {"save", "900 1 300 10"},
+                   {"client-output-buffer-limit", "normal 1mb 1mb 0"}}),
+            "");
+  ASSERT_EQ(c.Rewrite(), "");
+  Config reloaded;
+  Load(&reloaded, {file});
+  for (const char* name : {"requirepass", "save", "client-output-buffer-limit"}) {
+    EXPECT_EQ(reloaded.Value(name), c.Value(name)) << name;
+  }
+  // An empty string is written as "" and reads back empty.
+  ASSERT_EQ(c.Set({{"requirepass", ""}}), "");
+  ASSERT_EQ(c.Rewrite(), "");
+  Config again;
+  Load(&again, {file});
+  EXPECT_EQ(again.Value("requirepass"), "");
+}
+
+// Regression: Config::Rewrite writes string values verbatim, without quoting as Redis's rewrite does
+// (sdscatrepr), so a value with a quote, a leading/trailing space or a run of spaces cannot be
+// read back: here the password `pa"ss word` makes the rewritten file fail to load ("Unbalanced
+// quotes"), which would stop the server at its next start.
+TEST_F(ConfigTest, RewriteQuotesStrings) {
+  std::string file = Path("ordis.conf");
+  WriteFile(file, "");
+  Config c;
+  Load(&c, {file});
+  ASSERT_EQ(c.Set({{"requirepass", "pa\"ss  word "}}), "");
+  ASSERT_EQ(c.Rewrite(), "");
+  Config reloaded;
+  ASSERT_NO_THROW(Load(&reloaded, {file})) << ReadFile(file);
+  EXPECT_EQ(reloaded.Value("requirepass"), "pa\"ss  word ");
+}
+
+TEST_F(ConfigTest, IndexDefaultsAreLearnedStoreDefaults) {
+  Config c;
+  EXPECT_EQ(c.Value("index"), "learned");
+  EXPECT_TRUE(c.learned_index());
+  EXPECT_EQ(c.Value("index-leaf-error"), "8");
+  EXPECT_EQ(c.Value("index-inner-error"), "4");
+  EXPECT_EQ(c.Value("index-leaf-capacity"), "128");
+  EXPECT_EQ(c.Value("index-insert-buffer"), "32");
+  EXPECT_EQ(c.Value("index-patcher-threads"), "1");
+  EXPECT_EQ(c.Value("index-hot-cache"), "yes");
+  // The table's defaults are the struct's: one place to change a default would otherwise drift.
+  index::LearnedStoreOptions want;
+  index::LearnedStoreOptions got = c.learned_store_options();
+  EXPECT_EQ(got.leaf_error, want.leaf_error);
+  EXPECT_EQ(got.inner_error, want.inner_error);
+  EXPECT_EQ(got.leaf_capacity, want.leaf_capacity);
+  EXPECT_EQ(got.insert_buffer, want.insert_buffer);
+  EXPECT_EQ(got.patcher_threads, want.patcher_threads);
+  EXPECT_EQ(got.hot_cache, want.hot_cache);
+}
+
+TEST_F(ConfigTest, IndexParametersFromFileAndFlags) {
+  WriteFile(Path("ordis.conf"), "index-leaf-error 2\nindex-insert-buffer 4\nindex-hot-cache no\n");
+  Config c;
+  Load(&c, {Path("ordis.conf"), "--index-leaf-capacity", "16", "--index-inner-error", "16",
+            "--index-patcher-threads", "3", "--INDEX", "MAP"});
+  EXPECT_EQ(c.Value("index"), "map");
+  EXPECT_FALSE(c.learned_index());
+  index::LearnedStoreOptions o = c.learned_store_options();
+  EXPECT_EQ(o.leaf_error, 2);
+  EXPECT_EQ(o.inner_error, 16);
+  EXPECT_EQ(o.leaf_capacity, 16);
+  EXPECT_EQ(o.insert_buffer, 4);
+  EXPECT_EQ(o.patcher_threads, 3);
+  EXPECT_FALSE(o.hot_cache);
+  // The leaf error must stay below the leaf capacity, whichever comes first.
+  Config later;
+  Load(&later, {"--index-leaf-error", "100", "--index-leaf-capacity", "101"});
+  EXPECT_EQ(later.learned_store_options().leaf_error, 100);
+}
+
+TEST_F(ConfigTest, IndexStartupErrors) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"--index", "btree"},
+           {"--index-leaf-error", "0"},
+           {"--index-leaf-error", "1025"},
+           {"--index-inner-error", "0"},
+           {"--index-leaf-capacity", "7"},
+           {"--index-leaf-capacity", "4097"},
+           {"--index-insert-buffer", "0"},
+           {"--index-insert-buffer", "1025"},
+           {"--index-patcher-threads", "0"},
+           {"--index-patcher-threads", "65"},
+           {"--index-hot-cache", "maybe"},
+           {"--index-leaf-error", "16", "--index-leaf-capacity", "16"},
+           {"--index-leaf-capacity", "8"}}) {  // the default leaf error is 8
+    Config c;
+    std::string joined;
+    for (const auto& a : args) joined += a + " ";
+    EXPECT_THROW(Load(&c, args), ConfigError) << joined;
+  }
+  WriteFile(Path("bad.conf"), "index-leaf-capacity 16\nindex-leaf-error 20\n");
+  Config c;
+  try {
+    Load(&c, {Path("bad.conf")});
+    ADD_FAILURE() << "expected ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "index-leaf-error (20) must be less than index-leaf-capacity (16)");
+  }
+}
+
+TEST_F(ConfigTest, IndexParametersAreImmutable) {
+  Config c;
+  for (const char* name : {"index", "index-leaf-error", "index-inner-error", "index-leaf-capacity",
+                           "index-insert-buffer", "index-patcher-threads", "index-hot-cache"}) {
+    std::string before = c.Value(name);
+    EXPECT_EQ(c.Set({{name, before}}),
+              "ERR CONFIG SET failed (possibly related to argument '" + std::string(name) +
+                  "') - can't set immutable config");
+    EXPECT_EQ(c.Value(name), before);
+  }
+  EXPECT_EQ(c.Set({{"index-leaf-error", "4"}}),
+            "ERR CONFIG SET failed (possibly related to argument 'index-leaf-error') - can't set "
+            "immutable config");
+  EXPECT_EQ(c.Set({{"timeout", "5"}, {"index", "map"}}),
+            "ERR CONFIG SET failed (possibly related to argument 'index') - can't set immutable "
+            "config");
+  EXPECT_EQ(c.timeout_s(), 0);
+  EXPECT_EQ(c.Value("index"), "learned");
+  std::string help = Config::Help();
+  EXPECT_NE(help.find("  index (default: learned) [start-up only]\n"), std::string::npos) << help;
+  EXPECT_NE(help.find("  index-leaf-error (default: 8) [start-up only]\n"), std::string::npos);
+  EXPECT_NE(help.find("  index-hot-cache (default: yes) [start-up only]\n"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ordis::server

@@ -1,0 +1,135 @@
+#include "server/durability/object_codec.h"
+
+#include <cstring>
+#include <type_traits>
+
+#include "base/coding.h"
+
+namespace ordis::server {
+namespace {
+
+// Reads from a payload, failing (and staying failed) on any overrun.
+class PayloadReader {
+ public:
+  explicit PayloadReader(std::string_view in) : in_(in) {}
+  bool ok() const { return ok_; }
+  bool done() const { return in_.empty(); }
+
+  uint64_t Varint() {
+    uint64_t v = 0;
+    if (ok_ && !GetVarint(&in_, &v)) ok_ = false;
+    return ok_ ? v : 0;
+  }
+  std::string_view String() {
+    std::string_view s;
+    if (ok_ && !GetLengthPrefixed(&in_, &s)) ok_ = false;
+    return ok_ ? s : std::string_view();
+  }
+  double Double() {
+    double d = 0;
+    if (in_.size() < sizeof d) {
+      ok_ = false;
+      return 0;
+    }
+    std::memcpy(&d, in_.data(), sizeof d);
+    in_.remove_prefix(sizeof d);
+    return d;
+  }
+  // A count of elements, each at least min_bytes long: bounded by the bytes left, so a corrupt
+  // count cannot make the caller reserve memory it will never fill.
+  uint64_t Count(size_t min_bytes) {
+    const uint64_t n = Varint();
+    if (ok_ && n > in_.size() / min_bytes) ok_ = false;
+    return ok_ ? n : 0;
+  }
+
+ private:
+  std::string_view in_;
+  bool ok_ = true;
+};
+
+}  // namespace
+
+void EncodeObject(const Object& obj, std::string* out) {
+  if (obj.type == ObjType::kString) {
+    out->append(obj.str);
+    return;
+  }
+  std::visit(
+      [&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, ZSetValue>) {
+          PutVarint(out, v.size());
+          if (v.empty()) return;
+          v.VisitFrom(0, false, [&](std::string_view member, double score) {
+            PutLengthPrefixed(out, member);
+            out->append(reinterpret_cast<const char*>(&score), sizeof score);
+            return true;
+          });
+        } else if constexpr (std::is_same_v<T, HashValue>) {
+          PutVarint(out, v.size());
+          for (const auto& [field, value] : v) {
+            PutLengthPrefixed(out, field);
+            PutLengthPrefixed(out, value);
+          }
+        } else {  // ListValue, SetValue
+          PutVarint(out, v.size());
+          for (const auto& element : v) PutLengthPrefixed(out, element);
+        }
+      },
+      *obj.coll);
+}
+
+std::unique_ptr<Object> DecodeObject(uint8_t type, std::string_view payload,
+                                     const ZSetLimits& limits) {
+  if (type > static_cast<uint8_t>(ObjType::kHash)) return nullptr;
+  auto obj = NewObject(static_cast<ObjType>(type));
+  if (obj->type == ObjType::kString) {
+    obj->str.assign(payload);
+    return obj;
+  }
+  PayloadReader in(payload);
+  switch (obj->type) {
+    case ObjType::kList: {
+      ListValue& list = obj->list();
+      for (uint64_t n = in.Count(1); n > 0 && in.ok(); --n) list.emplace_back(in.String());
+      break;
+    }
+    case ObjType::kSet: {
+      SetValue& set = obj->set();
+      const uint64_t n = in.Count(1);
+      set.reserve(n);
+      for (uint64_t i = 0; i < n && in.ok(); ++i) {
+        if (!set.insert(in.String())) return nullptr;  // a repeated member
+      }
+      break;
+    }
+    case ObjType::kHash: {
+      HashValue& hash = obj->hash();
+      const uint64_t n = in.Count(2);
+      hash.reserve(n);
+      for (uint64_t i = 0; i < n && in.ok(); ++i) {
+        std::string_view field = in.String();
+        std::string_view value = in.String();
+        if (!hash.try_emplace(std::string(field), value).second) return nullptr;
+      }
+      break;
+    }
+    case ObjType::kZSet: {
+      ZSetValue& zset = obj->zset();
+      for (uint64_t n = in.Count(1 + sizeof(double)); n > 0 && in.ok(); --n) {
+        std::string_view member = in.String();
+        const double score = in.Double();
+        if (!in.ok() || score != score) return nullptr;  // NaN is never a score
+        if (!zset.Insert(member, score, limits)) return nullptr;
+      }
+      break;
+    }
+    case ObjType::kString:
+      break;
+  }
+  if (!in.ok() || !in.done() || obj->EmptyCollection()) return nullptr;
+  return obj;
+}
+
+}  // namespace ordis::server

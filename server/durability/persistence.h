@@ -1,0 +1,155 @@
+// Persistence: snapshots (SAVE, BGSAVE, save rules, SHUTDOWN) and the append-only log (group
+// commit, rewrite, multi-part manifest), and loading them at start-up.
+//
+// Files (in `dir`):
+//   <dbfilename>                          the snapshot (persistence/snapshot_file.h)
+//   <appenddirname>/<appendfilename>.manifest            which files make up the log
+//   <appenddirname>/<appendfilename>.<seq>.base.osnap    the log's base snapshot
+//   <appenddirname>/<appendfilename>.<seq>.incr.aof      commands since that base
+// With appendonly yes the log is the source of truth at start-up (as in Redis); else the snapshot.
+//
+// Background work (BGSAVE, BGREWRITEAOF) runs on one job thread at a time, dumping a consistent
+// view without fork (server/snapshotter.h); this class is the keyspace's observer and forwards
+// changes to the running dump and expiry deletions to the log.
+//
+// Thread safety: thread safe. Observer calls come under the keyspace's exclusive lock.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "persistence/manifest.h"
+#include "persistence/status.h"
+#include "server/durability/aof_log.h"
+#include "server/keyspace/keyspace.h"
+#include "server/durability/snapshotter.h"
+
+namespace ordis::server {
+
+class Server;
+class Dispatcher;
+
+struct PersistenceInfo {
+  bool loading = false;
+  uint64_t changes_since_save = 0;
+  bool bgsave_in_progress = false;
+  int64_t last_save_time_s = 0;
+  bool last_bgsave_ok = true;
+  int64_t last_bgsave_time_s = -1;
+  int64_t current_save_time_s = -1;
+  bool aof_enabled = false;
+  bool aof_rewrite_in_progress = false;
+  bool aof_rewrite_scheduled = false;
+  int64_t last_rewrite_time_s = -1;
+  int64_t current_rewrite_time_s = -1;
+  bool last_rewrite_ok = true;
+  bool aof_last_write_ok = true;
+  uint64_t aof_current_size = 0;
+  uint64_t aof_base_size = 0;
+  uint64_t aof_rewrites = 0;
+  uint64_t saves = 0;
+  uint64_t loaded_keys = 0;
+  int64_t load_time_ms = 0;
+  int64_t job_start_ms = 0;
+};
+
+class Persistence : public KeyspaceObserver {
+ public:
+  explicit Persistence(Server& server);
+  ~Persistence() override;
+
+  // Start-up, before any client: loads the data set (log or snapshot) and opens the log. A non-ok
+  // status is fatal; its message goes to the operator.
+  persistence::Status Start();
+
+  // SAVE: a snapshot now; returns when it is on disk. *busy (and nothing done) while a background
+  // job runs.
+  persistence::Status Save(bool* busy);
+  // BGSAVE / BGREWRITEAOF: "" when started, else Redis's error text.
+  // *scheduled when schedule was asked and another job runs: the save starts after it.
+  std::string StartBgSave(bool schedule, bool* scheduled);
+  // *scheduled when a job runs: the rewrite starts after it.
+  std::string StartRewrite(bool* scheduled);
+  int64_t last_save_s() const { return last_save_s_.load(); }
+
+  // Thread 0's cron, ten times a second: save rules, automatic rewrite, everysec fsync, reaping
+  // the finished job.
+  void Cron(int64_t now_ms);
+  // SHUTDOWN: waits for a running job, then under the exclusive keyspace lock saves if asked,
+  // syncs the log and (on success, or always when force) tells the server to stop, so no write is
+  // acknowledged after the data was saved. Also the path of a signal, with no clients left.
+  persistence::Status Shutdown(bool save, bool force);
+
+  // The log, or nullptr when appendonly is off. A log once opened lives as long as this object, so
+  // a pointer to it stays valid after appendonly is turned off.
+  AofLog* aof() const { return aof_.load(std::memory_order_acquire); }
+  PersistenceInfo Info() const;
+
+  // KeyspaceObserver.
+  void BeforeKeyChange(int db, std::string_view key, const Object* obj) override;
+  void BeforeDbChange(int db) override;
+  void KeyExpired(int db, std::string_view key) override;
+  void ExpireSet(int db, std::string_view key, int64_t expire_at_ms) override;
+
+ private:
+  std::string Dir() const;
+  std::string SnapshotPath() const;
+  std::string AofDir() const;
+  std::string AofPath(const std::string& name) const;
+  std::string ManifestPath() const;
+  std::string BaseName(uint64_t seq) const;
+  std::string IncrName(uint64_t seq) const;
+
+  ZSetLimits ZSetLimitsFromConfig() const;
+  persistence::Status LoadLog(const persistence::Manifest& manifest);
+  persistence::Status ReplayFile(const std::string& path, bool last, Dispatcher& dispatcher);
+  // Writes a snapshot of the keyspace to path (via a dump that observes changes if clients run).
+  persistence::Status Dump(const std::string& path, bool lock_held = false);
+  // SAVE's bookkeeping around Dump.
+  persistence::Status SaveSnapshot(bool lock_held);
+  // Switches the log to a fresh incremental file and starts a base dump (under the exclusive
+  // lock), then finishes the rewrite on the calling thread.
+  persistence::Status Rewrite();
+  // Starts a BGSAVE or a rewrite on the job thread; false if a job is running.
+  bool StartJob(bool rewrite);
+  void RunJob(bool rewrite);
+  // Waits for the job thread, if any.
+  void JoinJob();
+
+  Server& server_;
+  Keyspace& keyspace_;
+  // Opens the log on writer (the exclusive keyspace lock held).
+  void OpenLog(std::unique_ptr<persistence::AofWriter> writer);
+  // appendonly was set to no: stop logging (Redis's stopAppendOnly).
+  void CloseLog();
+
+  std::atomic<AofLog*> aof_{nullptr};
+  std::vector<std::unique_ptr<AofLog>> logs_;  // every log opened; the last is aof_ when on
+  persistence::Manifest manifest_;  // under the exclusive keyspace lock or job ownership
+  uint64_t next_seq_ = 1;
+  // Start-up loaded a log only up to its corruption (aof-load-corrupted yes).
+  bool log_cut_ = false;
+
+  SnapshotDump* active_dump_ = nullptr;  // exclusive keyspace lock
+
+  std::mutex job_mu_;
+  std::thread job_;  // GUARDED_BY(job_mu_); may hold an ended job until the next starts
+  std::atomic<bool> job_running_{false};
+  std::atomic<bool> rewrite_scheduled_{false};
+  std::atomic<bool> bgsave_scheduled_{false};
+
+  mutable std::mutex info_mu_;
+  PersistenceInfo info_;  // GUARDED_BY(info_mu_), the counters that are not atomics
+  std::atomic<int64_t> last_save_s_{0};
+  uint64_t changes_at_save_ = 0;  // GUARDED_BY(info_mu_)
+  int64_t job_start_ms_ = 0;      // GUARDED_BY(info_mu_)
+  std::atomic<int64_t> last_save_attempt_ms_{0};
+  std::atomic<bool> loading_{false};
+};
+
+}  // namespace ordis::server

@@ -1,0 +1,322 @@
+#include "server/net/connection.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cassert>
+#include <cerrno>
+#include <cstring>
+
+#include "server/command/command_table.h"
+#include "server/net/io_thread.h"
+#include "server/keyspace/keyspace.h"
+#include "server/server.h"
+#include "server/command/transaction.h"
+
+namespace ordis::server {
+namespace {
+
+constexpr size_t kReadSize = 16 * 1024;
+constexpr int kMaxIov = 64;
+
+std::string SockAddr(int fd, bool peer) {
+  sockaddr_storage ss{};
+  socklen_t len = sizeof(ss);
+  int rc = peer ? getpeername(fd, reinterpret_cast<sockaddr*>(&ss), &len)
+                : getsockname(fd, reinterpret_cast<sockaddr*>(&ss), &len);
+  if (rc != 0) return "?:0";
+  char ip[INET6_ADDRSTRLEN] = "?";
+  int port = 0;
+  if (ss.ss_family == AF_INET) {
+    auto* in = reinterpret_cast<sockaddr_in*>(&ss);
+    inet_ntop(AF_INET, &in->sin_addr, ip, sizeof(ip));
+    port = ntohs(in->sin_port);
+  } else if (ss.ss_family == AF_INET6) {
+    auto* in6 = reinterpret_cast<sockaddr_in6*>(&ss);
+    inet_ntop(AF_INET6, &in6->sin6_addr, ip, sizeof(ip));
+    port = ntohs(in6->sin6_port);
+  }
+  return std::string(ip) + ":" + std::to_string(port);
+}
+
+}  // namespace
+
+Connection::Connection(IoThread& thread, int fd, uint64_t id)
+    : thread_(&thread), fd_(fd), writer_(&out_) {
+  state_.id = id;
+  state_.fd = fd;
+  state_.connection = this;
+  state_.addr = SockAddr(fd, true);
+  state_.laddr = SockAddr(fd, false);
+  state_.created_ms = NowMs();
+  // As Redis: the default user has no password when none is required, so a client accepted then
+  // stays authenticated even if requirepass is set later.
+  state_.authenticated = !thread.server().AuthRequired();
+  state_.last_interaction_ms.store(state_.created_ms, std::memory_order_relaxed);
+  int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+Connection::~Connection() {
+  if (read_event_) event_free(read_event_);
+  if (write_event_) event_free(write_event_);
+  if (fd_ >= 0) close(fd_);
+  UnwatchAll(thread_->server().keyspace(), state_);
+}
+
+void Connection::Start() {
+  read_event_ = event_new(thread_->base(), fd_, EV_READ | EV_PERSIST, &Connection::OnReadable, this);
+  write_event_ = event_new(thread_->base(), fd_, EV_WRITE | EV_PERSIST, &Connection::OnWritable, this);
+  event_add(read_event_, nullptr);
+}
+
+void Connection::Detach(IoThread* to) {
+  assert(movable());
+  event_free(read_event_);
+  event_free(write_event_);
+  read_event_ = write_event_ = nullptr;
+  write_armed_ = false;
+  thread_ = to;
+}
+
+void Connection::Attach() {
+  Start();
+  if (state_.kill_requested.load(std::memory_order_relaxed)) {
+    Close();
+    return;
+  }
+  // Replies the old thread could not send yet (a client slow to read) go on from here; input
+  // holds at most an incomplete command, finished by the next read.
+  if (!out_.empty()) Flush();
+}
+
+void Connection::Close() {
+  if (closed_) return;
+  closed_ = true;
+  event_del(read_event_);
+  event_del(write_event_);
+  thread_->RemoveConnection(this);  // frees this on the next loop turn
+}
+
+void Connection::SetProtocol(int version) {
+  writer_.set_protocol(version);
+  state_.protocol.store(version, std::memory_order_relaxed);
+}
+
+void Connection::OnReadable(evutil_socket_t, short, void* arg) {
+  auto* conn = static_cast<Connection*>(arg);
+  if (!conn->closed_) conn->HandleRead();
+}
+
+void Connection::OnWritable(evutil_socket_t, short, void* arg) {
+  auto* conn = static_cast<Connection*>(arg);
+  // With a flush scheduled, the output may hold replies whose writes are not logged yet.
+  if (!conn->closed_ && !conn->flush_scheduled_) conn->Flush();
+}
+
+void Connection::FlushScheduled() {
+  flush_scheduled_ = false;
+  if (!closed_) Flush();
+}
+
+void Connection::HandleRead() {
+  size_t want = kReadSize;
+  uint64_t pending = parser_.BulkBytesPending();
+  if (pending > want) want = static_cast<size_t>(std::min<uint64_t>(pending, 64 * 1024 * 1024));
+  char* dst = in_.Reserve(want);
+  ssize_t n = read(fd_, dst, want);
+  if (n <= 0) {
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
+    Close();
+    return;
+  }
+  in_.Commit(static_cast<size_t>(n));
+  Bump(thread_->stats().net_input_bytes, static_cast<uint64_t>(n));
+  if (static_cast<int64_t>(in_.size()) > thread_->server().config().query_buffer_limit()) {
+    // A request still incomplete past the limit (Redis: "closing client that reached max query
+    // buffer length").
+    Close();
+    return;
+  }
+  state_.last_interaction_ms.store(CoarseNowMs(), std::memory_order_relaxed);
+  // Run at the end of the loop turn's reads, with every connection that read in it: their keys
+  // are prefetched together (IoThread::OnProcess).
+  if (!input_queued_) {
+    input_queued_ = true;
+    thread_->QueueInput(state_.id);
+  }
+}
+
+bool Connection::ParseBatch() {
+  batch_.clear();
+  batch_args_.clear();
+  std::string_view input = in_.view();
+  size_t offset = 0;
+  while (batch_.size() < kMaxBatch && offset < input.size()) {
+    parser_.set_authenticated(!thread_->server().NeedsAuth(state_));
+    size_t consumed = 0;
+    resp::ParseStatus status = parser_.Parse(input.substr(offset), &consumed, &args_);
+    if (status == resp::ParseStatus::kError) return false;
+    if (status == resp::ParseStatus::kNeedMore) {
+      if (batch_.empty()) in_.Consume(consumed);  // skipped empty commands, if any
+      else batch_.back().consumed += consumed;
+      break;
+    }
+    batch_.push_back({batch_args_.size(), args_.size(), consumed});
+    batch_args_.insert(batch_args_.end(), args_.begin(), args_.end());
+    offset += consumed;
+    // Inline arguments live in the parser until its next call: end the batch after one. Before
+    // AUTH, parse one command at a time: AUTH changes the limits the next one is parsed with.
+    const char* arg = args_[0].data();
+    if (arg < input.data() || arg >= input.data() + input.size()) break;
+    if (thread_->server().NeedsAuth(state_)) break;
+  }
+  return true;
+}
+
+void Connection::AddBatchKeys(std::vector<Keyspace::KeyRef>* keys) const {
+  // Enough to overlap a turn's lookups; more would evict the first before they are used (each
+  // lookup touches about ten cache lines).
+  constexpr size_t kMaxPrefetch = 256;
+  const CommandTable& table = thread_->server().commands();
+  const int db = state_.db.load(std::memory_order_relaxed);
+  for (const ParsedCommand& cmd : batch_) {
+    const CommandSpec* spec = table.Find(batch_args_[cmd.first_arg]);
+    if (spec == nullptr || spec->first_key <= 0) continue;
+    const int argc = static_cast<int>(cmd.argc);
+    const int last = spec->last_key < 0 ? argc + spec->last_key : spec->last_key;
+    for (int i = spec->first_key; i <= last && i < argc; i += std::max(spec->key_step, 1)) {
+      if (keys->size() >= kMaxPrefetch) return;
+      keys->push_back({db, batch_args_[cmd.first_arg + static_cast<size_t>(i)]});
+    }
+  }
+}
+
+void Connection::PrepareBatch(std::vector<Keyspace::KeyRef>* keys) {
+  input_queued_ = false;
+  resp::ParserLimits limits;
+  limits.max_bulk_len = static_cast<uint64_t>(thread_->server().config().proto_max_bulk_len());
+  parser_.set_limits(limits);
+  batch_parse_ok_ = ParseBatch();
+  AddBatchKeys(keys);
+}
+
+void Connection::ProcessInput() {
+  Dispatcher& dispatcher = thread_->dispatcher();
+  for (bool first = true; !closed_ && !state_.close_after_reply && in_.size() > 0; first = false) {
+    // Pre-parse a batch of whole commands so their keys are prefetched together, then run them in
+    // order. A protocol error is answered after the commands before it, as Redis does. The
+    // first batch of a read was parsed and prefetched with the other connections' (PrepareBatch).
+    bool parse_ok = batch_parse_ok_;
+    if (!first) {
+      parse_ok = ParseBatch();
+      batch_keys_.clear();
+      AddBatchKeys(&batch_keys_);
+      if (batch_keys_.size() >= 2) thread_->server().keyspace().Prefetch(batch_keys_);
+    }
+    for (const ParsedCommand& cmd : batch_) {
+      std::span<const std::string_view> args(batch_args_.data() + cmd.first_arg, cmd.argc);
+      // CLIENT REPLY: OFF discards every reply; SKIP discards the next command's.
+      if (state_.reply_mode == ReplyMode::kSkipNext) state_.reply_mode = ReplyMode::kSkipThis;
+      bool discard =
+          state_.reply_mode == ReplyMode::kOff || state_.reply_mode == ReplyMode::kSkipThis;
+      if (state_.reply_mode == ReplyMode::kSkipThis) state_.reply_mode = ReplyMode::kOn;
+      writer_.set_out(discard ? &discard_ : &out_);
+      dispatcher.Dispatch(state_, writer_, args);
+      in_.Consume(cmd.consumed);  // only now: args point into the buffer
+      if (discard) discard_.Clear();
+      writer_.set_out(&out_);
+      if (closed_ || OverHardLimit()) {
+        dispatcher.EndBatch();
+        return;
+      }
+      if (state_.close_after_reply) break;
+    }
+    if (!parse_ok && !state_.close_after_reply) {
+      writer_.Error(parser_.ErrorText());
+      Bump(thread_->stats().error_replies);
+      state_.close_after_reply = true;
+    }
+    if (batch_.empty()) break;  // waiting for the rest of a command
+  }
+  dispatcher.EndBatch();
+  in_.ShrinkIfIdle();
+  state_.query_buffer_bytes.store(in_.size(), std::memory_order_relaxed);
+  if (!flush_scheduled_) {
+    flush_scheduled_ = true;
+    thread_->ScheduleFlush(state_.id);
+  }
+}
+
+bool Connection::OverHardLimit() {
+  OutputBufferLimit limit = thread_->server().output_limit();
+  if (limit.hard_bytes > 0 && static_cast<int64_t>(out_.size()) > limit.hard_bytes) {
+    Bump(thread_->stats().output_limit_disconnections);
+    Close();
+    return true;
+  }
+  return false;
+}
+
+bool Connection::CheckLimits(int64_t now_ms) {
+  if (state_.kill_requested.load(std::memory_order_relaxed)) {  // missed its nudge while moving
+    Close();
+    return false;
+  }
+  OutputBufferLimit limit = thread_->server().output_limit();
+  if (limit.soft_bytes > 0 && static_cast<int64_t>(out_.size()) > limit.soft_bytes) {
+    if (soft_limit_since_ms_ < 0) soft_limit_since_ms_ = now_ms;
+    if (now_ms - soft_limit_since_ms_ >= limit.soft_seconds * 1000) {
+      Bump(thread_->stats().output_limit_disconnections);
+      Close();
+      return false;
+    }
+  } else {
+    soft_limit_since_ms_ = -1;
+  }
+  int64_t timeout_s = thread_->server().config().timeout_s();
+  if (timeout_s > 0 && out_.empty() && !state_.in_multi &&
+      now_ms - state_.last_interaction_ms.load(std::memory_order_relaxed) > timeout_s * 1000) {
+    Close();
+    return false;
+  }
+  return true;
+}
+
+void Connection::Flush() {
+  while (!out_.empty()) {
+    iovec iov[kMaxIov];
+    int n = out_.FillIovec(iov, kMaxIov);
+    ssize_t written = writev(fd_, iov, n);
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN) break;
+      Close();
+      return;
+    }
+    out_.Consume(static_cast<size_t>(written));
+    Bump(thread_->stats().net_output_bytes, static_cast<uint64_t>(written));
+  }
+  state_.output_buffer_bytes.store(out_.size(), std::memory_order_relaxed);
+  if (out_.empty()) {
+    if (write_armed_) {
+      event_del(write_event_);
+      write_armed_ = false;
+    }
+    if (state_.close_after_reply) {
+      Close();
+      return;
+    }
+    // A pipeline may have stopped mid-way for a protocol reason; input left is processed on the
+    // next read.
+  } else if (!write_armed_) {
+    event_add(write_event_, nullptr);
+    write_armed_ = true;
+  }
+}
+
+}  // namespace ordis::server

@@ -1,0 +1,115 @@
+// One client connection: reads into a contiguous input buffer, parses every complete command in
+// it (the whole batch a read delivered), dispatches them in order, and writes the batch's replies
+// with writev before going back to the loop.
+//
+// Thread safety: lives on one I/O thread at a time and is never touched from another; the I/O
+// thread balancer may hand it to another thread between loop turns (Detach, then Attach there).
+#pragma once
+
+#include <event2/event.h>
+
+#include <string>
+#include <vector>
+
+#include "resp/out_buffer.h"
+#include "resp/parser.h"
+#include "resp/writer.h"
+#include "server/net/input_buffer.h"
+#include "server/command/client_state.h"
+#include "server/keyspace/keyspace.h"
+
+namespace ordis::server {
+
+class IoThread;
+
+class Connection {
+ public:
+  Connection(IoThread& thread, int fd, uint64_t id);
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  void Start();
+  // On the owning thread, when movable(): drops the event registrations; `to` owns the
+  // connection from now on (it is freed through `to` even if never attached).
+  void Detach(IoThread* to);
+  // On the new owning thread: registers there and carries on.
+  void Attach();
+  // Whether the connection may be detached now: open, no input waiting for the loop turn's
+  // processing and no replies waiting for the log commit.
+  bool movable() const { return !closed_ && !input_queued_ && !flush_scheduled_; }
+  bool closed() const { return closed_; }
+  // Called by the thread after the loop turn's reads: pre-parses the first batch of commands the
+  // read delivered and adds their keys to *keys, so the keys of every connection that read in
+  // the turn are prefetched together. ProcessInput then runs that batch first.
+  void PrepareBatch(std::vector<Keyspace::KeyRef>* keys);
+  // After PrepareBatch: runs every complete command in the input (the prepared batch first) and
+  // schedules the replies' flush.
+  void ProcessInput();
+  // Closes now (the owning thread frees the object).
+  void Close();
+  // Closes once pending output is flushed.
+  void CloseAfterReply() { state_.close_after_reply = true; }
+  void SetProtocol(int version);
+
+  ClientState& state() { return state_; }
+  const ClientState& state() const { return state_; }
+  size_t query_buffer_size() const { return in_.size(); }
+  size_t output_size() const { return out_.size(); }
+  // The buffer replies to this client go to (CLIENT REPLY ON points the writer back at it).
+  resp::OutBuffer* output() { return &out_; }
+  // Called by cron: enforces the soft output limit and the idle timeout. Returns false if closed.
+  bool CheckLimits(int64_t now_ms);
+  // Called by the thread at the end of a loop turn, after the append-only log was committed:
+  // sends the replies ProcessInput produced.
+  void FlushScheduled();
+
+ private:
+  static void OnReadable(evutil_socket_t fd, short what, void* arg);
+  static void OnWritable(evutil_socket_t fd, short what, void* arg);
+  void HandleRead();
+  // Parses up to kMaxBatch whole commands from the input into batch_. False on a protocol error
+  // (the commands parsed before it are in batch_).
+  bool ParseBatch();
+  void AddBatchKeys(std::vector<Keyspace::KeyRef>* keys) const;
+  // Writes as much pending output as the socket takes; arms the write event for the rest.
+  void Flush();
+  // Replies wait for the end of the loop turn (IoThread::ScheduleFlush): every connection served
+  // in the turn shares one commit of the log, and no reply leaves before its write is logged.
+  bool flush_scheduled_ = false;
+  bool OverHardLimit();
+
+  IoThread* thread_;  // the owning thread
+  int fd_;
+  event* read_event_ = nullptr;
+  event* write_event_ = nullptr;
+  bool write_armed_ = false;
+  bool closed_ = false;
+
+  InputBuffer in_;
+  resp::Parser parser_;
+  std::vector<std::string_view> args_;
+
+  // The commands of the current batch: arguments are views into in_ (or, for an inline command,
+  // which always ends a batch, into the parser).
+  struct ParsedCommand {
+    size_t first_arg;  // index into batch_args_
+    size_t argc;
+    size_t consumed;  // input bytes, including skipped empty commands after it
+  };
+  static constexpr size_t kMaxBatch = 32;
+  std::vector<ParsedCommand> batch_;
+  std::vector<std::string_view> batch_args_;
+  std::vector<Keyspace::KeyRef> batch_keys_;
+  bool input_queued_ = false;   // waiting for the loop turn's PrepareBatch/ProcessInput
+  bool batch_parse_ok_ = true;  // what PrepareBatch's ParseBatch returned
+
+  resp::OutBuffer out_;
+  resp::OutBuffer discard_;  // CLIENT REPLY OFF/SKIP target
+  resp::Writer writer_;
+  int64_t soft_limit_since_ms_ = -1;
+
+  ClientState state_;
+};
+
+}  // namespace ordis::server

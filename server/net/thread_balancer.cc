@@ -1,0 +1,73 @@
+#include "server/net/thread_balancer.h"
+
+#include <algorithm>
+
+namespace ordis::server {
+
+int ThreadBalancer::Update(std::span<const double> active_cpu, double idle_cores) {
+  if (settle_windows_ > 0) {
+    --settle_windows_;
+    return active_;
+  }
+  double busiest = 0, total = 0;
+  for (double cpu : active_cpu) {
+    busiest = std::max(busiest, cpu);
+    total += cpu;
+  }
+  const bool room = idle_cores < 0 || idle_cores >= kIdleToGrow;
+  const bool grow = active_ < max_ && busiest >= kSaturated && room;
+  const bool shrink = active_ > 1 && total <= kShrinkFill * (active_ - 1);
+  grow_votes_ = grow ? grow_votes_ + 1 : 0;
+  shrink_votes_ = shrink ? shrink_votes_ + 1 : 0;
+  if (grow_votes_ >= kGrowWindows || shrink_votes_ >= kShrinkWindows) {
+    active_ += grow_votes_ >= kGrowWindows ? 1 : -1;
+    grow_votes_ = shrink_votes_ = 0;
+    settle_windows_ = 1;
+  }
+  return active_;
+}
+
+void ThreadBalancer::Reset(int active) {
+  active_ = std::clamp(active, 1, max_);
+  grow_votes_ = shrink_votes_ = settle_windows_ = 0;
+}
+
+std::vector<ConnectionMove> PlanMoves(std::span<const size_t> assigned, int active) {
+  const int n = static_cast<int>(assigned.size());
+  active = std::clamp(active, 1, n);
+  size_t total = 0;
+  for (size_t c : assigned) total += c;
+  auto share = [&](int i) -> size_t {
+    if (i >= active) return 0;
+    return total / active + (static_cast<size_t>(i) < total % active ? 1 : 0);
+  };
+  std::vector<size_t> surplus(n, 0), deficit(n, 0);
+  bool any = false;
+  for (int i = 0; i < n; ++i) {
+    size_t want = share(i);
+    if (assigned[i] > want && (i >= active || assigned[i] - want > want / 4 + 1)) {
+      surplus[i] = assigned[i] - want;
+      any = true;
+    } else if (assigned[i] < want) {
+      deficit[i] = want - assigned[i];
+    }
+  }
+  std::vector<ConnectionMove> moves;
+  if (!any) return moves;
+  int to = 0;
+  for (int from = 0; from < n; ++from) {
+    while (surplus[from] > 0) {
+      while (to < active && deficit[to] == 0) ++to;
+      // Every active thread at its share already: the rest go to the least loaded one.
+      int target = to < active ? to : 0;
+      size_t count = to < active ? std::min(surplus[from], deficit[to]) : surplus[from];
+      if (target == from) break;
+      moves.push_back({from, target, count});
+      surplus[from] -= count;
+      if (to < active) deficit[to] -= count;
+    }
+  }
+  return moves;
+}
+
+}  // namespace ordis::server
