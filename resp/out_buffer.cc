@@ -81,4 +81,13 @@ void OutBuffer::Clear() {
   size_ = 0;
 }
 
+void OutBuffer::MoveTo(OutBuffer* dst) {
+  size_t offset = front_offset_;
+  for (const Chunk& chunk : chunks_) {
+    dst->Append(std::string_view(chunk.data.get() + offset, chunk.size - offset));
+    offset = 0;
+  }
+  Clear();
+}
+
 }  // namespace ordis::resp

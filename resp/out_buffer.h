@@ -53,6 +53,8 @@ class OutBuffer {
   // Drops the first n pending bytes (after a write of n bytes).
   void Consume(size_t n);
   void Clear();
+  // Appends every pending byte to dst and leaves this buffer empty.
+  void MoveTo(OutBuffer* dst);
 
  private:
   // A fixed allocation filled from the front (a std::string would zero what resize adds and check

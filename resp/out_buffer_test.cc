@@ -154,5 +154,18 @@ TEST(OutBuffer, Clear) {
   EXPECT_EQ(Pending(out), "after");
 }
 
+TEST(OutBuffer, MoveToAppendsThePendingBytesAndEmpties) {
+  OutBuffer from, to;
+  const std::string big = Pattern(2 * kChunk + 5);
+  from.Append(big);
+  from.Consume(7);
+  to.Append("head:");
+  from.MoveTo(&to);
+  EXPECT_TRUE(from.empty());
+  EXPECT_EQ(Pending(to), "head:" + big.substr(7));
+  from.MoveTo(&to);  // nothing left: no change
+  EXPECT_EQ(to.size(), 5 + big.size() - 7);
+}
+
 }  // namespace
 }  // namespace ordis::resp

@@ -236,18 +236,6 @@ void Server::BalanceThreads() {
   }
 }
 
-bool Server::KillClient(uint64_t id) {
-  IoThread* owner = nullptr;
-  clients_.ForEach([&](ClientState& c, IoThread& t) {
-    if (c.id != id) return;
-    c.kill_requested.store(true, std::memory_order_relaxed);
-    owner = &t;
-  });
-  if (owner == nullptr) return false;
-  owner->Post([owner, id] { owner->KillClient(id); });
-  return true;
-}
-
 void Server::ResetStats() {
   for (auto& t : threads_) {
     ThreadStats& s = t->stats();

@@ -69,8 +69,6 @@ class Server {
   // Threads [0, active_threads()) take new connections.
   int active_threads() const { return active_threads_.load(std::memory_order_relaxed); }
   uint64_t thread_changes() const { return thread_changes_.load(std::memory_order_relaxed); }
-  // Kills the client with this id on its thread; returns false if no such client.
-  bool KillClient(uint64_t id);
   void ResetStats();
 
  private:

@@ -12,28 +12,29 @@
 
 #include "absl/container/btree_map.h"
 #include "server/command/client_state.h"
+#include "server/net/connection_host.h"
 
 namespace ordis::server {
 
-class IoThread;
-
 class ClientRegistry {
  public:
-  void Add(ClientState* client, IoThread* thread);
+  void Add(ClientState* client, ConnectionHost* host);
   void Remove(uint64_t id);
-  // Records that a client is moving to another thread.
-  void SetOwner(uint64_t id, IoThread* thread);
+  // Records that a client is moving to another I/O thread.
+  void SetHost(uint64_t id, ConnectionHost* host);
+  // CLIENT KILL: marks client id killed and asks its thread to close it; false if no such client.
+  bool Kill(uint64_t id);
   size_t size() const { return count_.load(std::memory_order_relaxed); }
 
   void SetName(ClientState* client, std::string_view name);
   std::string Name(const ClientState* client) const;
 
   // Visits clients in id order under the lock; visit must not call back into the registry.
-  void ForEach(const std::function<void(ClientState&, IoThread&)>& visit) const;
+  void ForEach(const std::function<void(ClientState&)>& visit) const;
 
  private:
   mutable std::mutex mu_;
-  absl::btree_map<uint64_t, std::pair<ClientState*, IoThread*>> clients_;  // GUARDED_BY(mu_)
+  absl::btree_map<uint64_t, std::pair<ClientState*, ConnectionHost*>> clients_;  // GUARDED_BY(mu_)
   std::atomic<size_t> count_{0};
 };
 

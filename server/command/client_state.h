@@ -15,13 +15,12 @@
 
 namespace ordis::server {
 
-class Connection;
-
+// CLIENT REPLY: kSkipNext discards the next command's reply; while that command runs the mode is
+// kSkipThis, and a command that sets kOn meanwhile (CLIENT REPLY ON, RESET) has its reply sent.
 enum class ReplyMode { kOn, kOff, kSkipNext, kSkipThis };
 
 struct ClientState {
   uint64_t id = 0;
-  Connection* connection = nullptr;
   std::string addr;   // "ip:port" of the peer; immutable after accept
   std::string laddr;  // local "ip:port"; immutable after accept
   int fd = -1;

@@ -71,6 +71,24 @@ const CommandSpec* Dispatcher::Resolve(ClientState& client, resp::Writer& out,
 
 void Dispatcher::Dispatch(ClientState& client, resp::Writer& out,
                           std::span<const std::string_view> args) {
+  // CLIENT REPLY: OFF discards every reply; SKIP discards the next command's.
+  if (client.reply_mode == ReplyMode::kSkipNext) client.reply_mode = ReplyMode::kSkipThis;
+  if (client.reply_mode == ReplyMode::kOn) {
+    DispatchCommand(client, out, args);
+    return;
+  }
+  resp::OutBuffer* const replies = out.out();
+  out.set_out(&discarded_);
+  DispatchCommand(client, out, args);
+  // A command that turned replies on (CLIENT REPLY ON, RESET) has its own reply sent.
+  if (client.reply_mode == ReplyMode::kOn) discarded_.MoveTo(replies);
+  discarded_.Clear();
+  out.set_out(replies);
+  if (client.reply_mode == ReplyMode::kSkipThis) client.reply_mode = ReplyMode::kOn;
+}
+
+void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
+                                 std::span<const std::string_view> args) {
   if (server_.shutting_down()) {
     // The final save has been taken: nothing may change or be acknowledged after it.
     client.close_after_reply = true;

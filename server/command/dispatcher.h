@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "resp/out_buffer.h"
 #include "server/command/command.h"
 #include "server/stats/stats.h"
 
@@ -20,8 +21,9 @@ class Dispatcher {
  public:
   Dispatcher(Server& server, ThreadStats& stats) : server_(server), stats_(stats) {}
 
-  // One command from a connection, replying through out. Consecutive commands of one input batch
-  // that need the same keyspace lock run under one acquisition; EndBatch() must follow the batch.
+  // One command from a connection, replying through out (unless the client turned replies off).
+  // Consecutive commands of one input batch that need the same keyspace lock run under one
+  // acquisition; EndBatch() must follow the batch.
   void Dispatch(ClientState& client, resp::Writer& out, std::span<const std::string_view> args);
   // Releases the lock held for the batch and deletes the expired keys readers reported.
   void EndBatch();
@@ -36,6 +38,9 @@ class Dispatcher {
 
  private:
   enum class Locking { kByFlags, kHeld };
+  // Dispatch without the CLIENT REPLY handling.
+  void DispatchCommand(ClientState& client, resp::Writer& out,
+                       std::span<const std::string_view> args);
   enum class LockMode { kNone, kShared, kExclusive };
   void Hold(LockMode mode);
   void Run(const CommandSpec& spec, ClientState& client, resp::Writer& out,
@@ -52,6 +57,7 @@ class Dispatcher {
   LockMode held_ = LockMode::kNone;
   std::vector<ExpiredKey> expired_;     // reported by readers during the batch
   std::vector<std::string_view> argv_;  // scratch for EXEC
+  resp::OutBuffer discarded_;           // replies CLIENT REPLY OFF or SKIP drop
   std::vector<std::string> propagate_;  // a command's own log record (CommandContext::propagate)
   uint64_t aof_seq_ = 0;                // the last log record staged, committed by CommitLog
   AofLog* aof_log_ = nullptr;           // the log it went to (logs outlive appendonly no)

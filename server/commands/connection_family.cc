@@ -5,7 +5,6 @@
 #include "server/command/arg_parser.h"
 #include "server/commands/client_info.h"
 #include "server/command/command_table.h"
-#include "server/net/connection.h"
 #include "server/server.h"
 #include "server/command/transaction.h"
 
@@ -101,7 +100,7 @@ void CmdHello(CommandContext& ctx) {
     }
     ctx.server.clients().SetName(&ctx.client, setname);
   }
-  ctx.client.connection->SetProtocol(static_cast<int>(version));
+  ctx.client.protocol.store(static_cast<int>(version), std::memory_order_relaxed);
   resp::Writer& out = ctx.out;
   out.set_protocol(static_cast<int>(version));
   out.MapHeader(7);
@@ -139,7 +138,7 @@ void CmdSelect(CommandContext& ctx) {
 // QUIT
 void CmdQuit(CommandContext& ctx) {
   ctx.out.Ok();
-  ctx.client.connection->CloseAfterReply();
+  ctx.client.close_after_reply = true;
 }
 
 // RESET
@@ -150,18 +149,19 @@ void CmdReset(CommandContext& ctx) {
   c.reply_mode = ReplyMode::kOn;
   ctx.server.clients().SetName(&c, "");
   c.authenticated = !ctx.server.AuthRequired();
-  c.connection->SetProtocol(2);
+  c.protocol.store(2, std::memory_order_relaxed);
   ctx.out.set_protocol(2);
-  ctx.out.set_out(c.connection->output());  // replies were off until now: this one is sent
+  // With replies off until now, this one is sent: the connection sends the reply of a command
+  // that turned replies on.
   ctx.out.SimpleString("RESET");
 }
 
 // Closes client id: the calling client after this reply, any other on its own thread.
 void Kill(CommandContext& ctx, uint64_t id) {
   if (id == ctx.client.id) {
-    ctx.client.connection->CloseAfterReply();
+    ctx.client.close_after_reply = true;
   } else {
-    ctx.server.KillClient(id);
+    ctx.server.clients().Kill(id);
   }
 }
 
@@ -171,7 +171,7 @@ void CmdClientKill(CommandContext& ctx) {
   if (args.size() == 3) {
     // Old form: CLIENT KILL addr:port
     uint64_t target = 0;
-    ctx.server.clients().ForEach([&](ClientState& c, IoThread&) {
+    ctx.server.clients().ForEach([&](ClientState& c) {
       if (c.addr == args[2]) target = c.id;
     });
     if (target == 0) {
@@ -194,7 +194,7 @@ void CmdClientKill(CommandContext& ctx) {
   }
   std::vector<uint64_t> victims;
   int64_t now_ms = NowMs();
-  ctx.server.clients().ForEach([&](ClientState& c, IoThread&) {
+  ctx.server.clients().ForEach([&](ClientState& c) {
     if (filter.skip_me && c.id == ctx.client.id) return;
     if (filter.Matches(c, now_ms)) victims.push_back(c.id);
   });
@@ -233,7 +233,7 @@ void CmdClientList(CommandContext& ctx) {
   }
   std::string text;
   int64_t now_ms = NowMs();
-  ctx.server.clients().ForEach([&](ClientState& c, IoThread&) {
+  ctx.server.clients().ForEach([&](ClientState& c) {
     if (filter_ids && std::find(ids.begin(), ids.end(), c.id) == ids.end()) return;
     AppendClientInfo(ctx.server, c, now_ms, &text);
   });
@@ -266,7 +266,7 @@ void CmdClientGetName(CommandContext& ctx) {
 // CLIENT INFO
 void CmdClientInfo(CommandContext& ctx) {
   std::string text;
-  ctx.server.clients().ForEach([&](ClientState& c, IoThread&) {
+  ctx.server.clients().ForEach([&](ClientState& c) {
     if (c.id == ctx.client.id) AppendClientInfo(ctx.server, c, NowMs(), &text);
   });
   ctx.out.Verbatim("txt", text);
@@ -287,7 +287,8 @@ void CmdClientReply(CommandContext& ctx) {
   std::string_view mode = ctx.args[2];
   if (EqualsIgnoreCase(mode, "ON")) {
     ctx.client.reply_mode = ReplyMode::kOn;
-    ctx.out.set_out(ctx.client.connection->output());  // this OK is sent even after OFF
+    // This OK is sent even after OFF: the connection sends the reply of a command that turned
+    // replies on.
     ctx.out.Ok();
   } else if (EqualsIgnoreCase(mode, "OFF")) {
     ctx.client.reply_mode = ReplyMode::kOff;

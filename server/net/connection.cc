@@ -49,7 +49,6 @@ Connection::Connection(IoThread& thread, int fd, uint64_t id)
     : thread_(&thread), fd_(fd), writer_(&out_) {
   state_.id = id;
   state_.fd = fd;
-  state_.connection = this;
   state_.addr = SockAddr(fd, true);
   state_.laddr = SockAddr(fd, false);
   state_.created_ms = NowMs();
@@ -100,11 +99,6 @@ void Connection::Close() {
   event_del(read_event_);
   event_del(write_event_);
   thread_->RemoveConnection(this);  // frees this on the next loop turn
-}
-
-void Connection::SetProtocol(int version) {
-  writer_.set_protocol(version);
-  state_.protocol.store(version, std::memory_order_relaxed);
 }
 
 void Connection::OnReadable(evutil_socket_t, short, void* arg) {
@@ -220,16 +214,8 @@ void Connection::ProcessInput() {
     }
     for (const ParsedCommand& cmd : batch_) {
       std::span<const std::string_view> args(batch_args_.data() + cmd.first_arg, cmd.argc);
-      // CLIENT REPLY: OFF discards every reply; SKIP discards the next command's.
-      if (state_.reply_mode == ReplyMode::kSkipNext) state_.reply_mode = ReplyMode::kSkipThis;
-      bool discard =
-          state_.reply_mode == ReplyMode::kOff || state_.reply_mode == ReplyMode::kSkipThis;
-      if (state_.reply_mode == ReplyMode::kSkipThis) state_.reply_mode = ReplyMode::kOn;
-      writer_.set_out(discard ? &discard_ : &out_);
       dispatcher.Dispatch(state_, writer_, args);
       in_.Consume(cmd.consumed);  // only now: args point into the buffer
-      if (discard) discard_.Clear();
-      writer_.set_out(&out_);
       if (closed_ || OverHardLimit()) {
         dispatcher.EndBatch();
         return;

@@ -48,16 +48,11 @@ class Connection {
   void ProcessInput();
   // Closes now (the owning thread frees the object).
   void Close();
-  // Closes once pending output is flushed.
-  void CloseAfterReply() { state_.close_after_reply = true; }
-  void SetProtocol(int version);
 
   ClientState& state() { return state_; }
   const ClientState& state() const { return state_; }
   size_t query_buffer_size() const { return in_.size(); }
   size_t output_size() const { return out_.size(); }
-  // The buffer replies to this client go to (CLIENT REPLY ON points the writer back at it).
-  resp::OutBuffer* output() { return &out_; }
   // Called by cron: enforces the soft output limit and the idle timeout. Returns false if closed.
   bool CheckLimits(int64_t now_ms);
   // Called by the thread at the end of a loop turn, after the append-only log was committed:
@@ -105,7 +100,6 @@ class Connection {
   bool batch_parse_ok_ = true;  // what PrepareBatch's ParseBatch returned
 
   resp::OutBuffer out_;
-  resp::OutBuffer discard_;  // CLIENT REPLY OFF/SKIP target
   resp::Writer writer_;
   int64_t soft_limit_since_ms_ = -1;
 

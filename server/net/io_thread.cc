@@ -178,10 +178,12 @@ void IoThread::OnFlush(evutil_socket_t, short, void* arg) {
   self->RunPendingMoves();
 }
 
-void IoThread::KillClient(uint64_t id) {
-  auto it = connections_.find(id);
-  // Not here: it moved away, and its kill_requested flag closes it on its new thread.
-  if (it != connections_.end()) it->second->Close();
+void IoThread::CloseConnection(uint64_t id) {
+  Post([this, id] {
+    auto it = connections_.find(id);
+    // Not here: it moved away, and its kill_requested flag closes it on its new thread.
+    if (it != connections_.end()) it->second->Close();
+  });
 }
 
 void IoThread::MoveConnections(IoThread* to, size_t count) {
@@ -223,7 +225,7 @@ void IoThread::RunPendingMoves() {
       handoff->conn->Detach(to);
       AddAssigned(-1);
       to->AddAssigned(1);
-      server_.clients().SetOwner(id, to);
+      server_.clients().SetHost(id, to);
       to->Post([to, handoff] { to->Adopt(std::move(handoff->conn)); });
       Bump(stats_.connections_moved);
       --left;

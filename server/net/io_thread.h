@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "server/net/connection_host.h"
 #include "server/net/cpu_usage.h"
 #include "server/command/dispatcher.h"
 #include "server/keyspace/keyspace.h"
@@ -29,7 +30,7 @@ namespace ordis::server {
 class Connection;
 class Server;
 
-class IoThread {
+class IoThread : public ConnectionHost {
  public:
   IoThread(Server& server, int index);
   ~IoThread();
@@ -44,8 +45,8 @@ class IoThread {
   // On this thread: adopt an accepted socket.
   void AddConnection(int fd);
   void RemoveConnection(Connection* conn);
-  // On this thread: close the connection with this id (passed on to its owner if it moved away).
-  void KillClient(uint64_t id);
+  // ConnectionHost.
+  void CloseConnection(uint64_t id) override;
   // On this thread: hands up to `count` connections to `to`, as soon as none of them has replies
   // waiting for the end of the loop turn.
   void MoveConnections(IoThread* to, size_t count);

@@ -1,0 +1,298 @@
+#include "server/commands/family_test_support.h"
+
+#include <stdlib.h>
+
+#include <filesystem>
+
+#include "base/clock.h"
+#include "base/number.h"
+#include "resp/out_buffer.h"
+#include "resp/writer.h"
+#include "server/command/client_state.h"
+#include "server/command/dispatcher.h"
+#include "server/command/transaction.h"
+#include "server/config/config.h"
+#include "server/server.h"
+
+namespace ordis::server::test {
+namespace {
+
+Reply Make(Reply::Type type, std::string_view str = {}, int64_t integer = 0) {
+  Reply r;
+  r.type = type;
+  r.str = std::string(str);
+  r.integer = integer;
+  return r;
+}
+
+// A RESP2/RESP3 reply decoder. hiredis has one, but Debian 12's hiredis (0.14) reads RESP2 only,
+// and these tests check RESP3 replies too.
+class Decoder {
+ public:
+  explicit Decoder(std::string_view in) : in_(in) {}
+  bool done() const { return in_.empty(); }
+
+  bool Next(Reply* out) {
+    std::string_view line;
+    if (in_.empty() || !Line(&line)) return false;
+    const char type = line[0];
+    line.remove_prefix(1);
+    int64_t n = 0;
+    switch (type) {
+      case '+': *out = Make(Reply::Type::kStatus, line); return true;
+      case '-': *out = Make(Reply::Type::kError, line); return true;
+      case ':':
+        if (!ParseInt64(line, &n)) return false;
+        *out = Make(Reply::Type::kInteger, {}, n);
+        return true;
+      case ',': *out = Make(Reply::Type::kDouble, line); return true;
+      case '(': *out = Make(Reply::Type::kBigNumber, line); return true;
+      case '_': *out = Make(Reply::Type::kNil); return line.empty();
+      case '#':
+        if (line != "t" && line != "f") return false;
+        *out = Make(Reply::Type::kBoolean, {}, line == "t" ? 1 : 0);
+        return true;
+      case '$':
+      case '=': {
+        if (!ParseInt64(line, &n) || n < -1) return false;
+        if (n == -1) {
+          *out = Make(Reply::Type::kNil);
+          return type == '$';
+        }
+        const size_t len = static_cast<size_t>(n);
+        if (in_.size() < len + 2 || in_.substr(len, 2) != "\r\n") return false;
+        *out = Make(type == '$' ? Reply::Type::kBulk : Reply::Type::kVerbatim, in_.substr(0, len));
+        in_.remove_prefix(len + 2);
+        return true;
+      }
+      case '*':
+      case '%':
+      case '~':
+      case '>': {
+        if (!ParseInt64(line, &n) || n < -1) return false;
+        if (n == -1) {
+          *out = Make(Reply::Type::kNilArray);
+          return type == '*';
+        }
+        const Reply::Type t = type == '*'   ? Reply::Type::kArray
+                              : type == '%' ? Reply::Type::kMap
+                              : type == '~' ? Reply::Type::kSet
+                                            : Reply::Type::kPush;
+        *out = Make(t);
+        const int64_t count = type == '%' ? 2 * n : n;
+        for (int64_t i = 0; i < count; ++i) {
+          Reply element;
+          if (!Next(&element)) return false;
+          out->elements.push_back(std::move(element));
+        }
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+ private:
+  bool Line(std::string_view* line) {
+    const size_t end = in_.find("\r\n");
+    if (end == std::string_view::npos || end == 0) return false;
+    *line = in_.substr(0, end);
+    in_.remove_prefix(end + 2);
+    return true;
+  }
+  std::string_view in_;
+};
+
+std::string Drain(resp::OutBuffer& out) {
+  std::string bytes;
+  std::vector<iovec> iov(64);
+  while (!out.empty()) {
+    const int n = out.FillIovec(iov.data(), static_cast<int>(iov.size()));
+    size_t taken = 0;
+    for (int i = 0; i < n; ++i) {
+      bytes.append(static_cast<const char*>(iov[i].iov_base), iov[i].iov_len);
+      taken += iov[i].iov_len;
+    }
+    out.Consume(taken);
+  }
+  return bytes;
+}
+
+void Print(const Reply& r, std::ostream* os) {
+  using T = Reply::Type;
+  auto list = [&](const char* open, const char* close, const char* between_pairs) {
+    *os << open;
+    for (size_t i = 0; i < r.elements.size(); ++i) {
+      if (i > 0) *os << (between_pairs != nullptr && i % 2 == 1 ? between_pairs : ", ");
+      Print(r.elements[i], os);
+    }
+    *os << close;
+  };
+  switch (r.type) {
+    case T::kStatus: *os << r.str; break;
+    case T::kError: *os << "(error) " << r.str; break;
+    case T::kInteger: *os << "(integer) " << r.integer; break;
+    case T::kBulk: *os << ::testing::PrintToString(r.str); break;
+    case T::kNil: *os << "(nil)"; break;
+    case T::kNilArray: *os << "(nil array)"; break;
+    case T::kArray: list("[", "]", nullptr); break;
+    case T::kMap: list("{", "}", ": "); break;
+    case T::kSet: list("(set) [", "]", nullptr); break;
+    case T::kPush: list("(push) [", "]", nullptr); break;
+    case T::kDouble: *os << "(double) " << r.str; break;
+    case T::kBoolean: *os << (r.integer != 0 ? "(true)" : "(false)"); break;
+    case T::kVerbatim: *os << "(verbatim) " << ::testing::PrintToString(r.str); break;
+    case T::kBigNumber: *os << "(big number) " << r.str; break;
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> Reply::Strings() const {
+  std::vector<std::string> out;
+  EXPECT_EQ(type, Type::kArray) << *this;
+  for (const Reply& e : elements) {
+    EXPECT_EQ(e.type, Type::kBulk) << e;
+    out.push_back(e.str);
+  }
+  return out;
+}
+
+void PrintTo(const Reply& reply, std::ostream* os) { Print(reply, os); }
+std::ostream& operator<<(std::ostream& os, const Reply& reply) {
+  Print(reply, &os);
+  return os;
+}
+
+Reply Ok() { return Status("OK"); }
+Reply Status(std::string_view s) { return Make(Reply::Type::kStatus, s); }
+Reply Err(std::string_view message) { return Make(Reply::Type::kError, message); }
+Reply Int(int64_t v) { return Make(Reply::Type::kInteger, {}, v); }
+Reply Bulk(std::string_view s) { return Make(Reply::Type::kBulk, s); }
+Reply Nil() { return Make(Reply::Type::kNil); }
+Reply NilArray() { return Make(Reply::Type::kNilArray); }
+Reply Array(std::vector<Reply> elements) {
+  Reply r = Make(Reply::Type::kArray);
+  r.elements = std::move(elements);
+  return r;
+}
+Reply Strings(std::vector<std::string> bulks) {
+  Reply r = Make(Reply::Type::kArray);
+  for (const std::string& s : bulks) r.elements.push_back(Bulk(s));
+  return r;
+}
+Reply Map(std::vector<Reply> keys_and_values) {
+  Reply r = Make(Reply::Type::kMap);
+  r.elements = std::move(keys_and_values);
+  return r;
+}
+Reply Set(std::vector<Reply> elements) {
+  Reply r = Make(Reply::Type::kSet);
+  r.elements = std::move(elements);
+  return r;
+}
+Reply Double(std::string_view text) { return Make(Reply::Type::kDouble, text); }
+Reply Boolean(bool b) { return Make(Reply::Type::kBoolean, {}, b ? 1 : 0); }
+
+Reply DecodeReply(std::string_view bytes) {
+  Decoder decoder(bytes);
+  Reply reply;
+  if (!decoder.Next(&reply) || !decoder.done()) {
+    ADD_FAILURE() << "not one RESP reply: " << ::testing::PrintToString(std::string(bytes));
+  }
+  return reply;
+}
+
+// The server's parts a command needs, without its sockets and threads.
+struct FamilyTest::Env {
+  explicit Env(std::unique_ptr<Config> config) : server(std::move(config)) {}
+  Server server;
+  ThreadStats stats{server.commands().flat().size()};
+  Dispatcher dispatcher{server, stats};
+};
+
+namespace {
+
+// Test clients live on no I/O thread: CLIENT KILL only sets their kill_requested flag.
+struct NoThread final : ConnectionHost {
+  void CloseConnection(uint64_t) override {}
+};
+NoThread no_thread;
+
+}  // namespace
+
+struct TestClient::Impl {
+  Impl(Server& s, Dispatcher& d) : server(s), dispatcher(d), writer(&out) {
+    state.id = server.NextClientId();
+    state.addr = "127.0.0.1:" + std::to_string(40000 + state.id);
+    state.laddr = "127.0.0.1:6379";
+    state.created_ms = NowMs();
+    state.last_interaction_ms.store(state.created_ms, std::memory_order_relaxed);
+    state.authenticated = !server.AuthRequired();
+    server.clients().Add(&state, &no_thread);
+  }
+  ~Impl() {
+    server.clients().Remove(state.id);
+    UnwatchAll(server.keyspace(), state);
+  }
+  Server& server;
+  Dispatcher& dispatcher;
+  ClientState state;
+  resp::OutBuffer out;
+  resp::Writer writer;
+};
+
+TestClient::TestClient(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+TestClient::~TestClient() = default;
+
+ClientState& TestClient::state() { return impl_->state; }
+
+std::string TestClient::RunRaw(std::vector<std::string> args) {
+  std::vector<std::string_view> views(args.begin(), args.end());
+  impl_->dispatcher.Dispatch(impl_->state, impl_->writer, views);
+  impl_->dispatcher.EndBatch();
+  impl_->dispatcher.CommitLog();
+  return Drain(impl_->out);
+}
+
+Reply TestClient::Run(std::vector<std::string> args) {
+  const std::string bytes = RunRaw(std::move(args));
+  return bytes.empty() ? Nil() : DecodeReply(bytes);
+}
+
+FamilyTest::FamilyTest() : FamilyTest(std::vector<std::pair<std::string, std::string>>{}) {}
+
+FamilyTest::FamilyTest(std::vector<std::pair<std::string, std::string>> config_params) {
+  std::string tmpl = ::testing::TempDir() + "ordis_family_test_XXXXXX";
+  if (mkdtemp(tmpl.data()) == nullptr) ADD_FAILURE() << "mkdtemp failed for " << tmpl;
+  dir_ = tmpl;
+  std::vector<std::string> argv_text = {"ordis-server", "--dir", dir_, "--save", ""};
+  for (auto& [name, value] : config_params) {
+    argv_text.push_back("--" + name);
+    argv_text.push_back(value);
+  }
+  std::vector<char*> argv;
+  for (std::string& a : argv_text) argv.push_back(a.data());
+  auto config = std::make_unique<Config>();
+  config->LoadCommandLine(static_cast<int>(argv.size()), argv.data());
+  env_ = std::make_unique<Env>(std::move(config));
+  NewClient();
+}
+
+FamilyTest::~FamilyTest() {
+  clients_.clear();
+  env_.reset();
+  std::error_code ignored;
+  std::filesystem::remove_all(dir_, ignored);
+}
+
+TestClient& FamilyTest::NewClient() {
+  auto impl = std::make_unique<TestClient::Impl>(env_->server, env_->dispatcher);
+  clients_.push_back(std::unique_ptr<TestClient>(new TestClient(std::move(impl))));
+  return *clients_.back();
+}
+
+Keyspace& FamilyTest::keyspace() { return env_->server.keyspace(); }
+Config& FamilyTest::config() { return env_->server.config(); }
+
+}  // namespace ordis::server::test

@@ -1,0 +1,18 @@
+// The I/O thread a connection lives on, as the layers above it may address it.
+#pragma once
+
+#include <cstdint>
+
+namespace ordis::server {
+
+class ConnectionHost {
+ public:
+  // Any thread: closes the connection of client `id` soon. The caller first sets the client's
+  // kill_requested flag, so a connection that moved to another thread meanwhile is closed there.
+  virtual void CloseConnection(uint64_t id) = 0;
+
+ protected:
+  ~ConnectionHost() = default;
+};
+
+}  // namespace ordis::server
