@@ -83,7 +83,7 @@ TEST(ConnectionMoveTest, IncrementsExactWhileConnectionsMove) {
   constexpr int kRounds = 1000;
   RunningServer rs(kThreads);
   ASSERT_TRUE(rs.listening());
-  const auto& io = rs.server().threads();
+  IoThreads& io = rs.server().TEST_io_threads();
 
   std::atomic<bool> stop{false};
   std::atomic<int> failures{0};
@@ -115,8 +115,8 @@ TEST(ConnectionMoveTest, IncrementsExactWhileConnectionsMove) {
   // Hands connections around the ring of threads as fast as the threads take the requests.
   std::thread mover([&] {
     for (int i = 0; !stop.load(); ++i) {
-      IoThread* from = io[i % kThreads].get();
-      IoThread* to = io[(i + 1) % kThreads].get();
+      IoThread* from = &io.thread(i % kThreads);
+      IoThread* to = &io.thread((i + 1) % kThreads);
       from->Post([from, to] { from->MoveConnections(to, 3); });
       std::this_thread::yield();
     }

@@ -14,9 +14,10 @@
 
 namespace ordis::server {
 
-class Server;
+class Config;
 class Dispatcher;
 struct ClientState;
+struct Services;
 
 namespace cmd {
 enum Flag : uint32_t {
@@ -41,23 +42,23 @@ enum Flag : uint32_t {
 }  // namespace cmd
 
 struct CommandContext {
-  Server& server;
+  const Services& services;
   ClientState& client;
   resp::Writer& out;
   std::span<const std::string_view> args;
   int64_t now_ms;  // one time per command (per EXEC for a transaction), as Redis
   // Keys a reader found expired; the dispatcher deletes them after the command.
   std::vector<ExpiredKey>* expired;
-  ThreadStats& thread_stats;
-  Dispatcher& dispatcher;
+  ThreadStats& thread_stats;  // the running thread's
+  Dispatcher& dispatcher;     // the running thread's (EXEC runs the queue through it)
   // A write command whose effect its arguments do not determine (SPOP's random pick) sets this to
   // the command that replays its effect; the append-only log records that instead.
   std::vector<std::string>* propagate = nullptr;
 
-  Keyspace& keyspace();
+  Keyspace& keyspace() const;
+  Config& config() const;
   int db() const;
-  ThreadStats& stats();
-  Dispatcher& thread_dispatcher() { return dispatcher; }
+  ThreadStats& stats() { return thread_stats; }
 };
 
 using CommandHandler = void (*)(CommandContext& ctx);
@@ -91,7 +92,19 @@ inline void ReplyHelp(resp::Writer& out, std::span<const std::string_view> lines
   for (std::string_view line : lines) out.SimpleString(line);
 }
 
-// Returns the positions of the key arguments of args as the spec describes them.
+// Calls visit(position) for each key argument of a command of argc arguments, as the spec's key
+// positions describe them: the one reading of them (COMMAND GETKEYS, the batch prefetch).
+template <typename Visit>
+void ForEachKeyPosition(const CommandSpec& spec, size_t argc, Visit visit) {
+  if (spec.first_key <= 0) return;
+  const int n = static_cast<int>(argc);
+  const int last = spec.last_key < 0 ? n + spec.last_key : spec.last_key;
+  for (int i = spec.first_key; i <= last && i < n; i += spec.key_step) {
+    visit(static_cast<size_t>(i));
+  }
+}
+
+// The positions of the key arguments, in order.
 void KeyPositions(const CommandSpec& spec, size_t argc, std::vector<size_t>* out);
 
 }  // namespace ordis::server

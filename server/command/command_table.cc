@@ -64,36 +64,7 @@ const CommandSpec* CommandTable::Find(std::string_view name) const {
 
 void KeyPositions(const CommandSpec& spec, size_t argc, std::vector<size_t>* out) {
   out->clear();
-  if (spec.first_key <= 0) return;
-  int last = spec.last_key < 0 ? static_cast<int>(argc) + spec.last_key : spec.last_key;
-  for (int i = spec.first_key; i <= last && i < static_cast<int>(argc); i += spec.key_step) {
-    out->push_back(static_cast<size_t>(i));
-  }
-}
-
-const CommandTable& Commands() {
-  static const CommandTable* table = [] {
-    auto* t = new CommandTable;
-    RegisterConnectionFamily(t);
-    RegisterServerFamily(t);
-    RegisterInfo(t);
-    RegisterCommandDocs(t);
-    RegisterStringFamily(t);
-    RegisterKeysFamily(t);
-    RegisterExpireFamily(t);
-    RegisterTransactionFamily(t);
-    RegisterRangeFamily(t);
-    RegisterListFamily(t);
-    RegisterHashFamily(t);
-    RegisterSetFamily(t);
-    RegisterZSetFamily(t);
-    RegisterZSetRangeFamily(t);
-    RegisterZSetAlgebraFamily(t);
-    RegisterPersistenceFamily(t);
-    t->Freeze();
-    return t;
-  }();
-  return *table;
+  ForEachKeyPosition(spec, argc, [out](size_t i) { out->push_back(i); });
 }
 
 }  // namespace ordis::server

@@ -38,25 +38,4 @@ class CommandTable {
       by_name_;
 };
 
-// One function per command family, each in its own *_family.cc.
-void RegisterConnectionFamily(CommandTable* table);
-void RegisterServerFamily(CommandTable* table);
-void RegisterInfo(CommandTable* table);
-void RegisterCommandDocs(CommandTable* table);
-void RegisterStringFamily(CommandTable* table);
-void RegisterKeysFamily(CommandTable* table);
-void RegisterExpireFamily(CommandTable* table);
-void RegisterTransactionFamily(CommandTable* table);
-void RegisterRangeFamily(CommandTable* table);
-void RegisterListFamily(CommandTable* table);
-void RegisterHashFamily(CommandTable* table);
-void RegisterSetFamily(CommandTable* table);
-void RegisterZSetFamily(CommandTable* table);
-void RegisterZSetRangeFamily(CommandTable* table);
-void RegisterZSetAlgebraFamily(CommandTable* table);
-void RegisterPersistenceFamily(CommandTable* table);
-
-// The table with every family registered.
-const CommandTable& Commands();
-
 }  // namespace ordis::server

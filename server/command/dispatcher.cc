@@ -5,17 +5,13 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "base/clock.h"
 #include "server/command/client_state.h"
-#include "server/command/command_table.h"
 #include "server/command/errors.h"
-#include "server/durability/persistence.h"
-#include "server/server.h"
 #include "server/command/transaction.h"
 
 namespace ordis::server {
 namespace {
-
-
 
 bool ArityOk(const CommandSpec& spec, size_t argc) {
   return spec.arity > 0 ? argc == static_cast<size_t>(spec.arity)
@@ -24,22 +20,46 @@ bool ArityOk(const CommandSpec& spec, size_t argc) {
 
 }  // namespace
 
-Keyspace& CommandContext::keyspace() { return server.keyspace(); }
+Keyspace& CommandContext::keyspace() const { return services.keyspace; }
+Config& CommandContext::config() const { return services.config; }
 int CommandContext::db() const { return client.db.load(std::memory_order_relaxed); }
-ThreadStats& CommandContext::stats() { return thread_stats; }
+
+bool Dispatcher::NeedsAuth(const Session& session) const {
+  return services_.NeedsAuth(static_cast<const ClientState&>(session));
+}
+
+bool Dispatcher::IdleTimeoutApplies(const Session& session) const {
+  return !static_cast<const ClientState&>(session).in_multi;
+}
+
+size_t Dispatcher::CollectKeys(const Session& session, std::span<const std::string_view> args) {
+  const CommandSpec* spec = commands_.Find(args[0]);
+  if (spec == nullptr) return prefetch_.size();
+  const int db = static_cast<const ClientState&>(session).db.load(std::memory_order_relaxed);
+  ForEachKeyPosition(*spec, args.size(), [&](size_t i) { prefetch_.push_back({db, args[i]}); });
+  return prefetch_.size();
+}
+
+void Dispatcher::PrefetchCollected() {
+  if (prefetch_.size() >= 2) services_.keyspace.Prefetch(prefetch_);
+  prefetch_.clear();
+}
+
+void Dispatcher::Run(Session& session, resp::Writer& out, std::span<const std::string_view> args) {
+  Dispatch(static_cast<ClientState&>(session), out, args);
+}
 
 void Dispatcher::Reject(const CommandSpec* spec, ClientState& client, resp::Writer& out,
                         std::string_view error) {
-  if (spec != nullptr) Bump(stats_.per_command[spec->id].rejected_calls);
-  Bump(stats_.error_replies);
+  if (spec != nullptr) Bump(stats_.per_command[spec->id][CommandStat::kRejectedCalls]);
+  Bump(stats_[Stat::kErrorReplies]);
   if (client.in_multi) client.multi_error = true;
   out.Error(error);
 }
 
 const CommandSpec* Dispatcher::Resolve(ClientState& client, resp::Writer& out,
                                        std::span<const std::string_view> args) {
-  const CommandTable& table = server_.commands();
-  const CommandSpec* spec = table.Find(args[0]);
+  const CommandSpec* spec = commands_.Find(args[0]);
   if (spec == nullptr) {
     Reject(nullptr, client, out, errors::UnknownCommand(args[0], args.data() + 1, args.size() - 1));
     return nullptr;
@@ -60,7 +80,7 @@ const CommandSpec* Dispatcher::Resolve(ClientState& client, resp::Writer& out,
     std::string error = errors::WrongArity(spec->name);
     if (client.in_multi && spec->name == "exec") {
       // Redis answers a rejected EXEC by discarding the transaction (execCommandAbort).
-      DiscardTransaction(server_.keyspace(), client);
+      DiscardTransaction(services_.keyspace, client);
       error = std::string(errors::kExecAbortBecause) + error.substr(std::size("ERR ") - 1);
     }
     Reject(spec, client, out, error);
@@ -89,14 +109,14 @@ void Dispatcher::Dispatch(ClientState& client, resp::Writer& out,
 
 void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
                                  std::span<const std::string_view> args) {
-  if (server_.shutting_down()) {
+  if (services_.control.shutting_down()) {
     // The final save has been taken: nothing may change or be acknowledged after it.
     client.close_after_reply = true;
     return;
   }
   const CommandSpec* spec = Resolve(client, out, args);
   if (spec == nullptr) return;
-  if (!(spec->flags & cmd::kNoAuth) && server_.NeedsAuth(client)) {
+  if (!(spec->flags & cmd::kNoAuth) && services_.NeedsAuth(client)) {
     Reject(spec, client, out, errors::kNoAuth);
     return;
   }
@@ -112,12 +132,12 @@ void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
     out.SimpleString("QUEUED");
     return;
   }
-  Run(*spec, client, out, args, NowUs(), Locking::kByFlags);
+  RunSpec(*spec, client, out, args, NowUs(), Locking::kByFlags);
 }
 
 void Dispatcher::Hold(LockMode mode) {
   if (mode == held_) return;
-  index::RwLock& mu = server_.keyspace().mu();
+  index::RwLock& mu = services_.keyspace.mu();
   if (held_ == LockMode::kShared) mu.unlock_shared();
   if (held_ == LockMode::kExclusive) mu.unlock();
   held_ = LockMode::kNone;
@@ -126,7 +146,7 @@ void Dispatcher::Hold(LockMode mode) {
     held_ = mode;
     if (!expired_.empty()) {
       // Lazy expiry of what readers saw, as soon as we may delete.
-      server_.keyspace().ExpireReported(expired_, NowMs());
+      services_.keyspace.ExpireReported(expired_, NowMs());
       expired_.clear();
     }
   } else if (mode == LockMode::kShared) {
@@ -141,11 +161,11 @@ void Dispatcher::EndBatch() {
 }
 
 void Dispatcher::CommitLog() {
-  if (aof_seq_ != 0) {
+  if (log_seq_ != 0) {
     // Group commit: the batch's replies go out only once its records are written (durable under
     // appendfsync always).
-    persistence::Status status = aof_log_->Commit(aof_seq_);
-    aof_seq_ = 0;
+    persistence::Status status = log_->Commit(log_seq_);
+    log_seq_ = 0;
     if (!status.ok()) {
       // As Redis: with the log failing, an acknowledgement could be a lie; stop instead.
       std::fprintf(stderr, "Can't write to the append-only log: %s. Exiting...\n",
@@ -155,8 +175,9 @@ void Dispatcher::CommitLog() {
   }
 }
 
-void Dispatcher::Run(const CommandSpec& spec, ClientState& client, resp::Writer& out,
-                     std::span<const std::string_view> args, int64_t start_us, Locking locking) {
+void Dispatcher::RunSpec(const CommandSpec& spec, ClientState& client, resp::Writer& out,
+                         std::span<const std::string_view> args, int64_t start_us,
+                         Locking locking) {
   // One clock read gives the command's time (Redis semantics: one "now" per command) and the
   // start of its duration for commandstats.
   int64_t now_ms = start_us / 1000;
@@ -170,20 +191,20 @@ void Dispatcher::Run(const CommandSpec& spec, ClientState& client, resp::Writer&
       Hold(LockMode::kNone);  // e.g. EXEC and DEBUG SLEEP must not run under a held lock
     }
   }
-  if (held_ == LockMode::kExclusive && server_.shutting_down()) {
+  if (held_ == LockMode::kExclusive && services_.control.shutting_down()) {
     // SHUTDOWN saved under this lock: a write that waited for it must not run or be answered.
     client.close_after_reply = true;
     return;
   }
   client.last_command_id.store(spec.id, std::memory_order_relaxed);
-  Keyspace& ks = server_.keyspace();
-  AofLog* aof = held_ == LockMode::kExclusive && (spec.flags & cmd::kWrite)
-                    ? server_.persistence().aof()
-                    : nullptr;
+  Keyspace& ks = services_.keyspace;
+  CommandLog* aof = held_ == LockMode::kExclusive && (spec.flags & cmd::kWrite)
+                        ? services_.durability.log()
+                        : nullptr;
   const uint64_t changes_before = aof != nullptr ? ks.changes() : 0;
   const int db = client.db.load(std::memory_order_relaxed);
   propagate_.clear();
-  CommandContext ctx{server_, client, out, args, now_ms, &expired_, stats_, *this,
+  CommandContext ctx{services_, client, out, args, now_ms, &expired_, stats_, *this,
                      aof != nullptr ? &propagate_ : nullptr};
   spec.handler(ctx);
   if (aof != nullptr && ks.changes() != changes_before) {
@@ -195,28 +216,28 @@ void Dispatcher::Run(const CommandSpec& spec, ClientState& client, resp::Writer&
       std::vector<std::string_view> views(propagate_.begin(), propagate_.end());
       seq = aof->StageCommand(db, views);
     }
-    aof_seq_ = std::max(aof_seq_, seq);
-    aof_log_ = aof;
+    log_seq_ = std::max(log_seq_, seq);
+    log_ = aof;
   }
   if (held_ == LockMode::kExclusive && !expired_.empty()) {
-    server_.keyspace().ExpireReported(expired_, now_ms);
+    services_.keyspace.ExpireReported(expired_, now_ms);
     expired_.clear();
   }
-  CommandStats& cs = stats_.per_command[spec.id];
-  Bump(cs.calls);
+  Counters<CommandStat>& cs = stats_.per_command[spec.id];
+  Bump(cs[CommandStat::kCalls]);
   int64_t elapsed_us = NowUs() - start_us;
-  Bump(cs.usec, static_cast<uint64_t>(elapsed_us > 0 ? elapsed_us : 0));
-  Bump(stats_.commands_processed);
+  Bump(cs[CommandStat::kUsec], static_cast<uint64_t>(elapsed_us > 0 ? elapsed_us : 0));
+  Bump(stats_[Stat::kCommandsProcessed]);
   if (out.errors_written() != errors_before) {
-    Bump(cs.failed_calls);
-    Bump(stats_.error_replies, out.errors_written() - errors_before);
+    Bump(cs[CommandStat::kFailedCalls]);
+    Bump(stats_[Stat::kErrorReplies], out.errors_written() - errors_before);
   }
 }
 
 void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
-  Keyspace& ks = server_.keyspace();
+  Keyspace& ks = services_.keyspace;
   Hold(LockMode::kExclusive);  // released by the batch's EndBatch()
-  if (server_.shutting_down()) {
+  if (services_.control.shutting_down()) {
     client.close_after_reply = true;  // as in Run: nothing runs after SHUTDOWN's save
     return;
   }
@@ -233,24 +254,24 @@ void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
   }
   out.ArrayHeader(static_cast<int64_t>(client.queued.size()));
   // The transaction is one record of the log: a torn tail drops it whole.
-  AofLog* aof = server_.persistence().aof();
+  CommandLog* aof = services_.durability.log();
   if (aof != nullptr) aof->BeginGroup();
   for (const auto& queued : client.queued) {
     argv_.assign(queued.begin(), queued.end());
-    const CommandSpec* spec = server_.commands().Find(argv_[0]);
+    const CommandSpec* spec = commands_.Find(argv_[0]);
     if (!spec->subcommands.empty() && argv_.size() >= 2) {
       spec = CommandTable::FindSubcommand(*spec, argv_[1]);  // resolved once already at queuing
     }
     // Queuing already checked name and arity; auth may have been revoked since.
-    if (!(spec->flags & cmd::kNoAuth) && server_.NeedsAuth(client)) {
+    if (!(spec->flags & cmd::kNoAuth) && services_.NeedsAuth(client)) {
       out.Error(errors::kNoAuth);
       continue;
     }
-    Run(*spec, client, out, argv_, now_us, Locking::kHeld);
+    RunSpec(*spec, client, out, argv_, now_us, Locking::kHeld);
   }
   if (aof != nullptr) {
-    aof_seq_ = std::max(aof_seq_, aof->EndGroup());
-    aof_log_ = aof;
+    log_seq_ = std::max(log_seq_, aof->EndGroup());
+    log_ = aof;
   }
 }
 

@@ -1,32 +1,37 @@
 // Runs commands: looks the name up, checks arity, auth and MULTI state against the command table,
-// takes the keyspace lock the command's flags ask for, calls the handler, records statistics.
+// takes the keyspace lock the command's flags ask for, calls the handler, stages what it changed
+// in the append-only log, records statistics. One per I/O thread (the CommandRunner the I/O layer
+// calls), plus one for replaying the log at start-up.
+//
+// Thread safety: none; used by one thread.
 #pragma once
 
-#include <span>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "resp/out_buffer.h"
 #include "server/command/command.h"
+#include "server/command/command_table.h"
+#include "server/command/services.h"
+#include "server/net/command_sink.h"
 #include "server/stats/stats.h"
 
 namespace ordis::server {
 
-class AofLog;
-class Server;
-
-class Dispatcher {
+class Dispatcher : public CommandRunner {
  public:
-  Dispatcher(Server& server, ThreadStats& stats) : server_(server), stats_(stats) {}
+  Dispatcher(const Services& services, ThreadStats& stats)
+      : commands_(services.commands), services_(services), stats_(stats) {}
 
-  // One command from a connection, replying through out (unless the client turned replies off).
+  // One command from a client, replying through out (unless the client turned replies off).
   // Consecutive commands of one input batch that need the same keyspace lock run under one
   // acquisition; EndBatch() must follow the batch.
   void Dispatch(ClientState& client, resp::Writer& out, std::span<const std::string_view> args);
   // Releases the lock held for the batch and deletes the expired keys readers reported.
-  void EndBatch();
+  void EndBatch() override;
   // Returns once every log record staged by the commands run so far is written (durable under
   // appendfsync always): replies to them may go out. Exits the process if the log fails.
   void CommitLog();
@@ -34,17 +39,23 @@ class Dispatcher {
   // EXEC: runs the queued commands of client under the exclusive lock, replying with an array.
   void ExecQueued(ClientState& client, resp::Writer& out);
 
-  ThreadStats& stats() { return stats_; }
+  // CommandRunner: the I/O layer's view. Sessions are the ClientStates the CommandSink made.
+  bool NeedsAuth(const Session& session) const override;
+  bool IdleTimeoutApplies(const Session& session) const override;
+  size_t CollectKeys(const Session& session, std::span<const std::string_view> args) override;
+  void PrefetchCollected() override;
+  void Run(Session& session, resp::Writer& out, std::span<const std::string_view> args) override;
+  void EndTurn() override { CommitLog(); }
 
  private:
   enum class Locking { kByFlags, kHeld };
+  enum class LockMode { kNone, kShared, kExclusive };
   // Dispatch without the CLIENT REPLY handling.
   void DispatchCommand(ClientState& client, resp::Writer& out,
                        std::span<const std::string_view> args);
-  enum class LockMode { kNone, kShared, kExclusive };
   void Hold(LockMode mode);
-  void Run(const CommandSpec& spec, ClientState& client, resp::Writer& out,
-           std::span<const std::string_view> args, int64_t start_us, Locking locking);
+  void RunSpec(const CommandSpec& spec, ClientState& client, resp::Writer& out,
+               std::span<const std::string_view> args, int64_t start_us, Locking locking);
   // The spec to run for args (a subcommand's for containers), or nullptr after replying with
   // the error (unknown command or subcommand, wrong arity).
   const CommandSpec* Resolve(ClientState& client, resp::Writer& out,
@@ -52,15 +63,17 @@ class Dispatcher {
   void Reject(const CommandSpec* spec, ClientState& client, resp::Writer& out,
               std::string_view error);
 
-  Server& server_;
+  const CommandTable& commands_;
+  const Services& services_;
   ThreadStats& stats_;
   LockMode held_ = LockMode::kNone;
   std::vector<ExpiredKey> expired_;     // reported by readers during the batch
   std::vector<std::string_view> argv_;  // scratch for EXEC
   resp::OutBuffer discarded_;           // replies CLIENT REPLY OFF or SKIP drop
   std::vector<std::string> propagate_;  // a command's own log record (CommandContext::propagate)
-  uint64_t aof_seq_ = 0;                // the last log record staged, committed by CommitLog
-  AofLog* aof_log_ = nullptr;           // the log it went to (logs outlive appendonly no)
+  std::vector<Keyspace::KeyRef> prefetch_;  // CollectKeys' list
+  uint64_t log_seq_ = 0;                // the last log record staged, committed by CommitLog
+  CommandLog* log_ = nullptr;           // the log it went to (logs outlive appendonly no)
 };
 
 }  // namespace ordis::server

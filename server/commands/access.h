@@ -7,13 +7,13 @@
 #include <random>
 
 #include "absl/container/flat_hash_map.h"
+#include "server/command/services.h"
 #include "server/command/arg_parser.h"
 #include "server/command/command.h"
 #include "server/command/errors.h"
+#include "server/config/config.h"
 #include "base/number.h"
-#include "server/net/io_thread.h"
 #include "server/keyspace/object.h"
-#include "server/server.h"
 
 namespace ordis::server {
 
@@ -34,7 +34,7 @@ inline void LfuIncrement(Object* obj) {
 
 inline void RecordAccess(CommandContext& ctx, Object* obj) {
   obj->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
-  if (ctx.server.config().lfu_policy()) LfuIncrement(obj);
+  if (ctx.config().lfu_policy()) LfuIncrement(obj);
 }
 
 // A read lookup: counts a hit or miss and records the access.
@@ -42,9 +42,9 @@ inline Object* LookupRead(CommandContext& ctx, std::string_view key) {
   Object* obj = ctx.keyspace().Find(ctx.db(), key, ctx.now_ms, ctx.expired);
   ThreadStats& stats = ctx.stats();
   if (obj == nullptr) {
-    Bump(stats.keyspace_misses);
+    Bump(stats[Stat::kKeyspaceMisses]);
   } else {
-    Bump(stats.keyspace_hits);
+    Bump(stats[Stat::kKeyspaceHits]);
     RecordAccess(ctx, obj);
   }
   return obj;

@@ -1,7 +1,7 @@
 #include "server/commands/client_info.h"
 
 #include "server/command/arg_parser.h"
-#include "server/server.h"
+#include "server/command/command_table.h"
 
 namespace ordis::server {
 
@@ -12,7 +12,7 @@ bool ValidClientName(std::string_view name) {
   return true;
 }
 
-void AppendClientInfo(Server& server, const ClientState& c, int64_t now_ms, std::string* out) {
+void AppendClientInfo(const CommandTable& commands, const ClientState& c, int64_t now_ms, std::string* out) {
   auto num = [&](std::string_view field, int64_t v) {
     out->append(field);
     out->push_back('=');
@@ -53,7 +53,7 @@ void AppendClientInfo(Server& server, const ClientState& c, int64_t now_ms, std:
   num("tot-mem", qbuf + omem);
   str("events", "r");
   int cmd_id = c.last_command_id.load(std::memory_order_relaxed);
-  const auto& all = server.commands().flat();
+  const auto& all = commands.flat();
   str("cmd", cmd_id >= 0 && cmd_id < static_cast<int>(all.size()) ? all[cmd_id]->name : "NULL");
   str("user", "default");
   num("redir", -1);

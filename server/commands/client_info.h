@@ -10,7 +10,7 @@
 
 namespace ordis::server {
 
-class Server;
+class CommandTable;
 
 // The version reported to clients (HELLO, INFO redis_version): the Redis release whose command
 // semantics and replies ordis follows. Client libraries gate features on it.
@@ -21,7 +21,8 @@ inline constexpr std::string_view kOrdisVersion = "0.1.0";
 bool ValidClientName(std::string_view name);
 
 // Appends CLIENT LIST's line for c, ending in "\n". Caller holds the registry lock (ForEach).
-void AppendClientInfo(Server& server, const ClientState& c, int64_t now_ms, std::string* out);
+void AppendClientInfo(const CommandTable& commands, const ClientState& c, int64_t now_ms,
+                      std::string* out);
 
 // CLIENT KILL's filters (new form).
 struct ClientFilter {

@@ -3,11 +3,11 @@
 #include <string>
 #include <vector>
 
+#include "server/command/services.h"
 #include "server/command/arg_parser.h"
-#include "server/command/command_table.h"
+#include "server/commands/families.h"
 #include "server/command/errors.h"
 #include "base/glob.h"
-#include "server/server.h"
 
 namespace ordis::server {
 namespace {
@@ -115,16 +115,16 @@ void WriteAllInfo(resp::Writer& out, const CommandTable& table) {
 }
 
 // COMMAND
-void CmdCommand(CommandContext& ctx) { WriteAllInfo(ctx.out, ctx.server.commands()); }
+void CmdCommand(CommandContext& ctx) { WriteAllInfo(ctx.out, ctx.services.commands); }
 
 // COMMAND COUNT
 void CmdCommandCount(CommandContext& ctx) {
-  ctx.out.Integer(static_cast<int64_t>(ctx.server.commands().all().size()));
+  ctx.out.Integer(static_cast<int64_t>(ctx.services.commands.all().size()));
 }
 
 // COMMAND INFO [command-name ...]
 void CmdCommandInfo(CommandContext& ctx) {
-  const CommandTable& table = ctx.server.commands();
+  const CommandTable& table = ctx.services.commands;
   if (ctx.args.size() == 2) {
     WriteAllInfo(ctx.out, table);
     return;
@@ -142,7 +142,7 @@ void CmdCommandInfo(CommandContext& ctx) {
 
 // COMMAND DOCS [command-name ...]
 void CmdCommandDocs(CommandContext& ctx) {
-  const CommandTable& table = ctx.server.commands();
+  const CommandTable& table = ctx.services.commands;
   std::vector<const CommandSpec*> specs;
   if (ctx.args.size() == 2) {
     for (const auto& spec : table.all()) specs.push_back(&spec);
@@ -177,7 +177,7 @@ void CmdCommandList(CommandContext& ctx) {
     return;
   }
   std::vector<std::string_view> names;
-  for (const CommandSpec* spec : ctx.server.commands().flat()) {
+  for (const CommandSpec* spec : ctx.services.commands.flat()) {
     if (!pattern.empty() && !GlobMatch(pattern, spec->name, true)) continue;
     if (!category.empty()) {
       bool in = false;
@@ -192,7 +192,7 @@ void CmdCommandList(CommandContext& ctx) {
 
 // COMMAND GETKEYS command [arg ...]
 void CmdCommandGetKeys(CommandContext& ctx) {
-  const CommandTable& table = ctx.server.commands();
+  const CommandTable& table = ctx.services.commands;
   std::span<const std::string_view> cmd_args = ctx.args.subspan(2);
   const CommandSpec* spec = table.Find(cmd_args[0]);
   if (spec != nullptr && !spec->subcommands.empty() && cmd_args.size() >= 2) {

@@ -2,10 +2,10 @@
 #include <algorithm>
 #include <string>
 
+#include "server/command/services.h"
 #include "server/command/arg_parser.h"
 #include "server/commands/client_info.h"
-#include "server/command/command_table.h"
-#include "server/server.h"
+#include "server/commands/families.h"
 #include "server/command/transaction.h"
 
 namespace ordis::server {
@@ -28,7 +28,7 @@ void CmdEcho(CommandContext& ctx) { ctx.out.Bulk(ctx.args[1]); }
 // True iff user/password are valid; the default user without requirepass accepts any password.
 bool Authenticate(CommandContext& ctx, std::string_view user, std::string_view password) {
   if (!EqualsIgnoreCase(user, "default")) return false;
-  if (!ctx.server.AuthRequired() || ctx.server.config().CheckPassword(password)) {
+  if (!ctx.config().auth_required() || ctx.config().CheckPassword(password)) {
     ctx.client.authenticated = true;
     return true;
   }
@@ -43,7 +43,7 @@ void CmdAuth(CommandContext& ctx) {
   }
   std::string_view user = ctx.args.size() == 3 ? ctx.args[1] : "default";
   std::string_view password = ctx.args.back();
-  if (ctx.args.size() == 2 && !ctx.server.AuthRequired()) {
+  if (ctx.args.size() == 2 && !ctx.config().auth_required()) {
     ctx.out.Error(errors::kAuthNotConfigured);
     return;
   }
@@ -88,7 +88,7 @@ void CmdHello(CommandContext& ctx) {
       return;
     }
   }
-  if (!ctx.client.authenticated && ctx.server.AuthRequired()) {
+  if (!ctx.client.authenticated && ctx.config().auth_required()) {
     ctx.out.Error(
         errors::kHelloNoAuth);
     return;
@@ -98,7 +98,7 @@ void CmdHello(CommandContext& ctx) {
       ctx.out.Error(errors::kClientNameSpaces);
       return;
     }
-    ctx.server.clients().SetName(&ctx.client, setname);
+    ctx.services.clients.SetName(&ctx.client, setname);
   }
   ctx.client.protocol.store(static_cast<int>(version), std::memory_order_relaxed);
   resp::Writer& out = ctx.out;
@@ -147,8 +147,8 @@ void CmdReset(CommandContext& ctx) {
   DiscardTransaction(ctx.keyspace(), c);
   c.db.store(0, std::memory_order_relaxed);
   c.reply_mode = ReplyMode::kOn;
-  ctx.server.clients().SetName(&c, "");
-  c.authenticated = !ctx.server.AuthRequired();
+  ctx.services.clients.SetName(&c, "");
+  c.authenticated = !ctx.config().auth_required();
   c.protocol.store(2, std::memory_order_relaxed);
   ctx.out.set_protocol(2);
   // With replies off until now, this one is sent: the connection sends the reply of a command
@@ -161,7 +161,7 @@ void Kill(CommandContext& ctx, uint64_t id) {
   if (id == ctx.client.id) {
     ctx.client.close_after_reply = true;
   } else {
-    ctx.server.clients().Kill(id);
+    ctx.services.clients.Kill(id);
   }
 }
 
@@ -171,7 +171,7 @@ void CmdClientKill(CommandContext& ctx) {
   if (args.size() == 3) {
     // Old form: CLIENT KILL addr:port
     uint64_t target = 0;
-    ctx.server.clients().ForEach([&](ClientState& c) {
+    ctx.services.clients.ForEach([&](ClientState& c) {
       if (c.addr == args[2]) target = c.id;
     });
     if (target == 0) {
@@ -194,7 +194,7 @@ void CmdClientKill(CommandContext& ctx) {
   }
   std::vector<uint64_t> victims;
   int64_t now_ms = NowMs();
-  ctx.server.clients().ForEach([&](ClientState& c) {
+  ctx.services.clients.ForEach([&](ClientState& c) {
     if (filter.skip_me && c.id == ctx.client.id) return;
     if (filter.Matches(c, now_ms)) victims.push_back(c.id);
   });
@@ -233,9 +233,9 @@ void CmdClientList(CommandContext& ctx) {
   }
   std::string text;
   int64_t now_ms = NowMs();
-  ctx.server.clients().ForEach([&](ClientState& c) {
+  ctx.services.clients.ForEach([&](ClientState& c) {
     if (filter_ids && std::find(ids.begin(), ids.end(), c.id) == ids.end()) return;
-    AppendClientInfo(ctx.server, c, now_ms, &text);
+    AppendClientInfo(ctx.services.commands, c, now_ms, &text);
   });
   ctx.out.Verbatim("txt", text);
 }
@@ -249,13 +249,13 @@ void CmdClientSetName(CommandContext& ctx) {
     ctx.out.Error(errors::kClientNameSpaces);
     return;
   }
-  ctx.server.clients().SetName(&ctx.client, ctx.args[2]);
+  ctx.services.clients.SetName(&ctx.client, ctx.args[2]);
   ctx.out.Ok();
 }
 
 // CLIENT GETNAME
 void CmdClientGetName(CommandContext& ctx) {
-  std::string name = ctx.server.clients().Name(&ctx.client);
+  std::string name = ctx.services.clients.Name(&ctx.client);
   if (name.empty()) {
     ctx.out.NullBulk();
   } else {
@@ -266,8 +266,8 @@ void CmdClientGetName(CommandContext& ctx) {
 // CLIENT INFO
 void CmdClientInfo(CommandContext& ctx) {
   std::string text;
-  ctx.server.clients().ForEach([&](ClientState& c) {
-    if (c.id == ctx.client.id) AppendClientInfo(ctx.server, c, NowMs(), &text);
+  ctx.services.clients.ForEach([&](ClientState& c) {
+    if (c.id == ctx.client.id) AppendClientInfo(ctx.services.commands, c, NowMs(), &text);
   });
   ctx.out.Verbatim("txt", text);
 }

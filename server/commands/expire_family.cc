@@ -3,7 +3,7 @@
 
 #include "server/commands/access.h"
 #include "server/command/arg_parser.h"
-#include "server/command/command_table.h"
+#include "server/commands/families.h"
 #include "server/command/errors.h"
 #include "server/commands/expire_option.h"
 

@@ -205,10 +205,12 @@ Reply DecodeReply(std::string_view bytes) {
 
 // The server's parts a command needs, without its sockets and threads.
 struct FamilyTest::Env {
-  explicit Env(std::unique_ptr<Config> config) : server(std::move(config)) {}
+  explicit Env(std::unique_ptr<Config> config) : server(std::move(config)) {
+    persistence::Status status = server.LoadData();
+    EXPECT_TRUE(status.ok()) << status.message();
+  }
   Server server;
-  ThreadStats stats{server.commands().flat().size()};
-  Dispatcher dispatcher{server, stats};
+  Dispatcher dispatcher{server.services(), server.services().stats.thread(0)};
 };
 
 namespace {
@@ -223,16 +225,17 @@ NoThread no_thread;
 
 struct TestClient::Impl {
   Impl(Server& s, Dispatcher& d) : server(s), dispatcher(d), writer(&out) {
-    state.id = server.NextClientId();
+    static std::atomic<uint64_t> next_id{1};
+    state.id = next_id.fetch_add(1, std::memory_order_relaxed);
     state.addr = "127.0.0.1:" + std::to_string(40000 + state.id);
     state.laddr = "127.0.0.1:6379";
     state.created_ms = NowMs();
     state.last_interaction_ms.store(state.created_ms, std::memory_order_relaxed);
-    state.authenticated = !server.AuthRequired();
-    server.clients().Add(&state, &no_thread);
+    state.authenticated = !server.config().auth_required();
+    server.services().clients.Add(&state, &no_thread);
   }
   ~Impl() {
-    server.clients().Remove(state.id);
+    server.services().clients.Remove(state.id);
     UnwatchAll(server.keyspace(), state);
   }
   Server& server;

@@ -11,47 +11,12 @@
 
 #include "server/command/arg_parser.h"
 #include "server/commands/client_info.h"
-#include "server/command/command_table.h"
+#include "server/commands/families.h"
 #include "server/config/config.h"
-#include "server/durability/persistence.h"
-#include "server/server.h"
+#include "server/command/services.h"
 
 namespace ordis::server {
 namespace {
-
-struct Totals {
-  uint64_t commands = 0, connections = 0, rejected = 0, net_in = 0, net_out = 0, hits = 0,
-           misses = 0, errors = 0, output_limit = 0;
-  std::vector<uint64_t> calls, usec, rejected_calls, failed_calls;
-};
-
-Totals SumStats(Server& server) {
-  Totals t;
-  size_t n = server.commands().flat().size();
-  t.calls.assign(n, 0);
-  t.usec.assign(n, 0);
-  t.rejected_calls.assign(n, 0);
-  t.failed_calls.assign(n, 0);
-  for (const auto& thread : server.threads()) {
-    ThreadStats& s = thread->stats();
-    t.commands += Read(s.commands_processed);
-    t.connections += Read(s.connections_received);
-    t.rejected += Read(s.rejected_connections);
-    t.net_in += Read(s.net_input_bytes);
-    t.net_out += Read(s.net_output_bytes);
-    t.hits += Read(s.keyspace_hits);
-    t.misses += Read(s.keyspace_misses);
-    t.errors += Read(s.error_replies);
-    t.output_limit += Read(s.output_limit_disconnections);
-    for (size_t i = 0; i < n; ++i) {
-      t.calls[i] += Read(s.per_command[i].calls);
-      t.usec[i] += Read(s.per_command[i].usec);
-      t.rejected_calls[i] += Read(s.per_command[i].rejected_calls);
-      t.failed_calls[i] += Read(s.per_command[i].failed_calls);
-    }
-  }
-  return t;
-}
 
 std::string Human(uint64_t bytes) {
   char buf[64];
@@ -89,7 +54,7 @@ class InfoBuilder {
 };
 
 void ServerSection(CommandContext& ctx, InfoBuilder& b) {
-  Server& s = ctx.server;
+  const ServerControl& s = ctx.services.control;
   utsname un{};
   uname(&un);
   int64_t uptime_s = (ctx.now_ms - s.start_time_ms()) / 1000;
@@ -106,15 +71,15 @@ void ServerSection(CommandContext& ctx, InfoBuilder& b) {
   b.Field("uptime_in_seconds", uptime_s);
   b.Field("uptime_in_days", uptime_s / 86400);
   b.Field("hz", 10);
-  b.Field("io_threads_active", s.active_threads());
+  b.Field("io_threads_active", s.Threads().active);
   b.Field("executable", "ordis-server");
-  b.Field("config_file", s.config().config_file());
+  b.Field("config_file", ctx.config().config_file());
 }
 
 void ClientsSection(CommandContext& ctx, InfoBuilder& b) {
   b.Section("Clients");
-  b.Field("connected_clients", ctx.server.clients().size());
-  b.Field("maxclients", ctx.server.config().maxclients());
+  b.Field("connected_clients", ctx.services.clients.size());
+  b.Field("maxclients", ctx.config().maxclients());
   b.Field("blocked_clients", 0);
   b.Field("tracking_clients", 0);
 }
@@ -134,19 +99,19 @@ void MemorySection(CommandContext& ctx, InfoBuilder& b) {
       std::fclose(f);
     }
   }
-  std::string maxmemory = ctx.server.config().Value("maxmemory");
+  std::string maxmemory = ctx.config().Value("maxmemory");
   b.Section("Memory");
   b.Field("used_memory", used);
   b.Field("used_memory_human", Human(used));
   b.Field("used_memory_rss", rss);
   b.Field("used_memory_rss_human", Human(rss));
   b.Field("maxmemory", maxmemory);
-  b.Field("maxmemory_policy", ctx.server.config().Value("maxmemory-policy"));
+  b.Field("maxmemory_policy", ctx.config().Value("maxmemory-policy"));
   b.Field("mem_allocator", "libc");
 }
 
 void PersistenceSection(CommandContext& ctx, InfoBuilder& b) {
-  const PersistenceInfo p = ctx.server.persistence().Info();
+  const PersistenceInfo p = ctx.services.durability.Info();
   auto status = [](bool ok) { return ok ? "ok" : "err"; };
   b.Section("Persistence");
   b.Field("loading", p.loading ? 1 : 0);
@@ -175,35 +140,34 @@ void PersistenceSection(CommandContext& ctx, InfoBuilder& b) {
   b.Field("loading_time_ms", p.load_time_ms);
 }
 
-void StatsSection(CommandContext& ctx, const Totals& t, InfoBuilder& b) {
+void StatsSection(CommandContext& ctx, InfoBuilder& b) {
+  const ServerStats& t = ctx.services.stats;
   b.Section("Stats");
-  b.Field("total_connections_received", t.connections);
-  b.Field("total_commands_processed", t.commands);
-  b.Field("total_net_input_bytes", t.net_in);
-  b.Field("total_net_output_bytes", t.net_out);
-  b.Field("rejected_connections", t.rejected);
+  b.Field("total_connections_received", t.Sum(Stat::kConnectionsReceived));
+  b.Field("total_commands_processed", t.Sum(Stat::kCommandsProcessed));
+  b.Field("total_net_input_bytes", t.Sum(Stat::kNetInputBytes));
+  b.Field("total_net_output_bytes", t.Sum(Stat::kNetOutputBytes));
+  b.Field("rejected_connections", t.Sum(Stat::kRejectedConnections));
   b.Field("expired_keys", ctx.keyspace().expired_keys());
   b.Field("evicted_keys", 0);
-  b.Field("keyspace_hits", t.hits);
-  b.Field("keyspace_misses", t.misses);
-  b.Field("client_output_buffer_limit_disconnections", t.output_limit);
-  b.Field("total_error_replies", t.errors);
+  b.Field("keyspace_hits", t.Sum(Stat::kKeyspaceHits));
+  b.Field("keyspace_misses", t.Sum(Stat::kKeyspaceMisses));
+  b.Field("client_output_buffer_limit_disconnections", t.Sum(Stat::kOutputLimitDisconnections));
+  b.Field("total_error_replies", t.Sum(Stat::kErrorReplies));
 }
 
 // ordis only: the I/O threads, how many take connections (ThreadBalancer) and what each holds.
 void ThreadsSection(CommandContext& ctx, InfoBuilder& b) {
-  Server& s = ctx.server;
+  const ThreadsInfo threads = ctx.services.control.Threads();
   b.Section("Threads");
-  b.Field("io_threads", static_cast<int>(s.threads().size()));
-  b.Field("io_threads_active", s.active_threads());
-  b.Field("adaptive_threads", s.config().adaptive_threads() ? "yes" : "no");
-  b.Field("io_threads_changes", s.thread_changes());
-  uint64_t moved = 0;
-  for (const auto& thread : s.threads()) moved += Read(thread->stats().connections_moved);
-  b.Field("connections_moved", moved);
-  for (const auto& thread : s.threads()) {
-    b.Field("io_thread_" + std::to_string(thread->index()),
-            "connections=" + std::to_string(thread->assigned()));
+  b.Field("io_threads", threads.connections.size());
+  b.Field("io_threads_active", threads.active);
+  b.Field("adaptive_threads", ctx.config().adaptive_threads() ? "yes" : "no");
+  b.Field("io_threads_changes", threads.changes);
+  b.Field("connections_moved", ctx.services.stats.Sum(Stat::kConnectionsMoved));
+  for (size_t i = 0; i < threads.connections.size(); ++i) {
+    b.Field("io_thread_" + std::to_string(i),
+            "connections=" + std::to_string(threads.connections[i]));
   }
 }
 
@@ -239,7 +203,7 @@ std::string Percent(uint64_t part, uint64_t whole) {
 
 void IndexSection(CommandContext& ctx, InfoBuilder& b) {
   // The index parameters are start-up only, so the config says which store was built.
-  const Config& config = ctx.server.config();
+  const Config& config = ctx.config();
   bool learned = config.learned_index();
   bool hot_cache = learned && config.Value("index-hot-cache") == "yes";
   index::IndexStats s = ctx.keyspace().IndexStats();
@@ -268,17 +232,21 @@ void IndexSection(CommandContext& ctx, InfoBuilder& b) {
   b.Field("hot_cache_hit_rate", Percent(s.hot_cache_hits, s.hot_cache_lookups));
 }
 
-void CommandStatsSection(CommandContext& ctx, const Totals& t, InfoBuilder& b) {
+void CommandStatsSection(CommandContext& ctx, InfoBuilder& b) {
   b.Section("Commandstats");
-  const auto& all = ctx.server.commands().flat();
+  const ServerStats& t = ctx.services.stats;
+  const auto& all = ctx.services.commands.flat();
   for (size_t i = 0; i < all.size(); ++i) {
-    if (t.calls[i] == 0 && t.rejected_calls[i] == 0) continue;
+    const uint64_t calls = t.Sum(i, CommandStat::kCalls);
+    const uint64_t rejected = t.Sum(i, CommandStat::kRejectedCalls);
+    if (calls == 0 && rejected == 0) continue;
+    const uint64_t usec = t.Sum(i, CommandStat::kUsec);
     char buf[256];
-    double per_call = t.calls[i] ? static_cast<double>(t.usec[i]) / t.calls[i] : 0;
+    double per_call = calls ? static_cast<double>(usec) / static_cast<double>(calls) : 0;
     std::snprintf(buf, sizeof(buf),
                   "calls=%" PRIu64 ",usec=%" PRIu64 ",usec_per_call=%.2f,rejected_calls=%" PRIu64
                   ",failed_calls=%" PRIu64,
-                  t.calls[i], t.usec[i], per_call, t.rejected_calls[i], t.failed_calls[i]);
+                  calls, usec, per_call, rejected, t.Sum(i, CommandStat::kFailedCalls));
     b.Field("cmdstat_" + std::string(all[i]->name), std::string(buf));
   }
 }
@@ -320,18 +288,17 @@ void CmdInfo(CommandContext& ctx) {
     }
     return false;
   };
-  Totals totals = SumStats(ctx.server);
   InfoBuilder b;
   if (want("server")) ServerSection(ctx, b);
   if (want("clients")) ClientsSection(ctx, b);
   if (want("memory")) MemorySection(ctx, b);
   if (want("persistence")) PersistenceSection(ctx, b);
-  if (want("stats")) StatsSection(ctx, totals, b);
+  if (want("stats")) StatsSection(ctx, b);
   if (want("replication")) ReplicationSection(b);
   if (want("cpu")) CpuSection(b);
   if (want("threads")) ThreadsSection(ctx, b);
   if (want("index")) IndexSection(ctx, b);
-  if (want("commandstats")) CommandStatsSection(ctx, totals, b);
+  if (want("commandstats")) CommandStatsSection(ctx, b);
   if (want("keyspace")) KeyspaceSection(ctx, b);
   ctx.out.Verbatim("txt", b.text());
 }

@@ -3,9 +3,10 @@
 #include <memory>
 #include <string>
 
+#include "server/command/services.h"
 #include "server/commands/access.h"
 #include "server/command/arg_parser.h"
-#include "server/command/command_table.h"
+#include "server/commands/families.h"
 #include "server/command/errors.h"
 
 namespace ordis::server {
@@ -223,7 +224,7 @@ Object* ObjectTarget(CommandContext& ctx) {
 
 // OBJECT ENCODING key
 void CmdObjectEncoding(CommandContext& ctx) {
-  if (Object* obj = ObjectTarget(ctx)) ctx.out.Bulk(EncodingName(*obj, ctx.server.config()));
+  if (Object* obj = ObjectTarget(ctx)) ctx.out.Bulk(EncodingName(*obj, ctx.config()));
 }
 
 // OBJECT REFCOUNT key
@@ -235,7 +236,7 @@ void CmdObjectRefcount(CommandContext& ctx) {
 void CmdObjectIdletime(CommandContext& ctx) {
   Object* obj = ObjectTarget(ctx);
   if (obj == nullptr) return;
-  if (ctx.server.config().lfu_policy()) {
+  if (ctx.config().lfu_policy()) {
     ctx.out.Error(
         errors::kLfuSelectedNoIdletime);
     return;
@@ -249,7 +250,7 @@ void CmdObjectIdletime(CommandContext& ctx) {
 void CmdObjectFreq(CommandContext& ctx) {
   Object* obj = ObjectTarget(ctx);
   if (obj == nullptr) return;
-  if (!ctx.server.config().lfu_policy()) {
+  if (!ctx.config().lfu_policy()) {
     ctx.out.Error(
         errors::kLfuNotSelected);
     return;

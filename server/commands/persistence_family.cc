@@ -2,11 +2,11 @@
 // Replies are Redis 7's, word for word.
 #include <string>
 
+#include "server/command/services.h"
 #include "server/command/arg_parser.h"
-#include "server/command/command_table.h"
+#include "server/commands/families.h"
 #include "server/command/errors.h"
 #include "server/durability/persistence.h"
-#include "server/server.h"
 
 namespace ordis::server {
 namespace {
@@ -14,7 +14,7 @@ namespace {
 // SAVE: a snapshot now; the reply waits for it (other clients keep being served).
 void CmdSave(CommandContext& ctx) {
   bool busy;
-  persistence::Status status = ctx.server.persistence().Save(&busy);
+  persistence::Status status = ctx.services.durability.Save(&busy);
   if (busy) {
     ctx.out.Error(errors::kBgSaveInProgress);
     return;
@@ -40,7 +40,7 @@ void CmdBgSave(CommandContext& ctx) {
     return;
   }
   bool scheduled;
-  const std::string error = ctx.server.persistence().StartBgSave(schedule, &scheduled);
+  const std::string error = ctx.services.durability.StartBgSave(schedule, &scheduled);
   if (!error.empty()) {
     ctx.out.Error(error);
   } else if (scheduled) {
@@ -53,7 +53,7 @@ void CmdBgSave(CommandContext& ctx) {
 // BGREWRITEAOF
 void CmdBgRewriteAof(CommandContext& ctx) {
   bool scheduled;
-  const std::string error = ctx.server.persistence().StartRewrite(&scheduled);
+  const std::string error = ctx.services.durability.StartRewrite(&scheduled);
   if (!error.empty()) {
     ctx.out.Error(error);
   } else if (scheduled) {
@@ -64,7 +64,7 @@ void CmdBgRewriteAof(CommandContext& ctx) {
 }
 
 // LASTSAVE: unix time of the last successful save (the start time before any).
-void CmdLastSave(CommandContext& ctx) { ctx.out.Integer(ctx.server.persistence().last_save_s()); }
+void CmdLastSave(CommandContext& ctx) { ctx.out.Integer(ctx.services.durability.last_save_s()); }
 
 }  // namespace
 

@@ -3,9 +3,10 @@
 #include <string>
 #include <vector>
 
+#include "server/command/services.h"
 #include "server/commands/access.h"
 #include "server/command/arg_parser.h"
-#include "server/command/command_table.h"
+#include "server/commands/families.h"
 #include "server/command/errors.h"
 #include "base/glob.h"
 #include "server/types/lex_bound.h"
@@ -168,7 +169,7 @@ void CmdScan(CommandContext& ctx) {
   std::string resume_after;
   bool resume = false;
   if (cursor != 0) {
-    auto saved = ctx.server.scan_cursors().Load(cursor);
+    auto saved = ctx.services.scan_cursors.Load(cursor);
     if (!saved) {
       ctx.out.Error(errors::kInvalidCursor);
       return;
@@ -203,7 +204,7 @@ void CmdScan(CommandContext& ctx) {
         return true;
       },
       ctx.expired);
-  uint64_t next = more ? ctx.server.scan_cursors().Save(std::move(last)) : 0;
+  uint64_t next = more ? ctx.services.scan_cursors.Save(std::move(last)) : 0;
   ctx.out.ArrayHeader(2);
   ctx.out.Bulk(std::to_string(next));
   ctx.out.ArrayHeader(static_cast<int64_t>(found.size()));

@@ -10,9 +10,9 @@
 
 #include "server/commands/access.h"
 #include "server/command/arg_parser.h"
-#include "server/command/command_table.h"
+#include "server/commands/families.h"
 #include "server/command/errors.h"
-#include "server/durability/persistence.h"
+#include "server/command/services.h"
 
 namespace ordis::server {
 namespace {
@@ -20,7 +20,7 @@ namespace {
 // CONFIG GET parameter [parameter ...]
 void CmdConfigGet(CommandContext& ctx) {
   std::vector<std::string> patterns(ctx.args.begin() + 2, ctx.args.end());
-  auto found = ctx.server.config().Get(patterns);
+  auto found = ctx.config().Get(patterns);
   ctx.out.MapHeader(static_cast<int64_t>(found.size()));
   for (const auto& [name, value] : found) {
     ctx.out.Bulk(name);
@@ -38,7 +38,7 @@ void CmdConfigSet(CommandContext& ctx) {
   for (size_t i = 2; i + 1 < ctx.args.size(); i += 2) {
     pairs.emplace_back(ctx.args[i], ctx.args[i + 1]);
   }
-  std::string error = ctx.server.config().Set(pairs);
+  std::string error = ctx.config().Set(pairs);
   if (error.empty()) {
     ctx.out.Ok();
   } else {
@@ -48,13 +48,14 @@ void CmdConfigSet(CommandContext& ctx) {
 
 // CONFIG RESETSTAT
 void CmdConfigResetStat(CommandContext& ctx) {
-  ctx.server.ResetStats();
+  ctx.services.stats.Reset();
+  ctx.keyspace().ResetStats();
   ctx.out.Ok();
 }
 
 // CONFIG REWRITE
 void CmdConfigRewrite(CommandContext& ctx) {
-  std::string error = ctx.server.config().Rewrite();
+  std::string error = ctx.config().Rewrite();
   if (error.empty()) {
     ctx.out.Ok();
   } else {
@@ -115,7 +116,7 @@ void CmdTime(CommandContext& ctx) {
 
 // DEBUG SLEEP seconds | DEBUG HELP
 void CmdDebug(CommandContext& ctx) {
-  std::string mode = ctx.server.config().Value("enable-debug-command");
+  std::string mode = ctx.config().Value("enable-debug-command");
   bool local = ctx.client.addr.starts_with("127.") || ctx.client.addr.starts_with("::1:");
   if (mode == "no" || (mode == "local" && !local)) {
     ctx.out.Error(
@@ -150,7 +151,7 @@ void CmdDebug(CommandContext& ctx) {
 // Saves when asked or when save points are configured, and syncs the append-only log; a failed
 // save keeps the server running (unless FORCE), as Redis does.
 void CmdShutdown(CommandContext& ctx) {
-  bool save = !ctx.server.config().Value("save").empty(), force = false;
+  bool save = !ctx.config().Value("save").empty(), force = false;
   for (size_t i = 1; i < ctx.args.size(); ++i) {
     std::string_view opt = ctx.args[i];
     if (EqualsIgnoreCase(opt, "SAVE")) {
@@ -172,7 +173,7 @@ void CmdShutdown(CommandContext& ctx) {
       return;
     }
   }
-  persistence::Status status = ctx.server.persistence().Shutdown(save, force);
+  persistence::Status status = ctx.services.durability.Shutdown(save, force);
   if (!status.ok()) {
     std::fprintf(stderr, "Error trying to shut down: %s\n", status.message().c_str());
     if (!force) {
@@ -181,7 +182,7 @@ void CmdShutdown(CommandContext& ctx) {
     }
   }
   // Redis closes the connection without a reply when it shuts down.
-  ctx.server.MarkShutdownSaved();
+  ctx.services.control.MarkShutdownSaved();
 }
 
 // MEMORY USAGE key [SAMPLES count]

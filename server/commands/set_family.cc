@@ -17,7 +17,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "server/commands/access.h"
 #include "server/command/arg_parser.h"
-#include "server/command/command_table.h"
+#include "server/commands/families.h"
 #include "server/command/errors.h"
 #include "base/glob.h"
 #include "base/number.h"

@@ -3,9 +3,10 @@
 #include <memory>
 #include <string>
 
+#include "server/command/services.h"
 #include "server/commands/access.h"
 #include "server/command/arg_parser.h"
-#include "server/command/command_table.h"
+#include "server/commands/families.h"
 #include "server/command/errors.h"
 #include "server/commands/expire_option.h"
 #include "base/number.h"
@@ -299,7 +300,7 @@ void CmdMSetNx(CommandContext& ctx) {
 }
 
 bool WithinBulkLimit(CommandContext& ctx, uint64_t size) {
-  if (size > static_cast<uint64_t>(ctx.server.config().proto_max_bulk_len())) {
+  if (size > static_cast<uint64_t>(ctx.config().proto_max_bulk_len())) {
     ctx.out.Error(errors::kStringTooLong);
     return false;
   }

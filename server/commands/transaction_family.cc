@@ -4,11 +4,9 @@
 // interleaves (isolation) and WATCH's check-then-run is atomic.
 #include <algorithm>
 
-#include "server/command/command_table.h"
+#include "server/commands/families.h"
 #include "server/command/dispatcher.h"
 #include "server/command/errors.h"
-#include "server/net/io_thread.h"
-#include "server/server.h"
 #include "server/command/transaction.h"
 
 namespace ordis::server {
@@ -35,7 +33,7 @@ void CmdExec(CommandContext& ctx) {
   if (ctx.client.multi_error) {
     ctx.out.Error(errors::kExecAbort);
   } else {
-    ctx.thread_dispatcher().ExecQueued(ctx.client, ctx.out);
+    ctx.dispatcher.ExecQueued(ctx.client, ctx.out);
   }
   DiscardTransaction(ctx.keyspace(), ctx.client);
 }
@@ -81,21 +79,6 @@ void CmdUnwatch(CommandContext& ctx) {
 }
 
 }  // namespace
-
-void UnwatchAll(Keyspace& keyspace, ClientState& c) {
-  if (!c.watched_keys.empty()) keyspace.watches().UnwatchAll(c.watched_keys, &c.watch);
-  c.watched_keys.clear();
-  c.watched_with_ttl.clear();
-  c.watch.dirty.store(false, std::memory_order_relaxed);
-}
-
-void DiscardTransaction(Keyspace& keyspace, ClientState& c) {
-  c.in_multi = false;
-  c.multi_error = false;
-  c.queued.clear();
-  c.multi_count.store(-1, std::memory_order_relaxed);
-  UnwatchAll(keyspace, c);
-}
 
 void RegisterTransactionFamily(CommandTable* table) {
   using namespace cmd;

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <string_view>
 
+#include "server/command/services.h"
 #include "server/commands/access.h"
 #include "server/types/lex_bound.h"
 #include "server/types/zset_value.h"
@@ -15,7 +16,7 @@ namespace ordis::server {
 
 // The insertion limits of the server configuration (zset-max-listpack-entries / -value).
 inline ZSetLimits ZSetLimitsOf(const CommandContext& ctx) {
-  const Config& config = ctx.server.config();
+  const Config& config = ctx.config();
   return {static_cast<size_t>(config.zset_max_listpack_entries()),
           static_cast<size_t>(config.zset_max_listpack_value())};
 }

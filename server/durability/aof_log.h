@@ -29,31 +29,30 @@
 
 #include "persistence/aof_file.h"
 #include "persistence/status.h"
+#include "server/command/durability.h"
 
 namespace ordis::server {
 
 enum class FsyncPolicy { kAlways, kEverySec, kNo };
 
-class AofLog {
+class AofLog : public CommandLog {
  public:
   AofLog(std::unique_ptr<persistence::AofWriter> writer, FsyncPolicy policy);
 
   void set_policy(FsyncPolicy policy);
 
-  // Starts a group: commands staged until EndGroup form one record (EXEC).
-  void BeginGroup();
-  // Ends the group; returns the record's sequence number (0 if it was empty).
-  uint64_t EndGroup();
-  // Stages one command run in db. Returns its record's sequence number (the group's, inside one).
-  uint64_t StageCommand(int db, std::span<const std::string_view> args);
+  // CommandLog.
+  void BeginGroup() override;
+  uint64_t EndGroup() override;
+  uint64_t StageCommand(int db, std::span<const std::string_view> args) override;
+  // An I/O error is returned to every waiter it affects; the records stay pending and the next
+  // Commit retries them.
+  persistence::Status Commit(uint64_t seq) override;
   // Notes a TTL the running command set; it is logged after that command (as PEXPIREAT).
   void NoteExpire(int db, std::string_view key, int64_t expire_at_ms);
   // Stages the deletion of a key that expired.
   uint64_t StageExpired(int db, std::string_view key);
 
-  // Returns once record seq is written (and durable under always). An I/O error is returned to
-  // every waiter it affects; the records stay pending and the next Commit retries them.
-  persistence::Status Commit(uint64_t seq);
   // everysec: fdatasync if a second has passed since the last one and something was written.
   void SyncIfDue(int64_t now_ms);
   // Writes and syncs everything staged (shutdown, before a rewrite switches files).

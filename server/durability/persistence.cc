@@ -17,7 +17,6 @@
 #include "server/config/config.h"
 #include "server/command/dispatcher.h"
 #include "server/command/errors.h"
-#include "server/server.h"
 
 namespace ordis::server {
 namespace {
@@ -45,11 +44,12 @@ constexpr int64_t kRetryAfterFailureMs = 5000;
 
 }  // namespace
 
-Persistence::Persistence(Server& server) : server_(server), keyspace_(server.keyspace()) {}
+Persistence::Persistence(Config& config, Keyspace& keyspace, ServerControl& control)
+    : config_(config), keyspace_(keyspace), control_(control) {}
 
 ZSetLimits Persistence::ZSetLimitsFromConfig() const {
-  return {static_cast<size_t>(server_.config().zset_max_listpack_entries()),
-          static_cast<size_t>(server_.config().zset_max_listpack_value())};
+  return {static_cast<size_t>(config_.zset_max_listpack_entries()),
+          static_cast<size_t>(config_.zset_max_listpack_value())};
 }
 
 Persistence::~Persistence() {
@@ -60,30 +60,31 @@ Persistence::~Persistence() {
 
 // --- Paths --------------------------------------------------------------------------------------
 
-std::string Persistence::Dir() const { return server_.config().Value("dir"); }
+std::string Persistence::Dir() const { return config_.Value("dir"); }
 std::string Persistence::SnapshotPath() const {
-  return Dir() + "/" + server_.config().Value("dbfilename");
+  return Dir() + "/" + config_.Value("dbfilename");
 }
 std::string Persistence::AofDir() const {
-  return Dir() + "/" + server_.config().Value("appenddirname");
+  return Dir() + "/" + config_.Value("appenddirname");
 }
 std::string Persistence::AofPath(const std::string& name) const { return AofDir() + "/" + name; }
 std::string Persistence::ManifestPath() const {
-  return AofPath(server_.config().Value("appendfilename") + ".manifest");
+  return AofPath(config_.Value("appendfilename") + ".manifest");
 }
 std::string Persistence::BaseName(uint64_t seq) const {
-  return server_.config().Value("appendfilename") + "." + std::to_string(seq) + ".base.osnap";
+  return config_.Value("appendfilename") + "." + std::to_string(seq) + ".base.osnap";
 }
 std::string Persistence::IncrName(uint64_t seq) const {
-  return server_.config().Value("appendfilename") + "." + std::to_string(seq) + ".incr.aof";
+  return config_.Value("appendfilename") + "." + std::to_string(seq) + ".incr.aof";
 }
 
 // --- Start-up -----------------------------------------------------------------------------------
 
-Status Persistence::Start() {
+Status Persistence::Start(const Services& services) {
+  replay_services_ = &services;
   const int64_t start_ms = NowMs();
-  const bool appendonly = server_.config().Value("appendonly") == "yes";
-  last_save_s_ = server_.start_time_ms() / 1000;
+  const bool appendonly = config_.Value("appendonly") == "yes";
+  last_save_s_ = control_.start_time_ms() / 1000;
   loading_ = true;
   Status status = Status::Ok();
   bool have_log = false;
@@ -144,8 +145,7 @@ Status Persistence::LoadLog(const persistence::Manifest& manifest) {
     if (!status.ok()) return status;
     first_incr = 1;
   }
-  ThreadStats stats(server_.commands().flat().size());
-  Dispatcher dispatcher(server_, stats);
+  Dispatcher dispatcher(*replay_services_, replay_services_->stats.background());
   {
     std::unique_lock lock(keyspace_.mu());
     keyspace_.SetLoading(true);
@@ -190,7 +190,7 @@ Status Persistence::ReplayFile(const std::string& path, bool last, Dispatcher& d
     case persistence::AofReader::End::kClean:
       return Status::Ok();
     case persistence::AofReader::End::kTornTail:
-      if (last && server_.config().Value("aof-load-truncated") == "yes") {
+      if (last && config_.Value("aof-load-truncated") == "yes") {
         std::fprintf(stderr,
                      "!!! Warning: short read while loading the append-only file %s: %s; "
                      "truncating it at offset %llu (aof-load-truncated yes)\n",
@@ -202,7 +202,7 @@ Status Persistence::ReplayFile(const std::string& path, bool last, Dispatcher& d
     case persistence::AofReader::End::kCorrupt:
       break;
   }
-  if (server_.config().Value("aof-load-corrupted") != "yes") {
+  if (config_.Value("aof-load-corrupted") != "yes") {
     return Status::Error(reader->error() +
                          " (to load the records before it, start with aof-load-corrupted yes)");
   }
@@ -298,7 +298,7 @@ void Persistence::JoinJob() {
 
 void Persistence::OpenLog(std::unique_ptr<persistence::AofWriter> writer) {
   logs_.push_back(std::make_unique<AofLog>(std::move(writer),
-                                           PolicyFrom(server_.config().Value("appendfsync"))));
+                                           PolicyFrom(config_.Value("appendfsync"))));
   aof_.store(logs_.back().get(), std::memory_order_release);
 }
 
@@ -428,10 +428,10 @@ Status Persistence::Rewrite() {
 
 void Persistence::Cron(int64_t now_ms) {
   // CONFIG SET appendonly / appendfsync take effect here.
-  const bool want_log = server_.config().Value("appendonly") == "yes";
+  const bool want_log = config_.Value("appendonly") == "yes";
   if (!want_log && aof() != nullptr && !job_running_) CloseLog();
   if (AofLog* log = aof()) {
-    log->set_policy(PolicyFrom(server_.config().Value("appendfsync")));
+    log->set_policy(PolicyFrom(config_.Value("appendfsync")));
     log->SyncIfDue(now_ms);
   }
   if (job_running_) return;
@@ -466,7 +466,7 @@ void Persistence::Cron(int64_t now_ms) {
   }
   if (since > 0 && (last_ok || now_ms - last_save_attempt_ms_ >= kRetryAfterFailureMs)) {
     std::vector<std::string> words;
-    SplitArgs(server_.config().Value("save"), &words);
+    SplitArgs(config_.Value("save"), &words);
     for (size_t i = 0; i + 1 < words.size(); i += 2) {
       const int64_t seconds = std::stoll(words[i]);
       const uint64_t needed = std::stoull(words[i + 1]);
@@ -480,8 +480,8 @@ void Persistence::Cron(int64_t now_ms) {
   }
   // Automatic rewrite when the log outgrows its base.
   if (AofLog* log = aof()) {
-    const int64_t percentage = std::stoll(server_.config().Value("auto-aof-rewrite-percentage"));
-    const uint64_t min_size = std::stoull(server_.config().Value("auto-aof-rewrite-min-size"));
+    const int64_t percentage = std::stoll(config_.Value("auto-aof-rewrite-percentage"));
+    const uint64_t min_size = std::stoull(config_.Value("auto-aof-rewrite-min-size"));
     uint64_t base;
     {
       std::lock_guard lock(info_mu_);
@@ -508,7 +508,7 @@ Status Persistence::Shutdown(bool save, bool force) {
     if (status.ok()) status = drained;
   }
   if (status.ok() || force) {
-    server_.RequestShutdown();
+    control_.RequestShutdown();
   } else {
     job_running_ = false;  // the server goes on
   }

@@ -25,70 +25,46 @@
 
 #include "persistence/manifest.h"
 #include "persistence/status.h"
+#include "server/command/durability.h"
+#include "server/command/server_control.h"
+#include "server/command/services.h"
+#include "server/config/config.h"
 #include "server/durability/aof_log.h"
 #include "server/keyspace/keyspace.h"
 #include "server/durability/snapshotter.h"
 
 namespace ordis::server {
 
-class Server;
 class Dispatcher;
 
-struct PersistenceInfo {
-  bool loading = false;
-  uint64_t changes_since_save = 0;
-  bool bgsave_in_progress = false;
-  int64_t last_save_time_s = 0;
-  bool last_bgsave_ok = true;
-  int64_t last_bgsave_time_s = -1;
-  int64_t current_save_time_s = -1;
-  bool aof_enabled = false;
-  bool aof_rewrite_in_progress = false;
-  bool aof_rewrite_scheduled = false;
-  int64_t last_rewrite_time_s = -1;
-  int64_t current_rewrite_time_s = -1;
-  bool last_rewrite_ok = true;
-  bool aof_last_write_ok = true;
-  uint64_t aof_current_size = 0;
-  uint64_t aof_base_size = 0;
-  uint64_t aof_rewrites = 0;
-  uint64_t saves = 0;
-  uint64_t loaded_keys = 0;
-  int64_t load_time_ms = 0;
-  int64_t job_start_ms = 0;
-};
-
-class Persistence : public KeyspaceObserver {
+class Persistence : public KeyspaceObserver, public Durability {
  public:
-  explicit Persistence(Server& server);
+  // control: asked to stop the server after SHUTDOWN's save; its start time is the first
+  // LASTSAVE.
+  Persistence(Config& config, Keyspace& keyspace, ServerControl& control);
   ~Persistence() override;
 
-  // Start-up, before any client: loads the data set (log or snapshot) and opens the log. A non-ok
-  // status is fatal; its message goes to the operator.
-  persistence::Status Start();
+  // Start-up, before any client: loads the data set (log or snapshot) and opens the log, replaying
+  // the log's commands through a dispatcher over services. A non-ok status is fatal; its message
+  // goes to the operator.
+  persistence::Status Start(const Services& services);
 
-  // SAVE: a snapshot now; returns when it is on disk. *busy (and nothing done) while a background
-  // job runs.
-  persistence::Status Save(bool* busy);
-  // BGSAVE / BGREWRITEAOF: "" when started, else Redis's error text.
-  // *scheduled when schedule was asked and another job runs: the save starts after it.
-  std::string StartBgSave(bool schedule, bool* scheduled);
-  // *scheduled when a job runs: the rewrite starts after it.
-  std::string StartRewrite(bool* scheduled);
-  int64_t last_save_s() const { return last_save_s_.load(); }
+  // Durability (command/durability.h). Shutdown is also the path of a signal, with no clients
+  // left.
+  CommandLog* log() const override { return aof(); }
+  persistence::Status Save(bool* busy) override;
+  std::string StartBgSave(bool schedule, bool* scheduled) override;
+  std::string StartRewrite(bool* scheduled) override;
+  persistence::Status Shutdown(bool save, bool force) override;
+  int64_t last_save_s() const override { return last_save_s_.load(); }
+  PersistenceInfo Info() const override;
 
   // Thread 0's cron, ten times a second: save rules, automatic rewrite, everysec fsync, reaping
   // the finished job.
   void Cron(int64_t now_ms);
-  // SHUTDOWN: waits for a running job, then under the exclusive keyspace lock saves if asked,
-  // syncs the log and (on success, or always when force) tells the server to stop, so no write is
-  // acknowledged after the data was saved. Also the path of a signal, with no clients left.
-  persistence::Status Shutdown(bool save, bool force);
-
   // The log, or nullptr when appendonly is off. A log once opened lives as long as this object, so
   // a pointer to it stays valid after appendonly is turned off.
   AofLog* aof() const { return aof_.load(std::memory_order_acquire); }
-  PersistenceInfo Info() const;
 
   // KeyspaceObserver.
   void BeforeKeyChange(int db, std::string_view key, const Object* obj) override;
@@ -121,8 +97,10 @@ class Persistence : public KeyspaceObserver {
   // Waits for the job thread, if any.
   void JoinJob();
 
-  Server& server_;
+  Config& config_;
   Keyspace& keyspace_;
+  ServerControl& control_;
+  const Services* replay_services_ = nullptr;  // Start's: what the log's replay runs on
   // Opens the log on writer (the exclusive keyspace lock held).
   void OpenLog(std::unique_ptr<persistence::AofWriter> writer);
   // appendonly was set to no: stop logging (Redis's stopAppendOnly).

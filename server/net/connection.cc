@@ -11,11 +11,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "server/command/command_table.h"
+#include "base/clock.h"
 #include "server/net/io_thread.h"
-#include "server/keyspace/keyspace.h"
-#include "server/server.h"
-#include "server/command/transaction.h"
 
 namespace ordis::server {
 namespace {
@@ -45,17 +42,14 @@ std::string SockAddr(int fd, bool peer) {
 
 }  // namespace
 
-Connection::Connection(IoThread& thread, int fd, uint64_t id)
-    : thread_(&thread), fd_(fd), writer_(&out_) {
-  state_.id = id;
-  state_.fd = fd;
-  state_.addr = SockAddr(fd, true);
-  state_.laddr = SockAddr(fd, false);
-  state_.created_ms = NowMs();
-  // As Redis: the default user has no password when none is required, so a client accepted then
-  // stays authenticated even if requirepass is set later.
-  state_.authenticated = !thread.server().AuthRequired();
-  state_.last_interaction_ms.store(state_.created_ms, std::memory_order_relaxed);
+Connection::Connection(IoThread& thread, int fd, uint64_t id, std::unique_ptr<Session> session)
+    : thread_(&thread), fd_(fd), writer_(&out_), session_(std::move(session)) {
+  session_->id = id;
+  session_->fd = fd;
+  session_->addr = SockAddr(fd, true);
+  session_->laddr = SockAddr(fd, false);
+  session_->created_ms = NowMs();
+  session_->last_interaction_ms.store(session_->created_ms, std::memory_order_relaxed);
   int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 }
@@ -64,7 +58,6 @@ Connection::~Connection() {
   if (read_event_) event_free(read_event_);
   if (write_event_) event_free(write_event_);
   if (fd_ >= 0) close(fd_);
-  UnwatchAll(thread_->server().keyspace(), state_);
 }
 
 void Connection::Start() {
@@ -84,7 +77,7 @@ void Connection::Detach(IoThread* to) {
 
 void Connection::Attach() {
   Start();
-  if (state_.kill_requested.load(std::memory_order_relaxed)) {
+  if (session_->kill_requested.load(std::memory_order_relaxed)) {
     Close();
     return;
   }
@@ -129,19 +122,19 @@ void Connection::HandleRead() {
     return;
   }
   in_.Commit(static_cast<size_t>(n));
-  Bump(thread_->stats().net_input_bytes, static_cast<uint64_t>(n));
-  if (static_cast<int64_t>(in_.size()) > thread_->server().config().query_buffer_limit()) {
+  Bump(thread_->stats()[Stat::kNetInputBytes], static_cast<uint64_t>(n));
+  if (static_cast<int64_t>(in_.size()) > thread_->config().query_buffer_limit()) {
     // A request still incomplete past the limit (Redis: "closing client that reached max query
     // buffer length").
     Close();
     return;
   }
-  state_.last_interaction_ms.store(CoarseNowMs(), std::memory_order_relaxed);
+  session_->last_interaction_ms.store(CoarseNowMs(), std::memory_order_relaxed);
   // Run at the end of the loop turn's reads, with every connection that read in it: their keys
   // are prefetched together (IoThread::OnProcess).
   if (!input_queued_) {
     input_queued_ = true;
-    thread_->QueueInput(state_.id);
+    thread_->QueueInput(session_->id);
   }
 }
 
@@ -151,7 +144,7 @@ bool Connection::ParseBatch() {
   std::string_view input = in_.view();
   size_t offset = 0;
   while (batch_.size() < kMaxBatch && offset < input.size()) {
-    parser_.set_authenticated(!thread_->server().NeedsAuth(state_));
+    parser_.set_authenticated(!thread_->runner().NeedsAuth(*session_));
     size_t consumed = 0;
     resp::ParseStatus status = parser_.Parse(input.substr(offset), &consumed, &args_);
     if (status == resp::ParseStatus::kError) return false;
@@ -167,81 +160,75 @@ bool Connection::ParseBatch() {
     // AUTH, parse one command at a time: AUTH changes the limits the next one is parsed with.
     const char* arg = args_[0].data();
     if (arg < input.data() || arg >= input.data() + input.size()) break;
-    if (thread_->server().NeedsAuth(state_)) break;
+    if (thread_->runner().NeedsAuth(*session_)) break;
   }
   return true;
 }
 
-void Connection::AddBatchKeys(std::vector<Keyspace::KeyRef>* keys) const {
+size_t Connection::CollectBatchKeys() {
   // Enough to overlap a turn's lookups; more would evict the first before they are used (each
   // lookup touches about ten cache lines).
   constexpr size_t kMaxPrefetch = 256;
-  const CommandTable& table = thread_->server().commands();
-  const int db = state_.db.load(std::memory_order_relaxed);
+  CommandRunner& runner = thread_->runner();
+  size_t listed = 0;
   for (const ParsedCommand& cmd : batch_) {
-    const CommandSpec* spec = table.Find(batch_args_[cmd.first_arg]);
-    if (spec == nullptr || spec->first_key <= 0) continue;
-    const int argc = static_cast<int>(cmd.argc);
-    const int last = spec->last_key < 0 ? argc + spec->last_key : spec->last_key;
-    for (int i = spec->first_key; i <= last && i < argc; i += std::max(spec->key_step, 1)) {
-      if (keys->size() >= kMaxPrefetch) return;
-      keys->push_back({db, batch_args_[cmd.first_arg + static_cast<size_t>(i)]});
-    }
+    if (listed >= kMaxPrefetch) break;
+    listed = runner.CollectKeys(*session_, {batch_args_.data() + cmd.first_arg, cmd.argc});
   }
+  return listed;
 }
 
-void Connection::PrepareBatch(std::vector<Keyspace::KeyRef>* keys) {
+size_t Connection::PrepareBatch() {
   input_queued_ = false;
   resp::ParserLimits limits;
-  limits.max_bulk_len = static_cast<uint64_t>(thread_->server().config().proto_max_bulk_len());
+  limits.max_bulk_len = static_cast<uint64_t>(thread_->config().proto_max_bulk_len());
   parser_.set_limits(limits);
   batch_parse_ok_ = ParseBatch();
-  AddBatchKeys(keys);
+  return CollectBatchKeys();
 }
 
 void Connection::ProcessInput() {
-  Dispatcher& dispatcher = thread_->dispatcher();
-  for (bool first = true; !closed_ && !state_.close_after_reply && in_.size() > 0; first = false) {
+  CommandRunner& runner = thread_->runner();
+  for (bool first = true; !closed_ && !session_->close_after_reply && in_.size() > 0; first = false) {
     // Pre-parse a batch of whole commands so their keys are prefetched together, then run them in
     // order. A protocol error is answered after the commands before it, as Redis does. The
     // first batch of a read was parsed and prefetched with the other connections' (PrepareBatch).
     bool parse_ok = batch_parse_ok_;
     if (!first) {
       parse_ok = ParseBatch();
-      batch_keys_.clear();
-      AddBatchKeys(&batch_keys_);
-      if (batch_keys_.size() >= 2) thread_->server().keyspace().Prefetch(batch_keys_);
+      CollectBatchKeys();
+      runner.PrefetchCollected();
     }
     for (const ParsedCommand& cmd : batch_) {
       std::span<const std::string_view> args(batch_args_.data() + cmd.first_arg, cmd.argc);
-      dispatcher.Dispatch(state_, writer_, args);
+      runner.Run(*session_, writer_, args);
       in_.Consume(cmd.consumed);  // only now: args point into the buffer
       if (closed_ || OverHardLimit()) {
-        dispatcher.EndBatch();
+        runner.EndBatch();
         return;
       }
-      if (state_.close_after_reply) break;
+      if (session_->close_after_reply) break;
     }
-    if (!parse_ok && !state_.close_after_reply) {
+    if (!parse_ok && !session_->close_after_reply) {
       writer_.Error(parser_.ErrorText());
-      Bump(thread_->stats().error_replies);
-      state_.close_after_reply = true;
+      Bump(thread_->stats()[Stat::kErrorReplies]);
+      session_->close_after_reply = true;
     }
     if (batch_.empty()) break;  // waiting for the rest of a command
   }
-  dispatcher.EndBatch();
+  runner.EndBatch();
   in_.ShrinkIfIdle();
-  state_.query_buffer_bytes.store(in_.size(), std::memory_order_relaxed);
+  session_->query_buffer_bytes.store(in_.size(), std::memory_order_relaxed);
   if (!flush_scheduled_) {
     flush_scheduled_ = true;
-    thread_->ScheduleFlush(state_.id);
+    thread_->ScheduleFlush(session_->id);
   }
 }
 
 bool Connection::OverHardLimit() {
-  OutputBufferLimit limit = thread_->server().output_limit();
+  OutputBufferLimit limit = thread_->config().normal_output_limit();
   if (limit.hard_bytes > 0 && static_cast<int64_t>(out_.size()) > limit.hard_bytes) {
-    Bump(thread_->stats().output_limit_disconnections);
+    Bump(thread_->stats()[Stat::kOutputLimitDisconnections]);
     Close();
     return true;
   }
@@ -249,24 +236,24 @@ bool Connection::OverHardLimit() {
 }
 
 bool Connection::CheckLimits(int64_t now_ms) {
-  if (state_.kill_requested.load(std::memory_order_relaxed)) {  // missed its nudge while moving
+  if (session_->kill_requested.load(std::memory_order_relaxed)) {  // missed its nudge while moving
     Close();
     return false;
   }
-  OutputBufferLimit limit = thread_->server().output_limit();
+  OutputBufferLimit limit = thread_->config().normal_output_limit();
   if (limit.soft_bytes > 0 && static_cast<int64_t>(out_.size()) > limit.soft_bytes) {
     if (soft_limit_since_ms_ < 0) soft_limit_since_ms_ = now_ms;
     if (now_ms - soft_limit_since_ms_ >= limit.soft_seconds * 1000) {
-      Bump(thread_->stats().output_limit_disconnections);
+      Bump(thread_->stats()[Stat::kOutputLimitDisconnections]);
       Close();
       return false;
     }
   } else {
     soft_limit_since_ms_ = -1;
   }
-  int64_t timeout_s = thread_->server().config().timeout_s();
-  if (timeout_s > 0 && out_.empty() && !state_.in_multi &&
-      now_ms - state_.last_interaction_ms.load(std::memory_order_relaxed) > timeout_s * 1000) {
+  int64_t timeout_s = thread_->config().timeout_s();
+  if (timeout_s > 0 && out_.empty() && thread_->runner().IdleTimeoutApplies(*session_) &&
+      now_ms - session_->last_interaction_ms.load(std::memory_order_relaxed) > timeout_s * 1000) {
     Close();
     return false;
   }
@@ -285,15 +272,15 @@ void Connection::Flush() {
       return;
     }
     out_.Consume(static_cast<size_t>(written));
-    Bump(thread_->stats().net_output_bytes, static_cast<uint64_t>(written));
+    Bump(thread_->stats()[Stat::kNetOutputBytes], static_cast<uint64_t>(written));
   }
-  state_.output_buffer_bytes.store(out_.size(), std::memory_order_relaxed);
+  session_->output_buffer_bytes.store(out_.size(), std::memory_order_relaxed);
   if (out_.empty()) {
     if (write_armed_) {
       event_del(write_event_);
       write_armed_ = false;
     }
-    if (state_.close_after_reply) {
+    if (session_->close_after_reply) {
       Close();
       return;
     }

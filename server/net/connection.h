@@ -1,6 +1,6 @@
 // One client connection: reads into a contiguous input buffer, parses every complete command in
-// it (the whole batch a read delivered), dispatches them in order, and writes the batch's replies
-// with writev before going back to the loop.
+// it (the whole batch a read delivered), hands them in order to the thread's CommandRunner, and
+// writes the batch's replies with writev at the end of the loop turn.
 //
 // Thread safety: lives on one I/O thread at a time and is never touched from another; the I/O
 // thread balancer may hand it to another thread between loop turns (Detach, then Attach there).
@@ -8,6 +8,7 @@
 
 #include <event2/event.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,7 @@
 #include "resp/parser.h"
 #include "resp/writer.h"
 #include "server/net/input_buffer.h"
-#include "server/command/client_state.h"
-#include "server/keyspace/keyspace.h"
+#include "server/net/session.h"
 
 namespace ordis::server {
 
@@ -24,7 +24,8 @@ class IoThread;
 
 class Connection {
  public:
-  Connection(IoThread& thread, int fd, uint64_t id);
+  // session: the command layer's state for this client (CommandSink::NewSession).
+  Connection(IoThread& thread, int fd, uint64_t id, std::unique_ptr<Session> session);
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -40,17 +41,18 @@ class Connection {
   bool movable() const { return !closed_ && !input_queued_ && !flush_scheduled_; }
   bool closed() const { return closed_; }
   // Called by the thread after the loop turn's reads: pre-parses the first batch of commands the
-  // read delivered and adds their keys to *keys, so the keys of every connection that read in
-  // the turn are prefetched together. ProcessInput then runs that batch first.
-  void PrepareBatch(std::vector<Keyspace::KeyRef>* keys);
+  // read delivered and adds their keys to the runner's prefetch list (returning its size), so the
+  // keys of every connection that read in the turn are prefetched together. ProcessInput then
+  // runs that batch first.
+  size_t PrepareBatch();
   // After PrepareBatch: runs every complete command in the input (the prepared batch first) and
   // schedules the replies' flush.
   void ProcessInput();
   // Closes now (the owning thread frees the object).
   void Close();
 
-  ClientState& state() { return state_; }
-  const ClientState& state() const { return state_; }
+  Session& session() { return *session_; }
+  const Session& session() const { return *session_; }
   size_t query_buffer_size() const { return in_.size(); }
   size_t output_size() const { return out_.size(); }
   // Called by cron: enforces the soft output limit and the idle timeout. Returns false if closed.
@@ -66,7 +68,8 @@ class Connection {
   // Parses up to kMaxBatch whole commands from the input into batch_. False on a protocol error
   // (the commands parsed before it are in batch_).
   bool ParseBatch();
-  void AddBatchKeys(std::vector<Keyspace::KeyRef>* keys) const;
+  // Adds the batch's keys to the runner's prefetch list; returns the list's size.
+  size_t CollectBatchKeys();
   // Writes as much pending output as the socket takes; arms the write event for the rest.
   void Flush();
   // Replies wait for the end of the loop turn (IoThread::ScheduleFlush): every connection served
@@ -95,7 +98,6 @@ class Connection {
   static constexpr size_t kMaxBatch = 32;
   std::vector<ParsedCommand> batch_;
   std::vector<std::string_view> batch_args_;
-  std::vector<Keyspace::KeyRef> batch_keys_;
   bool input_queued_ = false;   // waiting for the loop turn's PrepareBatch/ProcessInput
   bool batch_parse_ok_ = true;  // what PrepareBatch's ParseBatch returned
 
@@ -103,7 +105,7 @@ class Connection {
   resp::Writer writer_;
   int64_t soft_limit_since_ms_ = -1;
 
-  ClientState state_;
+  std::unique_ptr<Session> session_;
 };
 
 }  // namespace ordis::server

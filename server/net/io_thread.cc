@@ -7,24 +7,25 @@
 #include <cstdint>
 #include <mutex>
 
-#include "server/command/command_table.h"
+#include "base/clock.h"
 #include "server/net/connection.h"
-#include "server/durability/persistence.h"
-#include "server/server.h"
+#include "server/net/io_threads.h"
 
 namespace ordis::server {
 
-IoThread::IoThread(Server& server, int index)
-    : server_(server),
+IoThread::IoThread(IoThreads& pool, int index, Config& config, CommandSink& sink,
+                   ThreadStats& stats)
+    : pool_(pool),
       index_(index),
+      config_(config),
+      sink_(sink),
+      stats_(stats),
+      runner_(sink.NewRunner(index)),
       base_(event_base_new()),
-      notify_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)),
-      stats_(server.commands().flat().size()),
-      dispatcher_(server, stats_) {
+      notify_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
   notify_event_ = event_new(base_, notify_fd_, EV_READ | EV_PERSIST, &IoThread::OnNotify, this);
   event_add(notify_event_, nullptr);
-  flush_event_ = event_new(base_, -1, 0, &IoThread::OnFlush, this);
-  process_event_ = event_new(base_, -1, 0, &IoThread::OnProcess, this);
+  turn_end_event_ = event_new(base_, -1, 0, &IoThread::OnTurnEnd, this);
   cron_event_ = event_new(base_, -1, EV_PERSIST, &IoThread::OnCron, this);
   timeval every{0, 100 * 1000};  // 10 Hz, as Redis's default hz
   event_add(cron_event_, &every);
@@ -41,8 +42,7 @@ IoThread::~IoThread() {
   event_free(notify_event_);
   event_free(cron_event_);
   if (balance_event_ != nullptr) event_free(balance_event_);
-  event_free(flush_event_);
-  event_free(process_event_);
+  event_free(turn_end_event_);
   event_base_free(base_);
   close(notify_fd_);
 }
@@ -52,7 +52,7 @@ void IoThread::Start() {
     cpu_clock_.store(CurrentThreadCpuClock(), std::memory_order_relaxed);
     event_base_dispatch(base_);
     // Leaving the loop: close what is still connected, on this thread.
-    for (auto& [id, conn] : connections_) server_.clients().Remove(id);
+    for (auto& [id, conn] : connections_) sink_.SessionEnded(conn->session());
     connections_.clear();
   });
 }
@@ -90,7 +90,7 @@ void IoThread::OnNotify(evutil_socket_t fd, short, void* arg) {
 void IoThread::OnCron(evutil_socket_t, short, void* arg) { static_cast<IoThread*>(arg)->Cron(); }
 
 void IoThread::OnBalance(evutil_socket_t, short, void* arg) {
-  static_cast<IoThread*>(arg)->server_.BalanceThreads();
+  static_cast<IoThread*>(arg)->pool_.Balance();
 }
 
 void IoThread::Cron() {
@@ -99,24 +99,20 @@ void IoThread::Cron() {
   conns.reserve(connections_.size());
   for (auto& [id, conn] : connections_) conns.push_back(conn.get());
   for (Connection* conn : conns) conn->CheckLimits(now_ms);
-  if (index_ == 0) {
-    server_.ActiveExpire(now_ms);
-    server_.persistence().Cron(now_ms);
-  }
+  if (index_ == 0) sink_.Cron(now_ms);
 }
 
-void IoThread::AddConnection(int fd) {
-  uint64_t id = server_.NextClientId();
-  auto conn = std::make_unique<Connection>(*this, fd, id);
+void IoThread::AddConnection(int fd, uint64_t id) {
+  auto conn = std::make_unique<Connection>(*this, fd, id, sink_.NewSession());
   Connection* raw = conn.get();
   connections_[id] = std::move(conn);
-  server_.clients().Add(&raw->state(), this);
+  sink_.SessionStarted(raw->session(), this);
   raw->Start();
 }
 
 void IoThread::RemoveConnection(Connection* conn) {
-  uint64_t id = conn->state().id;
-  server_.clients().Remove(id);
+  uint64_t id = conn->session().id;
+  sink_.SessionEnded(conn->session());
   auto it = connections_.find(id);
   assert(it != connections_.end());
   // Freed on the next loop turn: the caller may still be inside one of conn's methods.
@@ -126,64 +122,68 @@ void IoThread::RemoveConnection(Connection* conn) {
   Post([doomed] {});
 }
 
-void IoThread::ScheduleFlush(uint64_t client_id) {
-  if (to_flush_.empty()) event_active(flush_event_, 0, 0);
-  to_flush_.push_back(client_id);
-}
-
-void IoThread::QueueInput(uint64_t client_id) {
-  if (to_process_.empty()) event_active(process_event_, 0, 0);
-  to_process_.push_back(client_id);
-}
-
-void IoThread::OnProcess(evutil_socket_t, short, void* arg) {
-  // Enough keys for their cache misses to overlap (the index looks up 32 at a time), few enough
-  // that the first are still cached when their commands run.
-  constexpr size_t kPrefetchGroup = 32;
-  auto* self = static_cast<IoThread*>(arg);
-  std::vector<Connection*>& conns = self->processing_;
-  std::vector<Keyspace::KeyRef>& keys = self->prefetch_keys_;
-  const std::vector<uint64_t>& ids = self->to_process_;
-  for (size_t next = 0; next < ids.size();) {
-    conns.clear();
-    keys.clear();
-    for (; next < ids.size() && keys.size() < kPrefetchGroup; ++next) {
-      auto it = self->connections_.find(ids[next]);  // a connection closed meanwhile is gone
-      if (it == self->connections_.end() || it->second->closed()) continue;
-      it->second->PrepareBatch(&keys);
-      conns.push_back(it->second.get());
-    }
-    // Unpipelined clients send one command per read: across the turn's connections there is
-    // still a batch whose cache misses can overlap.
-    if (keys.size() >= 2) self->server_.keyspace().Prefetch(keys);
-    // A connection another one's command closed stays allocated until the next turn (see
-    // RemoveConnection), so these pointers are valid; closed() says whether to skip it.
-    for (Connection* conn : conns) {
-      if (!conn->closed()) conn->ProcessInput();
-    }
-  }
-  self->to_process_.clear();
-  if (self->to_flush_.empty()) self->RunPendingMoves();
-}
-
-void IoThread::OnFlush(evutil_socket_t, short, void* arg) {
-  auto* self = static_cast<IoThread*>(arg);
-  self->dispatcher_.CommitLog();
-  std::vector<uint64_t> ids;
-  ids.swap(self->to_flush_);
-  for (uint64_t id : ids) {
-    auto it = self->connections_.find(id);  // a connection closed meanwhile is gone
-    if (it != self->connections_.end()) it->second->FlushScheduled();
-  }
-  self->RunPendingMoves();
-}
-
 void IoThread::CloseConnection(uint64_t id) {
   Post([this, id] {
     auto it = connections_.find(id);
     // Not here: it moved away, and its kill_requested flag closes it on its new thread.
     if (it != connections_.end()) it->second->Close();
   });
+}
+
+void IoThread::QueueInput(uint64_t client_id) {
+  if (to_process_.empty() && to_flush_.empty()) event_active(turn_end_event_, 0, 0);
+  to_process_.push_back(client_id);
+}
+
+void IoThread::ScheduleFlush(uint64_t client_id) {
+  if (to_process_.empty() && to_flush_.empty()) event_active(turn_end_event_, 0, 0);
+  to_flush_.push_back(client_id);
+}
+
+void IoThread::OnTurnEnd(evutil_socket_t, short, void* arg) { static_cast<IoThread*>(arg)->Turn(); }
+
+void IoThread::Turn() {
+  // The reads of the turn have run (libevent's read callbacks, each queuing its connection).
+  ProcessQueuedInput();  // pre-parse each connection's first batch, prefetch, run the commands
+  runner_->EndTurn();    // one commit of the append-only log for every command of the turn
+  FlushScheduled();      // only now may the replies go out
+  RunPendingMoves();     // connections the balancer asked to move, now that none is mid-turn
+}
+
+void IoThread::ProcessQueuedInput() {
+  // Enough keys for their cache misses to overlap (the index looks up 32 at a time), few enough
+  // that the first are still cached when their commands run.
+  constexpr size_t kPrefetchGroup = 32;
+  std::vector<Connection*>& conns = processing_;
+  const std::vector<uint64_t>& ids = to_process_;
+  for (size_t next = 0; next < ids.size();) {
+    conns.clear();
+    size_t keys = 0;
+    for (; next < ids.size() && keys < kPrefetchGroup; ++next) {
+      auto it = connections_.find(ids[next]);  // a connection closed meanwhile is gone
+      if (it == connections_.end() || it->second->closed()) continue;
+      keys = it->second->PrepareBatch();
+      conns.push_back(it->second.get());
+    }
+    // Unpipelined clients send one command per read: across the turn's connections there is
+    // still a batch whose cache misses can overlap.
+    runner_->PrefetchCollected();
+    // A connection another one's command closed stays allocated until the next turn (see
+    // RemoveConnection), so these pointers are valid; closed() says whether to skip it.
+    for (Connection* conn : conns) {
+      if (!conn->closed()) conn->ProcessInput();
+    }
+  }
+  to_process_.clear();
+}
+
+void IoThread::FlushScheduled() {
+  std::vector<uint64_t> ids;
+  ids.swap(to_flush_);
+  for (uint64_t id : ids) {
+    auto it = connections_.find(id);  // a connection closed meanwhile is gone
+    if (it != connections_.end()) it->second->FlushScheduled();
+  }
 }
 
 void IoThread::MoveConnections(IoThread* to, size_t count) {
@@ -196,13 +196,13 @@ void IoThread::MoveConnections(IoThread* to, size_t count) {
 
 namespace {
 
-// A connection on its way between threads. If the target never adopts it (shutdown), it leaves
-// the client registry as it is freed.
+// A connection on its way between threads. If the target never adopts it (shutdown), its
+// session ends as it is freed.
 struct Handoff {
   std::unique_ptr<Connection> conn;
-  ClientRegistry* clients = nullptr;
+  CommandSink* sink = nullptr;
   ~Handoff() {
-    if (conn != nullptr) clients->Remove(conn->state().id);
+    if (conn != nullptr) sink->SessionEnded(conn->session());
   }
 };
 
@@ -216,18 +216,17 @@ void IoThread::RunPendingMoves() {
         ++it;
         continue;
       }
-      uint64_t id = it->first;
       auto handoff = std::make_shared<Handoff>();
       handoff->conn = std::move(it->second);
-      handoff->clients = &server_.clients();
+      handoff->sink = &sink_;
       connections_.erase(it++);
       IoThread* to = move.to;
       handoff->conn->Detach(to);
       AddAssigned(-1);
       to->AddAssigned(1);
-      server_.clients().SetHost(id, to);
+      sink_.SessionMoved(handoff->conn->session(), to);
       to->Post([to, handoff] { to->Adopt(std::move(handoff->conn)); });
-      Bump(stats_.connections_moved);
+      Bump(stats_[Stat::kConnectionsMoved]);
       --left;
     }
   }
@@ -236,7 +235,7 @@ void IoThread::RunPendingMoves() {
 
 void IoThread::Adopt(std::unique_ptr<Connection> conn) {
   Connection* raw = conn.get();
-  connections_[raw->state().id] = std::move(conn);
+  connections_[raw->session().id] = std::move(conn);
   raw->Attach();
 }
 

@@ -1,12 +1,16 @@
 // One I/O thread: a libevent event_base running the connections assigned to it, a task queue
-// other threads post to (woken through an eventfd), and a periodic cron (client timeouts, output
-// buffer soft limits; thread 0 also runs active expiry and persistence) and, on thread 0, the
-// thread balancer.
+// other threads post to (woken through an eventfd), a CommandRunner for its connections'
+// commands, and a periodic cron (client timeouts, output buffer soft limits; thread 0 also runs
+// the command layer's cron and the thread balancer).
 // Connections can move between threads (ThreadBalancer): the source detaches them between loop
 // turns and posts them to the target, which adopts them.
 //
-// Thread safety: Post(), Stop(), assigned() and cpu_clock() may be called from any thread;
-// everything else runs on the thread itself.
+// A loop turn (Turn) runs in phases, in this order: read every connection the kernel reported
+// ready; pre-parse each one's first batch and prefetch all their keys together; run the commands;
+// commit the append-only log once; send every connection's replies.
+//
+// Thread safety: Post(), Stop(), CloseConnection(), assigned() and cpu_clock() may be called from
+// any thread; everything else runs on the thread itself.
 #pragma once
 
 #include <event2/event.h>
@@ -19,20 +23,20 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "server/config/config.h"
+#include "server/net/command_sink.h"
 #include "server/net/connection_host.h"
 #include "server/net/cpu_usage.h"
-#include "server/command/dispatcher.h"
-#include "server/keyspace/keyspace.h"
 #include "server/stats/stats.h"
 
 namespace ordis::server {
 
 class Connection;
-class Server;
+class IoThreads;
 
 class IoThread : public ConnectionHost {
  public:
-  IoThread(Server& server, int index);
+  IoThread(IoThreads& pool, int index, Config& config, CommandSink& sink, ThreadStats& stats);
   ~IoThread();
 
   void Start();
@@ -42,8 +46,8 @@ class IoThread : public ConnectionHost {
   // Asks the loop to exit; connections are closed.
   void Stop();
 
-  // On this thread: adopt an accepted socket.
-  void AddConnection(int fd);
+  // On this thread: adopt an accepted socket as client id.
+  void AddConnection(int fd, uint64_t id);
   void RemoveConnection(Connection* conn);
   // ConnectionHost.
   void CloseConnection(uint64_t id) override;
@@ -56,48 +60,54 @@ class IoThread : public ConnectionHost {
   // Connections assigned to this thread: living here or on their way (counted by whoever assigns
   // them, so a burst of accepts sees its own choices).
   size_t assigned() const { return assigned_.load(std::memory_order_relaxed); }
-  void AddAssigned(int64_t delta) { assigned_.fetch_add(static_cast<size_t>(delta), std::memory_order_relaxed); }
+  void AddAssigned(int64_t delta) {
+    assigned_.fetch_add(static_cast<size_t>(delta), std::memory_order_relaxed);
+  }
   // This thread's CPU clock (kNoCpuClock until the thread runs).
   clockid_t cpu_clock() const { return cpu_clock_.load(std::memory_order_relaxed); }
   // On this thread: the connection's replies go out at the end of this loop turn, after one
   // commit of the append-only log for everything the turn's commands logged (Redis writes its
   // log and its replies in beforeSleep the same way).
   void ScheduleFlush(uint64_t client_id);
-  // The connection read input: it is processed after the loop turn's other reads, with them
-  // (OnProcess), so their keys are prefetched together.
+  // The connection read input: it is processed after the loop turn's other reads, with them, so
+  // their keys are prefetched together.
   void QueueInput(uint64_t client_id);
 
   event_base* base() { return base_; }
-  Dispatcher& dispatcher() { return dispatcher_; }
+  CommandRunner& runner() { return *runner_; }
+  Config& config() { return config_; }
   ThreadStats& stats() { return stats_; }
-  Server& server() { return server_; }
   int index() const { return index_; }
 
  private:
   static void OnNotify(evutil_socket_t fd, short what, void* arg);
   static void OnCron(evutil_socket_t fd, short what, void* arg);
   static void OnBalance(evutil_socket_t fd, short what, void* arg);
-  static void OnFlush(evutil_socket_t fd, short what, void* arg);
-  static void OnProcess(evutil_socket_t fd, short what, void* arg);
+  static void OnTurnEnd(evutil_socket_t fd, short what, void* arg);
+  // The loop turn after its reads, phase by phase.
+  void Turn();
+  void ProcessQueuedInput();  // pre-parse, prefetch, execute
+  void FlushScheduled();      // send the turn's replies
   void Cron();
   void RunPendingMoves();
 
-  Server& server_;
+  IoThreads& pool_;
   int index_;
+  Config& config_;
+  CommandSink& sink_;
+  ThreadStats& stats_;
+  std::unique_ptr<CommandRunner> runner_;
   event_base* base_;
   int notify_fd_;
   event* notify_event_;
   event* cron_event_;
-  event* balance_event_ = nullptr;  // thread 0 only: Server::BalanceThreads every 50 ms
-  // Activated by the first ScheduleFlush of a turn; libevent runs it after the I/O callbacks
-  // already active in the turn (it joins the end of the same active queue).
-  event* flush_event_;
-  std::vector<uint64_t> to_flush_;
-  // Activated by the first QueueInput of a turn; runs after the turn's reads, before the flush.
-  event* process_event_;
+  event* balance_event_ = nullptr;  // thread 0 only: IoThreads::Balance every 50 ms
+  // Activated by the turn's first QueueInput or ScheduleFlush; libevent runs it after the I/O
+  // callbacks already active in the turn (it joins the end of the same active queue).
+  event* turn_end_event_;
   std::vector<uint64_t> to_process_;
-  std::vector<Connection*> processing_;           // OnProcess's scratch
-  std::vector<Keyspace::KeyRef> prefetch_keys_;   // OnProcess's scratch
+  std::vector<uint64_t> to_flush_;
+  std::vector<Connection*> processing_;  // ProcessQueuedInput's scratch
   struct PendingMove {
     IoThread* to;
     size_t count;
@@ -105,8 +115,6 @@ class IoThread : public ConnectionHost {
   std::vector<PendingMove> pending_moves_;
   std::atomic<size_t> assigned_{0};
   std::atomic<clockid_t> cpu_clock_{kNoCpuClock};
-  ThreadStats stats_;
-  Dispatcher dispatcher_;
   std::thread thread_;
 
   std::mutex tasks_mu_;

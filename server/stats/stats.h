@@ -3,11 +3,16 @@
 // reset them from other threads; relaxed everywhere: they order nothing. Only the owning thread
 // adds, so Bump is a plain load and store rather than a locked read-modify-write (a reset racing
 // with an add may be lost; it is a statistic).
+//
+// Every counter is an entry of an enum, so summing and resetting walk the enum and cannot miss one.
 #pragma once
 
+#include <array>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace ordis::server {
 
@@ -18,28 +23,89 @@ inline void Bump(Counter& c, uint64_t n = 1) {
 }
 inline uint64_t Read(const Counter& c) { return c.load(std::memory_order_relaxed); }
 
-struct CommandStats {
-  Counter calls{0};
-  Counter usec{0};
-  Counter rejected_calls{0};  // refused before running: arity, auth, unknown in MULTI
-  Counter failed_calls{0};    // ran and replied with an error
+// A fixed set of counters named by the enum E, whose last entry is kCount.
+template <typename E>
+class Counters {
+ public:
+  Counter& operator[](E e) { return counters_[static_cast<size_t>(e)]; }
+  uint64_t operator[](E e) const { return Read(counters_[static_cast<size_t>(e)]); }
+  void Reset() {
+    for (Counter& c : counters_) c.store(0, std::memory_order_relaxed);
+  }
+
+ private:
+  std::array<Counter, static_cast<size_t>(E::kCount)> counters_{};
+};
+
+// One thread's counters (INFO stats, INFO threads).
+enum class Stat {
+  kCommandsProcessed,
+  kConnectionsReceived,
+  kRejectedConnections,
+  kConnectionsMoved,  // handed to another I/O thread by the balancer
+  kNetInputBytes,
+  kNetOutputBytes,
+  kKeyspaceHits,
+  kKeyspaceMisses,
+  kErrorReplies,
+  kOutputLimitDisconnections,
+  kCount
+};
+
+// One command's counters on one thread (INFO commandstats).
+enum class CommandStat {
+  kCalls,
+  kUsec,
+  kRejectedCalls,  // refused before running: arity, auth, unknown in MULTI
+  kFailedCalls,    // ran and replied with an error
+  kCount
 };
 
 struct ThreadStats {
   explicit ThreadStats(size_t num_commands)
-      : per_command(std::make_unique<CommandStats[]>(num_commands)) {}
+      : per_command(std::make_unique<Counters<CommandStat>[]>(num_commands)),
+        num_commands(num_commands) {}
 
-  std::unique_ptr<CommandStats[]> per_command;
-  Counter commands_processed{0};
-  Counter connections_received{0};
-  Counter rejected_connections{0};
-  Counter connections_moved{0};  // handed to another I/O thread by the balancer
-  Counter net_input_bytes{0};
-  Counter net_output_bytes{0};
-  Counter keyspace_hits{0};
-  Counter keyspace_misses{0};
-  Counter error_replies{0};
-  Counter output_limit_disconnections{0};
+  Counter& operator[](Stat s) { return counters[s]; }
+  void Reset() {
+    counters.Reset();
+    for (size_t i = 0; i < num_commands; ++i) per_command[i].Reset();
+  }
+
+  Counters<Stat> counters;
+  std::unique_ptr<Counters<CommandStat>[]> per_command;  // by CommandSpec::id
+  size_t num_commands;
+};
+
+// Every thread's statistics: one block per I/O thread, and one for work outside them (loading
+// the log at start-up).
+class ServerStats {
+ public:
+  ServerStats(size_t threads, size_t num_commands) {
+    for (size_t i = 0; i <= threads; ++i) {
+      blocks_.push_back(std::make_unique<ThreadStats>(num_commands));
+    }
+  }
+  size_t threads() const { return blocks_.size() - 1; }
+  ThreadStats& thread(size_t i) { return *blocks_[i]; }
+  ThreadStats& background() { return *blocks_.back(); }
+
+  uint64_t Sum(Stat s) const {
+    uint64_t total = 0;
+    for (const auto& b : blocks_) total += b->counters[s];
+    return total;
+  }
+  uint64_t Sum(size_t command_id, CommandStat s) const {
+    uint64_t total = 0;
+    for (const auto& b : blocks_) total += b->per_command[command_id][s];
+    return total;
+  }
+  void Reset() {
+    for (auto& b : blocks_) b->Reset();
+  }
+
+ private:
+  std::vector<std::unique_ptr<ThreadStats>> blocks_;
 };
 
 }  // namespace ordis::server

@@ -1,4 +1,4 @@
-#include "server/command/command_table.h"
+#include "server/commands/families.h"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@ namespace {
 
 std::vector<const CommandSpec*> EverySpec() {
   std::vector<const CommandSpec*> out;
-  for (const CommandSpec& spec : Commands().all()) {
+  for (const CommandSpec& spec : AllCommands().all()) {
     out.push_back(&spec);
     for (const CommandSpec& sub : spec.subcommands) out.push_back(&sub);
   }
@@ -67,7 +67,7 @@ TEST(CommandTable, EverySpecIsWellFormed) {
 }
 
 TEST(CommandTable, SubcommandsAreNamedAfterTheirContainer) {
-  for (const CommandSpec& spec : Commands().all()) {
+  for (const CommandSpec& spec : AllCommands().all()) {
     EXPECT_EQ(spec.name.find('|'), std::string_view::npos) << spec.name;
     for (const CommandSpec& sub : spec.subcommands) {
       SCOPED_TRACE(std::string(sub.name));
@@ -88,7 +88,7 @@ TEST(CommandTable, SubcommandsAreNamedAfterTheirContainer) {
 }
 
 TEST(CommandTable, IdsIndexTheFlatList) {
-  const auto& flat = Commands().flat();
+  const auto& flat = AllCommands().flat();
   std::set<int> ids;
   for (const CommandSpec* spec : EverySpec()) {
     ASSERT_GE(spec->id, 0) << spec->name;
@@ -100,7 +100,7 @@ TEST(CommandTable, IdsIndexTheFlatList) {
 }
 
 TEST(CommandTable, FindIsCaseInsensitive) {
-  const CommandTable& table = Commands();
+  const CommandTable& table = AllCommands();
   const CommandSpec* get = table.Find("get");
   ASSERT_NE(get, nullptr);
   EXPECT_EQ(get->name, "get");
@@ -117,7 +117,7 @@ TEST(CommandTable, FindIsCaseInsensitive) {
 }
 
 TEST(CommandTable, FindRejectsUnknownNames) {
-  const CommandTable& table = Commands();
+  const CommandTable& table = AllCommands();
   EXPECT_EQ(table.Find(""), nullptr);
   EXPECT_EQ(table.Find("nosuchcommand"), nullptr);
   EXPECT_EQ(table.Find("ge"), nullptr);
@@ -143,7 +143,7 @@ TEST(CommandTable, RedisArities) {
       {"ping", -1},  {"client", -2}, {"config", -2}, {"command", -1},
   };
   for (const Want& w : kRequired) {
-    const CommandSpec* spec = Commands().Find(w.name);
+    const CommandSpec* spec = AllCommands().Find(w.name);
     ASSERT_NE(spec, nullptr) << w.name;
     EXPECT_EQ(spec->arity, w.arity) << w.name;
   }
@@ -174,7 +174,7 @@ TEST(CommandTable, RedisArities) {
       {"zscan", -3},
   };
   for (const Want& w : kRedis) {
-    const CommandSpec* spec = Commands().Find(w.name);
+    const CommandSpec* spec = AllCommands().Find(w.name);
     if (spec == nullptr) continue;
     EXPECT_EQ(spec->arity, w.arity) << w.name;
   }
@@ -191,7 +191,7 @@ TEST(CommandTable, RedisArities) {
   };
   for (const Want& w : kRedisSub) {
     std::string_view container = w.name.substr(0, w.name.find('|'));
-    const CommandSpec* parent = Commands().Find(container);
+    const CommandSpec* parent = AllCommands().Find(container);
     if (parent == nullptr) continue;
     const CommandSpec* sub =
         CommandTable::FindSubcommand(*parent, w.name.substr(container.size() + 1));
@@ -215,7 +215,7 @@ TEST(CommandTable, RedisKeyPositions) {
       {"zinter", 0, 0, 0}, {"zdiff", 0, 0, 0},  {"zintercard", 0, 0, 0}, {"zscan", 1, 1, 1},
   };
   for (const Want& w : kRedis) {
-    const CommandSpec* spec = Commands().Find(w.name);
+    const CommandSpec* spec = AllCommands().Find(w.name);
     if (spec == nullptr) continue;
     EXPECT_EQ(spec->first_key, w.first) << w.name;
     EXPECT_EQ(spec->last_key, w.last) << w.name;

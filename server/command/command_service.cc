@@ -1,0 +1,43 @@
+#include "server/command/command_service.h"
+
+#include "server/command/client_state.h"
+#include "server/command/dispatcher.h"
+#include "server/command/transaction.h"
+#include "server/keyspace/expiry.h"
+
+namespace ordis::server {
+
+CommandService::CommandService(const Services& services, std::function<void(int64_t)> cron)
+    : services_(services), cron_(std::move(cron)) {}
+
+std::unique_ptr<Session> CommandService::NewSession() {
+  auto client = std::make_unique<ClientState>();
+  // As Redis: the default user has no password when none is required, so a client accepted then
+  // stays authenticated even if requirepass is set later.
+  client->authenticated = !services_.config.auth_required();
+  return client;
+}
+
+void CommandService::SessionStarted(Session& session, ConnectionHost* host) {
+  services_.clients.Add(static_cast<ClientState*>(&session), host);
+}
+
+void CommandService::SessionMoved(Session& session, ConnectionHost* host) {
+  services_.clients.SetHost(session.id, host);
+}
+
+void CommandService::SessionEnded(Session& session) {
+  services_.clients.Remove(session.id);
+  UnwatchAll(services_.keyspace, static_cast<ClientState&>(session));
+}
+
+std::unique_ptr<CommandRunner> CommandService::NewRunner(int thread_index) {
+  return std::make_unique<Dispatcher>(services_, services_.stats.thread(thread_index));
+}
+
+void CommandService::Cron(int64_t now_ms) {
+  RunActiveExpiry(services_.keyspace, now_ms);
+  cron_(now_ms);
+}
+
+}  // namespace ordis::server

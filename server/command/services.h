@@ -1,0 +1,33 @@
+// What a command may use besides its client and its reply: the server's shared parts, each thread
+// safe on its own. The composition root (server.h) builds one; the in-process family tests build
+// another (commands/family_test_support.h).
+#pragma once
+
+#include "server/command/client_registry.h"
+#include "server/command/command_table.h"
+#include "server/command/durability.h"
+#include "server/command/server_control.h"
+#include "server/config/config.h"
+#include "server/keyspace/keyspace.h"
+#include "server/keyspace/scan_cursors.h"
+#include "server/stats/stats.h"
+
+namespace ordis::server {
+
+struct Services {
+  const CommandTable& commands;
+  Config& config;
+  Keyspace& keyspace;
+  ClientRegistry& clients;
+  ScanCursors& scan_cursors;
+  ServerStats& stats;
+  Durability& durability;
+  ServerControl& control;
+
+  // True iff client must AUTH before commands other than the kNoAuth ones.
+  bool NeedsAuth(const ClientState& client) const {
+    return !client.authenticated && config.auth_required();
+  }
+};
+
+}  // namespace ordis::server

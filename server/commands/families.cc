@@ -1,0 +1,30 @@
+#include "server/commands/families.h"
+
+namespace ordis::server {
+
+const CommandTable& AllCommands() {
+  static const CommandTable* table = [] {
+    auto* t = new CommandTable;
+    RegisterConnectionFamily(t);
+    RegisterServerFamily(t);
+    RegisterInfo(t);
+    RegisterCommandDocs(t);
+    RegisterStringFamily(t);
+    RegisterKeysFamily(t);
+    RegisterExpireFamily(t);
+    RegisterTransactionFamily(t);
+    RegisterRangeFamily(t);
+    RegisterListFamily(t);
+    RegisterHashFamily(t);
+    RegisterSetFamily(t);
+    RegisterZSetFamily(t);
+    RegisterZSetRangeFamily(t);
+    RegisterZSetAlgebraFamily(t);
+    RegisterPersistenceFamily(t);
+    t->Freeze();
+    return t;
+  }();
+  return *table;
+}
+
+}  // namespace ordis::server

@@ -1,0 +1,62 @@
+// What the I/O layer needs from the layer that runs commands (after Dragonfly's ServiceInterface):
+// the I/O layer reads, parses and writes; the command layer implements these two interfaces and
+// never sees a socket.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "resp/writer.h"
+#include "server/net/connection_host.h"
+#include "server/net/session.h"
+
+namespace ordis::server {
+
+// One per I/O thread, used by that thread alone: runs its connections' commands.
+class CommandRunner {
+ public:
+  virtual ~CommandRunner() = default;
+
+  // Whether the client must authenticate first: its input is then parsed one command at a time,
+  // under the limits for unauthenticated clients.
+  virtual bool NeedsAuth(const Session& session) const = 0;
+  // Whether an idle client may be closed by the `timeout` parameter now.
+  virtual bool IdleTimeoutApplies(const Session& session) const = 0;
+
+  // Adds the keys of a command about to run to the turn's prefetch list; returns the list's size.
+  virtual size_t CollectKeys(const Session& session, std::span<const std::string_view> args) = 0;
+  // Prefetches the listed keys (a hint) and empties the list.
+  virtual void PrefetchCollected() = 0;
+
+  // Runs one command, replying through out. The commands of one batch run back to back;
+  // EndBatch must follow the batch.
+  virtual void Run(Session& session, resp::Writer& out, std::span<const std::string_view> args) = 0;
+  virtual void EndBatch() = 0;
+  // The end of a loop turn, before any reply of the turn goes out: makes what the turn's
+  // commands logged durable (one commit of the append-only log for every connection served).
+  virtual void EndTurn() = 0;
+};
+
+// One per server; thread safe.
+class CommandSink {
+ public:
+  virtual ~CommandSink() = default;
+
+  // On the connection's thread, when it is accepted: the client's session (the I/O layer fills in
+  // its facts and then calls SessionStarted).
+  virtual std::unique_ptr<Session> NewSession() = 0;
+  virtual void SessionStarted(Session& session, ConnectionHost* host) = 0;
+  // The connection moved to another I/O thread.
+  virtual void SessionMoved(Session& session, ConnectionHost* host) = 0;
+  // On the connection's thread, as it closes (the session is freed afterwards).
+  virtual void SessionEnded(Session& session) = 0;
+
+  virtual std::unique_ptr<CommandRunner> NewRunner(int thread_index) = 0;
+  // Thread 0's cron, ten times a second: active expiry, persistence.
+  virtual void Cron(int64_t now_ms) = 0;
+};
+
+}  // namespace ordis::server

@@ -1,0 +1,59 @@
+// The I/O threads and how connections are spread over them: a new connection goes to the least
+// loaded of the active threads; every 50 ms thread 0 samples the threads' and the machine's CPU
+// use, lets the ThreadBalancer decide how many threads take connections, and moves connections
+// to match (see thread_balancer.h for why).
+//
+// Thread safety: Accept and Balance run on thread 0; the accessors are safe from any thread.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "server/config/config.h"
+#include "server/net/command_sink.h"
+#include "server/net/io_thread.h"
+#include "server/net/thread_balancer.h"
+#include "server/stats/stats.h"
+
+namespace ordis::server {
+
+class IoThreads {
+ public:
+  // config's `threads` threads, thread i counting into stats.thread(i).
+  IoThreads(Config& config, CommandSink& sink, ServerStats& stats);
+
+  void Start();
+  // Returns once every thread has left its loop.
+  void Join();
+  // Any thread: every thread leaves its loop (their connections are closed).
+  void Stop();
+
+  // Thread 0: a connection was accepted; false (and nothing done) when maxclients are connected.
+  bool Accept(int fd);
+  // Thread 0's balancing window.
+  void Balance();
+
+  IoThread& thread(size_t i) { return *threads_[i]; }
+  size_t size() const { return threads_.size(); }
+  // Threads [0, active()) take new connections.
+  int active() const { return active_.load(std::memory_order_relaxed); }
+  uint64_t changes() const { return changes_.load(std::memory_order_relaxed); }
+  // Connections living on (or on their way to) each thread.
+  std::vector<size_t> Assigned() const;
+
+ private:
+  Config& config_;
+  std::vector<std::unique_ptr<IoThread>> threads_;
+  std::atomic<uint64_t> next_client_id_{1};
+  // Thread 0 only: the balancer and its previous CPU readings.
+  ThreadBalancer balancer_{1};
+  std::vector<double> last_thread_cpu_;
+  double last_idle_s_ = -1;
+  double last_sample_s_ = -1;
+  std::atomic<int> active_{1};
+  std::atomic<uint64_t> changes_{0};
+};
+
+}  // namespace ordis::server

@@ -1,0 +1,44 @@
+// The listening sockets and the process's stop signals, on thread 0's event loop: accepted
+// sockets go to the I/O threads (IoThreads::Accept); SIGINT and SIGTERM call the stop callback.
+//
+// Thread safety: construct and Listen before the threads start; the callbacks run on thread 0.
+#pragma once
+
+#include <event2/listener.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "server/config/config.h"
+#include "server/net/io_threads.h"
+#include "server/stats/stats.h"
+
+namespace ordis::server {
+
+class Listener {
+ public:
+  Listener(Config& config, IoThreads& threads, std::function<void()> on_stop_signal);
+  ~Listener();
+  Listener(const Listener&) = delete;
+  Listener& operator=(const Listener&) = delete;
+
+  // Binds every `bind` address on `port`; "" or the reason the server cannot start.
+  std::string Listen();
+  int port() const { return port_; }
+
+ private:
+  static void OnAccept(evconnlistener* listener, evutil_socket_t fd, sockaddr* addr, int len,
+                       void* arg);
+  static void OnAcceptError(evconnlistener* listener, void* arg);
+  static void OnSignal(evutil_socket_t sig, short what, void* arg);
+
+  Config& config_;
+  IoThreads& threads_;
+  std::function<void()> on_stop_signal_;
+  std::vector<evconnlistener*> listeners_;
+  std::vector<event*> signal_events_;
+  int port_ = 0;
+};
+
+}  // namespace ordis::server

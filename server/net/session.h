@@ -1,0 +1,37 @@
+// What the I/O layer and the command layer share about one client. The I/O layer fills in the
+// connection's facts at accept and obeys the flags; the command layer derives its client state
+// (command/client_state.h) from it and creates it (CommandSink::OpenSession).
+//
+// Thread safety: owned by the connection's thread, except the fields marked "shared", which
+// CLIENT LIST / CLIENT KILL / INFO read or set from other threads (atomics, relaxed: statistics
+// and a flag the owner polls).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+namespace ordis::server {
+
+struct Session {
+  virtual ~Session() = default;
+
+  uint64_t id = 0;
+  std::string addr;   // "ip:port" of the peer; immutable after accept
+  std::string laddr;  // local "ip:port"; immutable after accept
+  int fd = -1;
+  int64_t created_ms = 0;
+  // Set by a command (QUIT, CLIENT KILL of itself, SHUTDOWN): the connection closes once its
+  // replies are sent.
+  bool close_after_reply = false;
+
+  // shared
+  std::atomic<int64_t> last_interaction_ms{0};
+  std::atomic<uint64_t> query_buffer_bytes{0};
+  std::atomic<uint64_t> output_buffer_bytes{0};
+  // CLIENT KILL from any thread. The owner is nudged to close it at once; a connection moving
+  // between threads when the nudge arrives is closed by its new owner (on adoption, or by cron).
+  std::atomic<bool> kill_requested{false};
+};
+
+}  // namespace ordis::server
