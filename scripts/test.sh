@@ -11,7 +11,7 @@ cmake --build "$root/build-test" -j"$(nproc)"
 cmake -S "$root" -B "$root/build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DORDIS_BUILD_TESTS=ON \
   -DORDIS_SANITIZE=thread >/dev/null
 cmake --build "$root/build-tsan" -j"$(nproc)" \
-  --target index_test learned_store_test hot_cache_test keyspace_stress_test server_test \
+  --target index_test learned_store_test hot_cache_test keyspace_stress_test \
   connection_move_stress_test
 (cd "$root/build-tsan" && ctest --output-on-failure -j"$(nproc)" -R 'stress|Concurrent')
 
@@ -21,6 +21,6 @@ cmake --build "$root/build-tsan" -j"$(nproc)" \
 cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DORDIS_BUILD_TESTS=ON \
   -DORDIS_SANITIZE=address >/dev/null
 cmake --build "$root/build-asan" -j"$(nproc)" --target learned_store_test hot_cache_test \
-  persistence_test server_test commands_test connection_move_stress_test
+  persistence_test types_test durability_test commands_test connection_move_stress_test
 (cd "$root/build-asan" && ctest --output-on-failure -j"$(nproc)" \
   -R 'LearnedStore|HotCache|SnapshotFile|AofFile|Manifest|Snapshot|ObjectCodec|AofLog|ZSet|FamilyTest|ConnectionMove')

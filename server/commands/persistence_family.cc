@@ -6,7 +6,6 @@
 #include "server/command/arg_parser.h"
 #include "server/commands/families.h"
 #include "server/command/errors.h"
-#include "server/durability/persistence.h"
 
 namespace ordis::server {
 namespace {
