@@ -26,6 +26,12 @@ inline bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return true;
 }
 
+// A count argument that must be >= 0, as Redis's getPositiveLongFromObjectOrReply: anything else
+// (not an integer included) is errors::kNotPositive (or the command's own message).
+inline bool ParseNonNegative(std::string_view arg, int64_t* out) {
+  return ParseInt64(arg, out) && *out >= 0;
+}
+
 // A SCAN-family cursor as Redis parses it (strtoul: optional sign, digits, no leading space, the
 // whole argument, no overflow). False means "ERR invalid cursor".
 inline bool ParseScanCursor(std::string_view arg, uint64_t* cursor) {

@@ -81,11 +81,6 @@ struct CommandSpec {
   int id = -1;
 };
 
-// Random-member replies with repeats (a negative count to HRANDFIELD, SRANDMEMBER, ZRANDMEMBER)
-// are built whole before anything is sent; beyond this many elements they answer
-// "ERR value is out of range" rather than exhaust memory (Redis 7.0.15 dies there).
-inline constexpr uint64_t kMaxRandomReplyElements = uint64_t{1} << 24;
-
 // Replies to a HELP subcommand: one status line per element.
 inline void ReplyHelp(resp::Writer& out, std::span<const std::string_view> lines) {
   out.ArrayHeader(static_cast<int64_t>(lines.size()));

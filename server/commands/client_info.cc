@@ -5,6 +5,20 @@
 
 namespace ordis::server {
 
+bool ParseClientType(std::string_view name, ClientType* out) {
+  if (EqualsIgnoreCase(name, "normal")) {
+    *out = ClientType::kNormal;
+    return true;
+  }
+  for (std::string_view other : {"master", "replica", "slave", "pubsub"}) {
+    if (EqualsIgnoreCase(name, other)) {
+      *out = ClientType::kOther;
+      return true;
+    }
+  }
+  return false;
+}
+
 bool ValidClientName(std::string_view name) {
   for (char c : name) {
     if (c < '!' || c > '~') return false;
@@ -95,13 +109,12 @@ std::string ParseClientFilter(std::span<const std::string_view> pairs, ClientFil
       if (!ParseInt64(value, &age)) return std::string(errors::kNotInteger);
       out->max_age_s = age;
     } else if (EqualsIgnoreCase(name, "TYPE")) {
-      if (EqualsIgnoreCase(value, "normal")) {
+      ClientType type;
+      if (!ParseClientType(value, &type)) return errors::UnknownClientType(value);
+      if (type == ClientType::kNormal) {
         out->type_normal_only = true;
-      } else if (EqualsIgnoreCase(value, "master") || EqualsIgnoreCase(value, "replica") ||
-                 EqualsIgnoreCase(value, "slave") || EqualsIgnoreCase(value, "pubsub")) {
-        out->type_other = true;
       } else {
-        return errors::UnknownClientType(value);
+        out->type_other = true;
       }
     } else {
       return std::string(errors::kSyntax);

@@ -24,6 +24,12 @@ bool ValidClientName(std::string_view name);
 void AppendClientInfo(const CommandTable& commands, const ClientState& c, int64_t now_ms,
                       std::string* out);
 
+// A client type as CLIENT LIST TYPE and CLIENT KILL TYPE name them: "normal", or one of
+// "master", "replica" ("slave"), "pubsub", which no ordis client has yet.
+enum class ClientType { kNormal, kOther };
+// False for a name Redis does not know.
+bool ParseClientType(std::string_view name, ClientType* out);
+
 // CLIENT KILL's filters (new form).
 struct ClientFilter {
   uint64_t id = 0;

@@ -208,14 +208,13 @@ void CmdClientList(CommandContext& ctx) {
   bool filter_ids = false;
   for (size_t i = 2; i < ctx.args.size(); ++i) {
     if (EqualsIgnoreCase(ctx.args[i], "TYPE") && i + 1 < ctx.args.size()) {
-      std::string_view type = ctx.args[++i];
-      if (!EqualsIgnoreCase(type, "normal") && !EqualsIgnoreCase(type, "master") &&
-          !EqualsIgnoreCase(type, "replica") && !EqualsIgnoreCase(type, "slave") &&
-          !EqualsIgnoreCase(type, "pubsub")) {
-        ctx.out.Error(errors::UnknownClientType(type));
+      std::string_view name = ctx.args[++i];
+      ClientType type;
+      if (!ParseClientType(name, &type)) {
+        ctx.out.Error(errors::UnknownClientType(name));
         return;
       }
-      if (!EqualsIgnoreCase(type, "normal")) filter_ids = true;  // only normal clients exist
+      if (type != ClientType::kNormal) filter_ids = true;  // only normal clients exist
     } else if (EqualsIgnoreCase(ctx.args[i], "ID") && i + 1 < ctx.args.size()) {
       filter_ids = true;
       for (++i; i < ctx.args.size(); ++i) {

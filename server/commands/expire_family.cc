@@ -1,7 +1,7 @@
 // Expiry commands: EXPIRE PEXPIRE EXPIREAT PEXPIREAT TTL PTTL EXPIRETIME PEXPIRETIME PERSIST.
 #include <string>
 
-#include "server/commands/access.h"
+#include "server/commands/lookup.h"
 #include "server/command/arg_parser.h"
 #include "server/commands/families.h"
 #include "server/command/errors.h"

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "server/command/services.h"
-#include "server/commands/access.h"
+#include "server/commands/lookup.h"
 #include "server/command/arg_parser.h"
 #include "server/commands/families.h"
 #include "server/command/errors.h"

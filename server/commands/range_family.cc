@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "server/command/services.h"
-#include "server/commands/access.h"
 #include "server/command/arg_parser.h"
 #include "server/commands/families.h"
 #include "server/command/errors.h"

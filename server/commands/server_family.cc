@@ -8,7 +8,6 @@
 #include <thread>
 #include <vector>
 
-#include "server/commands/access.h"
 #include "server/command/arg_parser.h"
 #include "server/commands/families.h"
 #include "server/command/errors.h"

@@ -15,7 +15,9 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
-#include "server/commands/access.h"
+#include "server/commands/collection_scan.h"
+#include "server/commands/lookup.h"
+#include "server/commands/random_members.h"
 #include "server/command/arg_parser.h"
 #include "server/commands/families.h"
 #include "server/command/errors.h"

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "server/commands/lookup.h"
+
 namespace ordis::server {
 namespace {
 

@@ -8,7 +8,8 @@
 #include <string_view>
 
 #include "server/command/services.h"
-#include "server/commands/access.h"
+#include "server/command/arg_parser.h"
+#include "server/command/errors.h"
 #include "server/types/lex_bound.h"
 #include "server/types/zset_value.h"
 

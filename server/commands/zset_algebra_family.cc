@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "server/commands/access.h"
+#include "server/commands/lookup.h"
 #include "server/command/arg_parser.h"
 #include "server/commands/families.h"
 #include "server/command/errors.h"

@@ -14,7 +14,9 @@
 #include <utility>
 #include <vector>
 
-#include "server/commands/access.h"
+#include "server/commands/collection_scan.h"
+#include "server/commands/lookup.h"
+#include "server/commands/random_members.h"
 #include "server/command/arg_parser.h"
 #include "server/commands/families.h"
 #include "server/command/errors.h"

@@ -1,0 +1,96 @@
+// How command handlers reach keys: lookups that do the bookkeeping every access needs (the access
+// time for OBJECT IDLETIME and LRU, the LFU counter for OBJECT FREQ, keyspace hit/miss statistics)
+// and typed collection lookups that reply WRONGTYPE.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string_view>
+
+#include "server/command/command.h"
+#include "server/command/errors.h"
+#include "server/command/services.h"
+#include "server/keyspace/object.h"
+
+namespace ordis::server {
+
+inline uint32_t LruClockS(int64_t now_ms) { return static_cast<uint32_t>(now_ms / 1000); }
+
+// Redis's LFULogIncr with lfu-log-factor 10: the counter grows logarithmically with accesses.
+inline void LfuIncrement(Object* obj) {
+  thread_local std::minstd_rand rng(12345);
+  uint8_t counter = obj->lfu.load(std::memory_order_relaxed);
+  if (counter == 255) return;
+  constexpr int kInit = 5, kFactor = 10;
+  double base = counter > kInit ? counter - kInit : 0;
+  double p = 1.0 / (base * kFactor + 1);
+  if (std::uniform_real_distribution<double>(0, 1)(rng) < p) {
+    obj->lfu.store(static_cast<uint8_t>(counter + 1), std::memory_order_relaxed);
+  }
+}
+
+inline void RecordAccess(CommandContext& ctx, Object* obj) {
+  obj->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
+  if (ctx.config().lfu_policy()) LfuIncrement(obj);
+}
+
+// A read lookup: counts a hit or miss and records the access.
+inline Object* LookupRead(CommandContext& ctx, std::string_view key) {
+  Object* obj = ctx.keyspace().Find(ctx.db(), key, ctx.now_ms, ctx.expired);
+  ThreadStats& stats = ctx.stats();
+  if (obj == nullptr) {
+    Bump(stats[Stat::kKeyspaceMisses]);
+  } else {
+    Bump(stats[Stat::kKeyspaceHits]);
+    RecordAccess(ctx, obj);
+  }
+  return obj;
+}
+
+// The collection of type t at key for a write command. A missing key yields a new empty object
+// stored at key when create is true (nullptr otherwise). A key of another type yields nullptr
+// with *wrong_type set, after replying WRONGTYPE.
+inline Object* FindCollectionForWrite(CommandContext& ctx, std::string_view key, ObjType t,
+                                      bool create, bool* wrong_type) {
+  *wrong_type = false;
+  Object* obj = ctx.keyspace().FindForWrite(ctx.db(), key, ctx.now_ms);
+  if (obj != nullptr && obj->type != t) {
+    *wrong_type = true;
+    ctx.out.Error(errors::kWrongType);
+    return nullptr;
+  }
+  if (obj == nullptr && create) {
+    auto fresh = NewObject(t);
+    fresh->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
+    obj = ctx.keyspace().Set(ctx.db(), key, std::move(fresh));
+  } else if (obj != nullptr) {
+    RecordAccess(ctx, obj);
+  }
+  return obj;
+}
+
+// The collection of type t at key for a read command: nullptr if missing, or (with *wrong_type
+// set, after replying WRONGTYPE) if the key holds another type.
+inline Object* FindCollectionForRead(CommandContext& ctx, std::string_view key, ObjType t,
+                                     bool* wrong_type) {
+  *wrong_type = false;
+  Object* obj = LookupRead(ctx, key);
+  if (obj != nullptr && obj->type != t) {
+    *wrong_type = true;
+    ctx.out.Error(errors::kWrongType);
+    return nullptr;
+  }
+  return obj;
+}
+
+// After a write command changed the collection at key in place: signals watchers and deletes the
+// key if the collection is now empty, as Redis does.
+inline void FinishCollectionWrite(CommandContext& ctx, std::string_view key, Object* obj) {
+  if (obj->EmptyCollection()) {
+    ctx.keyspace().Delete(ctx.db(), key);
+  } else {
+    ctx.keyspace().SignalModified(ctx.db(), key);
+  }
+}
+
+}  // namespace ordis::server
