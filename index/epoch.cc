@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "base/fatal.h"
+
 namespace ordis::index {
 namespace {
 
@@ -26,9 +28,8 @@ struct ThreadIndex {
         return;
       }
     }
-    std::fprintf(stderr, "ordis: more than %d threads use the index at once\n",
-                 EpochDomain::kMaxThreads);
-    std::abort();
+    Fatal("ordis: more than " + std::to_string(EpochDomain::kMaxThreads) +
+          " threads use the index at once");
   }
   ~ThreadIndex() { g_index_used[index].store(false, std::memory_order_release); }
 };

@@ -32,6 +32,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/fatal.h"
 #include "index/epoch.h"
 #include "index/hot_cache.h"
 #include "index/insert_buffer.h"
@@ -723,9 +724,8 @@ void LearnedStore::Patch(const PatchRequest& request) {
     Descend(request.fence, false, false, &path);
     if (path.leaf != old) {
       // Only patchers change structure, under this lock, and a leaf is posted once.
-      std::fprintf(stderr, "ordis: index patch lost its leaf (fence %zu bytes)\n",
-                   request.fence.size());
-      std::abort();
+      Fatal("ordis: index patch lost its leaf (fence " + std::to_string(request.fence.size()) +
+            " bytes)");
     }
     Replace(path, request.fence, leaves);
   }

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "base/fatal.h"
 #include "persistence/aof_format.h"
 #include "persistence/internal/posix_file.h"
 
@@ -77,9 +78,8 @@ void AofWriter::Add(std::string_view payload) {
   if (payload.size() > kAofMaxPayload) {
     // Framing it would write a wrong length: a log that loads as something else. Batches are
     // bounded far below this by the client query buffer limit, so this is a bug, not input.
-    std::fprintf(stderr, "aof %s: a %zu-byte record does not fit the 32-bit length field\n",
-                 impl_->path.c_str(), payload.size());
-    std::abort();
+    Fatal("aof " + impl_->path + ": a " + std::to_string(payload.size()) +
+          "-byte record does not fit the 32-bit length field");
   }
   AppendAofRecord(payload, &impl_->pending);
 }

@@ -36,8 +36,8 @@ def main():
     with open(layers_file) as f:
         for line in f:
             words = line.split()
-            if words:
-                deps[words[0]] = set(words[1:])
+            if words:  # a folder may hold several libraries (base/): their links add up
+                deps.setdefault(words[0], set()).update(w for w in words[1:] if w != words[0])
     folders = set(deps)
     unknown = {d for ds in deps.values() for d in ds} - folders
     if unknown:

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <memory>
 
+#include "base/logging.h"
 #include "server/config/config.h"
 #include "server/server.h"
 
@@ -22,7 +23,12 @@ int main(int argc, char** argv) {
   try {
     config->LoadCommandLine(argc, argv);
   } catch (const ordis::server::ConfigError& e) {
-    std::fprintf(stderr, "%s\n", e.what());
+    ordis::log::Warning("Fatal config error: {}", e.what());
+    return 1;
+  }
+  // As Redis: "" logs to standard output; a file that cannot be opened stops the start.
+  if (std::string error; !ordis::log::SetFile(config->Value("logfile"), &error)) {
+    ordis::log::Warning("Can't open the log file: {}", error);
     return 1;
   }
   ordis::server::Server server(std::move(config));

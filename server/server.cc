@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <mutex>
 
+#include "base/logging.h"
 #include "base/clock.h"
 #include "index/learned_store.h"
 #include "server/commands/families.h"
@@ -54,19 +55,19 @@ int Server::Serve() {
     // Data first, then the port: clients never see a half-loaded keyspace.
     persistence::Status status = LoadData();
     if (!status.ok()) {
-      std::fprintf(stderr, "Fatal error loading the data set: %s\n", status.message().c_str());
+      log::Warning("Fatal error loading the data set: {}", status.message());
       return 1;
     }
   }
   threads_ = std::make_unique<IoThreads>(*config_, commands_, stats_);
   listener_ = std::make_unique<Listener>(*config_, *threads_, [this] { RequestShutdown(); });
   if (std::string error = listener_->Listen(); !error.empty()) {
-    std::fprintf(stderr, "%s\n", error.c_str());
+    log::Warning("{}", error);
     return 1;
   }
   listening_port_ = listener_->port();
-  std::fprintf(stderr, "ordis ready to accept connections on port %d with %zu I/O threads\n",
-               listening_port_, threads_->size());
+  log::Notice("ordis ready to accept connections on port {} with {} I/O threads", listening_port_,
+              threads_->size());
   {
     std::lock_guard lock(started_mu_);
     start_state_ = StartState::kListening;
@@ -80,10 +81,10 @@ int Server::Serve() {
     // A signal: save when save points are configured (as Redis), and sync the log.
     persistence::Status status = persistence_.Shutdown(!config_->Value("save").empty(), true);
     if (!status.ok()) {
-      std::fprintf(stderr, "Error saving on shutdown: %s\n", status.message().c_str());
+      log::Warning("Error saving on shutdown: {}", status.message());
     }
   }
-  std::fprintf(stderr, "ordis is now ready to exit, bye bye...\n");
+  log::Notice("ordis is now ready to exit, bye bye...");
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "base/logging.h"
 #include "base/clock.h"
 #include "server/command/client_state.h"
 #include "server/command/errors.h"
@@ -168,8 +169,7 @@ void Dispatcher::CommitLog() {
     log_seq_ = 0;
     if (!status.ok()) {
       // As Redis: with the log failing, an acknowledgement could be a lie; stop instead.
-      std::fprintf(stderr, "Can't write to the append-only log: %s. Exiting...\n",
-                   status.message().c_str());
+      log::Warning("Can't write to the append-only log: {}. Exiting...", status.message());
       std::_Exit(1);
     }
   }

@@ -8,6 +8,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/logging.h"
 #include "server/command/arg_parser.h"
 #include "server/commands/families.h"
 #include "server/command/errors.h"
@@ -174,7 +175,7 @@ void CmdShutdown(CommandContext& ctx) {
   }
   persistence::Status status = ctx.services.durability.Shutdown(save, force);
   if (!status.ok()) {
-    std::fprintf(stderr, "Error trying to shut down: %s\n", status.message().c_str());
+    log::Warning("Error trying to shut down: {}", status.message());
     if (!force) {
       ctx.out.Error(errors::kShutdownFailed);
       return;

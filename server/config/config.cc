@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "base/glob.h"
+#include "base/logging.h"
 #include "base/number.h"
 #include "base/split_args.h"
 
@@ -19,15 +20,22 @@ namespace ordis::server {
 
 enum class Kind { kInt, kMemory, kBool, kString, kEnum, kOutputLimit, kSave };
 
+// One row of the parameter table. Rows are written with designated initializers and name only the
+// fields that differ from the defaults below.
 struct Config::Param {
   std::string_view name;
   Kind kind;
   std::string_view default_value;
-  bool is_mutable;
-  bool live;  // false: accepted for Redis compatibility, no effect in ordis yet
+  // kInt and kMemory: the inclusive bounds.
   int64_t min = 0;
   int64_t max = INT64_MAX;
+  // kEnum: the accepted values, in the order the error message lists them.
   std::vector<std::string_view> choices = {};
+  // Set only from the config file or the command line: CONFIG SET refuses it ("can't set
+  // immutable config") and --help marks it [start-up only]. Otherwise CONFIG SET may change it.
+  bool startup_only = false;
+  // Accepted and reported for Redis compatibility, without effect in ordis yet (--help says so).
+  bool no_effect_yet = false;
 };
 
 namespace {
@@ -38,92 +46,152 @@ std::string DefaultThreads() {
 }
 
 const std::vector<Config::Param>& Params() {
+  // One row per parameter, wrapped at 100 columns (clang-format would put each field on a line).
+  // clang-format off
   static const std::vector<Config::Param> params = {
       // Parameters ordis implements.
-      {"port", Kind::kInt, "6379", false, true, 0, 65535},
-      {"bind", Kind::kString, "127.0.0.1", false, true},
-      {"threads", Kind::kInt, "", false, true, 1, 256},  // default: number of cores
+      {.name = "port", .kind = Kind::kInt, .default_value = "6379", .max = 65535,
+       .startup_only = true},
+      {.name = "bind", .kind = Kind::kString, .default_value = "127.0.0.1", .startup_only = true},
+      // Default (set by Config()): the number of cores.
+      {.name = "threads", .kind = Kind::kInt, .default_value = "", .min = 1, .max = 256,
+       .startup_only = true},
       // ordis only: threads beyond the first take connections only while the active ones are
-      // saturated and the machine has idle CPU (ThreadBalancer); no: spread over all from the start.
-      {"adaptive-threads", Kind::kBool, "yes", true, true},
-      {"requirepass", Kind::kString, "", true, true},
-      {"maxclients", Kind::kInt, "10000", true, true, 1, 2147483647},
-      {"timeout", Kind::kInt, "0", true, true, 0, 2147483647},
-      {"dir", Kind::kString, "", true, true},  // default: working directory at start
-      {"databases", Kind::kInt, "16", false, true, 1, 256},
-      {"proto-max-bulk-len", Kind::kMemory, "536870912", true, true, 1024 * 1024, INT64_MAX},
-      {"client-query-buffer-limit", Kind::kMemory, "1073741824", true, true, 1024 * 1024, INT64_MAX},
-      {"client-output-buffer-limit", Kind::kOutputLimit,
-       "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60", true, true},
-      {"hz", Kind::kInt, "10", true, true, 1, 500},
-      {"maxmemory-policy", Kind::kEnum, "noeviction", true, true, 0, 0,
-       {"volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl", "allkeys-lru",
-        "allkeys-lfu", "allkeys-random", "noeviction"}},
+      // saturated and the machine has idle CPU (ThreadBalancer); no: spread over all from the
+      // start.
+      {.name = "adaptive-threads", .kind = Kind::kBool, .default_value = "yes"},
+      {.name = "requirepass", .kind = Kind::kString, .default_value = ""},
+      {.name = "maxclients", .kind = Kind::kInt, .default_value = "10000", .min = 1,
+       .max = 2147483647},
+      {.name = "timeout", .kind = Kind::kInt, .default_value = "0", .max = 2147483647},
+      // Default (set by Config()): the working directory at start.
+      {.name = "dir", .kind = Kind::kString, .default_value = ""},
+      {.name = "databases", .kind = Kind::kInt, .default_value = "16", .min = 1, .max = 256,
+       .startup_only = true},
+      {.name = "proto-max-bulk-len", .kind = Kind::kMemory, .default_value = "536870912",
+       .min = 1024 * 1024},
+      {.name = "client-query-buffer-limit", .kind = Kind::kMemory, .default_value = "1073741824",
+       .min = 1024 * 1024},
+      {.name = "client-output-buffer-limit", .kind = Kind::kOutputLimit,
+       .default_value = "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60"},
+      {.name = "hz", .kind = Kind::kInt, .default_value = "10", .min = 1, .max = 500},
+      {.name = "maxmemory-policy", .kind = Kind::kEnum, .default_value = "noeviction",
+       .choices = {"volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl", "allkeys-lru",
+                   "allkeys-lfu", "allkeys-random", "noeviction"}},
       // The ordered index (index/): which store, and the learned tree's LearnedStoreOptions.
-      {"index", Kind::kEnum, "learned", false, true, 0, 0, {"learned", "map"}},
-      {"index-leaf-error", Kind::kInt, "8", false, true, 1, 1024},
-      {"index-inner-error", Kind::kInt, "4", false, true, 1, 1024},
-      {"index-leaf-capacity", Kind::kInt, "128", false, true, 8, 4096},
-      {"index-insert-buffer", Kind::kInt, "32", false, true, 1, 1024},
-      {"index-patcher-threads", Kind::kInt, "1", false, true, 1, 64},
-      {"index-hot-cache", Kind::kBool, "yes", false, true},
+      {.name = "index", .kind = Kind::kEnum, .default_value = "learned",
+       .choices = {"learned", "map"}, .startup_only = true},
+      {.name = "index-leaf-error", .kind = Kind::kInt, .default_value = "8", .min = 1, .max = 1024,
+       .startup_only = true},
+      {.name = "index-inner-error", .kind = Kind::kInt, .default_value = "4", .min = 1, .max = 1024,
+       .startup_only = true},
+      {.name = "index-leaf-capacity", .kind = Kind::kInt, .default_value = "128", .min = 8,
+       .max = 4096, .startup_only = true},
+      {.name = "index-insert-buffer", .kind = Kind::kInt, .default_value = "32", .min = 1,
+       .max = 1024, .startup_only = true},
+      {.name = "index-patcher-threads", .kind = Kind::kInt, .default_value = "1", .min = 1,
+       .max = 64, .startup_only = true},
+      {.name = "index-hot-cache", .kind = Kind::kBool, .default_value = "yes",
+       .startup_only = true},
       // Redis parameters accepted and reported, without effect in ordis yet (README lists them).
-      {"maxmemory", Kind::kMemory, "0", true, false},
-      {"save", Kind::kSave, "3600 1 300 100 60 10000", true, true},
-      {"appendonly", Kind::kBool, "no", true, true},
-      {"appendfsync", Kind::kEnum, "everysec", true, true, 0, 0, {"always", "everysec", "no"}},
-      {"appendfilename", Kind::kString, "appendonly.aof", false, true},
-      {"appenddirname", Kind::kString, "appendonlydir", false, true},
+      {.name = "maxmemory", .kind = Kind::kMemory, .default_value = "0", .no_effect_yet = true},
+      {.name = "save", .kind = Kind::kSave, .default_value = "3600 1 300 100 60 10000"},
+      {.name = "appendonly", .kind = Kind::kBool, .default_value = "no"},
+      {.name = "appendfsync", .kind = Kind::kEnum, .default_value = "everysec",
+       .choices = {"always", "everysec", "no"}},
+      {.name = "appendfilename", .kind = Kind::kString, .default_value = "appendonly.aof",
+       .startup_only = true},
+      {.name = "appenddirname", .kind = Kind::kString, .default_value = "appendonlydir",
+       .startup_only = true},
       // Not "dump.rdb": the file is ordis's own format, which Redis tools must not mistake for RDB.
-      {"dbfilename", Kind::kString, "dump.osnap", true, true},
-      {"loglevel", Kind::kEnum, "notice", true, false, 0, 0,
-       {"debug", "verbose", "notice", "warning", "nothing"}},
-      {"logfile", Kind::kString, "", false, false},
-      {"daemonize", Kind::kBool, "no", false, false},
-      {"pidfile", Kind::kString, "", false, false},
-      {"protected-mode", Kind::kBool, "yes", true, false},
-      {"tcp-backlog", Kind::kInt, "511", false, true, 0, INT32_MAX},
-      {"tcp-keepalive", Kind::kInt, "300", true, false, 0, INT32_MAX},
-      {"io-threads", Kind::kInt, "1", false, false, 1, 128},
-      {"maxmemory-samples", Kind::kInt, "5", true, false, 1, 64},
-      {"lfu-log-factor", Kind::kInt, "10", true, false, 0, INT32_MAX},
-      {"lfu-decay-time", Kind::kInt, "1", true, false, 0, INT32_MAX},
-      {"active-expire-effort", Kind::kInt, "1", true, false, 1, 10},
-      {"lazyfree-lazy-eviction", Kind::kBool, "no", true, false},
-      {"lazyfree-lazy-expire", Kind::kBool, "no", true, false},
-      {"lazyfree-lazy-server-del", Kind::kBool, "no", true, false},
-      {"lazyfree-lazy-user-del", Kind::kBool, "no", true, false},
-      {"lazyfree-lazy-user-flush", Kind::kBool, "no", true, false},
-      {"slowlog-log-slower-than", Kind::kInt, "10000", true, false, -1, INT64_MAX},
-      {"slowlog-max-len", Kind::kInt, "128", true, false, 0, INT64_MAX},
-      {"latency-monitor-threshold", Kind::kInt, "0", true, false, 0, INT64_MAX},
-      {"latency-tracking", Kind::kBool, "yes", true, false},
-      {"notify-keyspace-events", Kind::kString, "", true, false},
-      {"stop-writes-on-bgsave-error", Kind::kBool, "yes", true, false},
-      {"rdbcompression", Kind::kBool, "yes", true, false},
-      {"rdbchecksum", Kind::kBool, "yes", true, false},
-      {"aof-load-truncated", Kind::kBool, "yes", true, true},
+      {.name = "dbfilename", .kind = Kind::kString, .default_value = "dump.osnap"},
+      {.name = "loglevel", .kind = Kind::kEnum, .default_value = "notice",
+       .choices = {"debug", "verbose", "notice", "warning"}},
+      {.name = "logfile", .kind = Kind::kString, .default_value = "", .startup_only = true},
+      {.name = "daemonize", .kind = Kind::kBool, .default_value = "no", .startup_only = true,
+       .no_effect_yet = true},
+      {.name = "pidfile", .kind = Kind::kString, .default_value = "", .startup_only = true,
+       .no_effect_yet = true},
+      {.name = "protected-mode", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "tcp-backlog", .kind = Kind::kInt, .default_value = "511", .max = INT32_MAX,
+       .startup_only = true},
+      {.name = "tcp-keepalive", .kind = Kind::kInt, .default_value = "300", .max = INT32_MAX,
+       .no_effect_yet = true},
+      {.name = "io-threads", .kind = Kind::kInt, .default_value = "1", .min = 1, .max = 128,
+       .startup_only = true, .no_effect_yet = true},
+      {.name = "maxmemory-samples", .kind = Kind::kInt, .default_value = "5", .min = 1, .max = 64,
+       .no_effect_yet = true},
+      {.name = "lfu-log-factor", .kind = Kind::kInt, .default_value = "10", .max = INT32_MAX,
+       .no_effect_yet = true},
+      {.name = "lfu-decay-time", .kind = Kind::kInt, .default_value = "1", .max = INT32_MAX,
+       .no_effect_yet = true},
+      {.name = "active-expire-effort", .kind = Kind::kInt, .default_value = "1", .min = 1,
+       .max = 10, .no_effect_yet = true},
+      {.name = "lazyfree-lazy-eviction", .kind = Kind::kBool, .default_value = "no",
+       .no_effect_yet = true},
+      {.name = "lazyfree-lazy-expire", .kind = Kind::kBool, .default_value = "no",
+       .no_effect_yet = true},
+      {.name = "lazyfree-lazy-server-del", .kind = Kind::kBool, .default_value = "no",
+       .no_effect_yet = true},
+      {.name = "lazyfree-lazy-user-del", .kind = Kind::kBool, .default_value = "no",
+       .no_effect_yet = true},
+      {.name = "lazyfree-lazy-user-flush", .kind = Kind::kBool, .default_value = "no",
+       .no_effect_yet = true},
+      {.name = "slowlog-log-slower-than", .kind = Kind::kInt, .default_value = "10000", .min = -1,
+       .no_effect_yet = true},
+      {.name = "slowlog-max-len", .kind = Kind::kInt, .default_value = "128",
+       .no_effect_yet = true},
+      {.name = "latency-monitor-threshold", .kind = Kind::kInt, .default_value = "0",
+       .no_effect_yet = true},
+      {.name = "latency-tracking", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "notify-keyspace-events", .kind = Kind::kString, .default_value = "",
+       .no_effect_yet = true},
+      {.name = "stop-writes-on-bgsave-error", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "rdbcompression", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "rdbchecksum", .kind = Kind::kBool, .default_value = "yes", .no_effect_yet = true},
+      {.name = "aof-load-truncated", .kind = Kind::kBool, .default_value = "yes"},
       // ordis only: load the records before corruption in the middle of the log (else refuse).
-      {"aof-load-corrupted", Kind::kBool, "no", true, true},
-      {"aof-use-rdb-preamble", Kind::kBool, "yes", true, false},
-      {"auto-aof-rewrite-percentage", Kind::kInt, "100", true, true, 0, INT32_MAX},
-      {"auto-aof-rewrite-min-size", Kind::kMemory, "67108864", true, true},
-      {"activerehashing", Kind::kBool, "yes", true, false},
-      {"always-show-logo", Kind::kBool, "no", false, false},
-      {"supervised", Kind::kEnum, "no", false, false, 0, 0, {"upstart", "systemd", "auto", "no"}},
-      {"unixsocket", Kind::kString, "", false, false},
-      {"cluster-enabled", Kind::kBool, "no", false, false},
-      {"replica-read-only", Kind::kBool, "yes", true, false},
-      {"hash-max-listpack-entries", Kind::kInt, "512", true, false},
-      {"hash-max-listpack-value", Kind::kInt, "64", true, false},
-      {"zset-max-listpack-entries", Kind::kInt, "128", true, false},
-      {"zset-max-listpack-value", Kind::kInt, "64", true, false},
-      {"set-max-intset-entries", Kind::kInt, "512", true, false},
-      {"list-max-listpack-size", Kind::kInt, "-2", true, false, -5, INT64_MAX},
-      {"busy-reply-threshold", Kind::kInt, "5000", true, false},
-      {"lua-time-limit", Kind::kInt, "5000", true, false},
-      {"enable-debug-command", Kind::kEnum, "no", false, true, 0, 0, {"no", "yes", "local"}},
+      {.name = "aof-load-corrupted", .kind = Kind::kBool, .default_value = "no"},
+      {.name = "aof-use-rdb-preamble", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "auto-aof-rewrite-percentage", .kind = Kind::kInt, .default_value = "100",
+       .max = INT32_MAX},
+      {.name = "auto-aof-rewrite-min-size", .kind = Kind::kMemory, .default_value = "67108864"},
+      {.name = "activerehashing", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "always-show-logo", .kind = Kind::kBool, .default_value = "no", .startup_only = true,
+       .no_effect_yet = true},
+      {.name = "supervised", .kind = Kind::kEnum, .default_value = "no",
+       .choices = {"upstart", "systemd", "auto", "no"}, .startup_only = true,
+       .no_effect_yet = true},
+      {.name = "unixsocket", .kind = Kind::kString, .default_value = "", .startup_only = true,
+       .no_effect_yet = true},
+      {.name = "cluster-enabled", .kind = Kind::kBool, .default_value = "no", .startup_only = true,
+       .no_effect_yet = true},
+      {.name = "replica-read-only", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "hash-max-listpack-entries", .kind = Kind::kInt, .default_value = "512",
+       .no_effect_yet = true},
+      {.name = "hash-max-listpack-value", .kind = Kind::kInt, .default_value = "64",
+       .no_effect_yet = true},
+      {.name = "zset-max-listpack-entries", .kind = Kind::kInt, .default_value = "128"},
+      {.name = "zset-max-listpack-value", .kind = Kind::kInt, .default_value = "64"},
+      {.name = "set-max-intset-entries", .kind = Kind::kInt, .default_value = "512",
+       .no_effect_yet = true},
+      {.name = "list-max-listpack-size", .kind = Kind::kInt, .default_value = "-2", .min = -5,
+       .no_effect_yet = true},
+      {.name = "busy-reply-threshold", .kind = Kind::kInt, .default_value = "5000",
+       .no_effect_yet = true},
+      {.name = "lua-time-limit", .kind = Kind::kInt, .default_value = "5000",
+       .no_effect_yet = true},
+      {.name = "enable-debug-command", .kind = Kind::kEnum, .default_value = "no",
+       .choices = {"no", "yes", "local"}, .startup_only = true},
   };
+  // clang-format on
   return params;
 }
 
@@ -205,7 +273,8 @@ std::string Canonicalize(const Config::Param& p, const std::string& value, std::
     case Kind::kOutputLimit: {
       std::vector<std::string> words;
       SplitArgs(value, &words);
-      if (words.empty() || words.size() % 4 != 0) return "Wrong number of arguments in buffer limit configuration.";
+      if (words.empty() || words.size() % 4 != 0)
+        return "Wrong number of arguments in buffer limit configuration.";
       for (size_t i = 0; i < words.size(); i += 4) {
         std::string cls = Lower(words[i]);
         if (cls != "normal" && cls != "slave" && cls != "replica" && cls != "pubsub") {
@@ -260,11 +329,13 @@ std::string QuoteForFile(const std::string& value) {
   std::string out = "\"";
   for (unsigned char c : value) {
     switch (c) {
+      // clang-format off
       case '\\': out += "\\\\"; break;
       case '"': out += "\\\""; break;
       case '\n': out += "\\n"; break;
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
+      // clang-format on
       default:
         if (c < ' ' || c >= 0x7f) {
           char buf[8];
@@ -376,8 +447,9 @@ void Config::LoadFile(const std::string& path) {
     ++lineno;
     std::vector<std::string> words;
     auto fail = [&](const std::string& why) {
-      throw ConfigError("*** FATAL CONFIG FILE ERROR ***\nReading the configuration file, at line " +
-                        std::to_string(lineno) + "\n>>> '" + line + "'\n" + why);
+      throw ConfigError(
+          "*** FATAL CONFIG FILE ERROR ***\nReading the configuration file, at line " +
+          std::to_string(lineno) + "\n>>> '" + line + "'\n" + why);
     };
     std::string_view trimmed(line);
     while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.front()))) {
@@ -404,7 +476,7 @@ void Config::LoadFile(const std::string& path) {
 std::string Config::SetLocked(const std::string& name, const std::string& value, bool startup) {
   const Param* p = FindParam(name);
   if (p == nullptr) return "Bad directive or wrong number of arguments";
-  if (!startup && !p->is_mutable) return "can't set immutable config";
+  if (!startup && p->startup_only) return "can't set immutable config";
   std::string canon;
   std::string err = Canonicalize(*p, value, &canon);
   if (!err.empty()) return err;
@@ -426,6 +498,7 @@ void Config::Mirror(const std::string& name) {
     ParseInt64(v, &n);
     return n;
   };
+  // clang-format off
   if (name == "port") port_ = static_cast<int>(as_int());
   else if (name == "threads") threads_ = static_cast<int>(as_int());
   else if (name == "adaptive-threads") adaptive_threads_ = v == "yes";
@@ -438,6 +511,11 @@ void Config::Mirror(const std::string& name) {
   else if (name == "zset-max-listpack-value") zset_max_listpack_value_ = as_int();
   else if (name == "requirepass") auth_required_ = !v.empty();
   else if (name == "maxmemory-policy") lfu_policy_ = v.find("lfu") != std::string::npos;
+  else if (name == "loglevel") {
+    log::Level level;
+    if (log::ParseLevel(v, &level)) log::SetLevel(level);
+  }
+  // clang-format on
   else if (name == "client-output-buffer-limit") {
     std::vector<std::string> words;
     SplitArgs(v, &words);
@@ -465,7 +543,7 @@ std::string Config::Set(const std::vector<std::pair<std::string, std::string>>& 
       if (p != nullptr) return SetFailed(raw_name, "duplicate parameter");
       return "ERR Unknown option or number of arguments for CONFIG SET - '" + raw_name + "'";
     }
-    if (!p->is_mutable) return SetFailed(raw_name, "can't set immutable config");
+    if (p->startup_only) return SetFailed(raw_name, "can't set immutable config");
     std::string canon;
     std::string err = Canonicalize(*p, value, &canon);
     if (!err.empty()) return SetFailed(raw_name, err);
@@ -529,8 +607,8 @@ namespace {
 // other value as one quoted-if-needed word.
 std::string RewriteValue(const std::string& name, const std::string& value) {
   const Config::Param* p = FindParam(name);
-  bool multi_word = p != nullptr && (p->kind == Kind::kSave || p->kind == Kind::kOutputLimit ||
-                                     name == "bind");
+  bool multi_word =
+      p != nullptr && (p->kind == Kind::kSave || p->kind == Kind::kOutputLimit || name == "bind");
   if (multi_word && !value.empty()) return value;
   return QuoteForFile(value);
 }
@@ -552,7 +630,8 @@ std::string Config::Rewrite() const {
       std::string name = Lower(words[0]);
       auto it = changed_.find(name);
       if (it != changed_.end()) {
-        if (written.insert(name).second) lines.push_back(name + " " + RewriteValue(name, it->second));
+        if (written.insert(name).second)
+          lines.push_back(name + " " + RewriteValue(name, it->second));
         continue;  // drop later duplicates of a rewritten directive
       }
     }
@@ -588,8 +667,8 @@ std::string Config::Help() {
     if (p.name == "threads") def = "number of cores";
     if (p.name == "dir") def = "working directory";
     out << "  " << p.name << " (default: " << (def.empty() ? "\"\"" : def) << ")"
-        << (p.is_mutable ? "" : " [start-up only]")
-        << (p.live ? "" : " [accepted for Redis compatibility; no effect yet]") << "\n";
+        << (p.startup_only ? " [start-up only]" : "")
+        << (p.no_effect_yet ? " [accepted for Redis compatibility; no effect yet]" : "") << "\n";
   }
   return out.str();
 }

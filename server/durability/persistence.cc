@@ -9,6 +9,7 @@
 #include <shared_mutex>
 #include <utility>
 
+#include "base/logging.h"
 #include "base/split_args.h"
 #include "resp/out_buffer.h"
 #include "resp/parser.h"
@@ -191,11 +192,10 @@ Status Persistence::ReplayFile(const std::string& path, bool last, Dispatcher& d
       return Status::Ok();
     case persistence::AofReader::End::kTornTail:
       if (last && config_.Value("aof-load-truncated") == "yes") {
-        std::fprintf(stderr,
-                     "!!! Warning: short read while loading the append-only file %s: %s; "
-                     "truncating it at offset %llu (aof-load-truncated yes)\n",
-                     path.c_str(), reader->error().c_str(),
-                     static_cast<unsigned long long>(reader->good_offset()));
+        log::Warning(
+            "!!! Warning: short read while loading the append-only file {}: {}; truncating it "
+            "at offset {} (aof-load-truncated yes)",
+            path, reader->error(), reader->good_offset());
         return persistence::TruncateFile(path, reader->good_offset());
       }
       return Status::Error(reader->error());
@@ -206,10 +206,10 @@ Status Persistence::ReplayFile(const std::string& path, bool last, Dispatcher& d
     return Status::Error(reader->error() +
                          " (to load the records before it, start with aof-load-corrupted yes)");
   }
-  std::fprintf(stderr,
-               "!!! Warning: %s; loaded the %llu records before it and nothing after it "
-               "(aof-load-corrupted yes); a new base replaces the damaged log\n",
-               reader->error().c_str(), static_cast<unsigned long long>(records));
+  log::Warning(
+      "!!! Warning: {}; loaded the {} records before it and nothing after it "
+      "(aof-load-corrupted yes); a new base replaces the damaged log",
+      reader->error(), records);
   log_cut_ = true;
   return persistence::TruncateFile(path, reader->good_offset());
 }
@@ -311,7 +311,7 @@ void Persistence::CloseLog() {
   if (log == nullptr) return;
   persistence::Status status = log->Drain();
   if (!status.ok()) {
-    std::fprintf(stderr, "Error syncing the append-only log: %s\n", status.message().c_str());
+    log::Warning("Error syncing the append-only log: {}", status.message());
   }
 }
 
@@ -341,9 +341,12 @@ void Persistence::RunJob(bool rewrite) {
   } else {
     status = SaveSnapshot(false);
   }
-  if (!status.ok()) std::fprintf(stderr, "Background %s failed: %s\n",
-                                 rewrite ? "append-only log rewrite" : "save",
-                                 status.message().c_str());
+  if (status.ok()) {
+    log::Notice("Background {} terminated with success", rewrite ? "AOF rewrite" : "saving");
+  } else {
+    log::Warning("Background {} failed: {}", rewrite ? "append-only log rewrite" : "save",
+                 status.message());
+  }
   {
     std::lock_guard lock(info_mu_);
     const int64_t seconds = (NowMs() - start_ms) / 1000;
@@ -471,8 +474,7 @@ void Persistence::Cron(int64_t now_ms) {
       const int64_t seconds = std::stoll(words[i]);
       const uint64_t needed = std::stoull(words[i + 1]);
       if (since >= needed && now_ms - last_save_s_ * 1000 >= seconds * 1000) {
-        std::fprintf(stderr, "%llu changes in %lld seconds. Saving...\n",
-                     static_cast<unsigned long long>(needed), static_cast<long long>(seconds));
+        log::Notice("{} changes in {} seconds. Saving...", needed, seconds);
         StartJob(false);
         return;
       }
@@ -490,7 +492,7 @@ void Persistence::Cron(int64_t now_ms) {
     const uint64_t total = base + log->file_size();
     if (percentage > 0 && total >= min_size && base > 0 &&
         (total - base) * 100 / base >= static_cast<uint64_t>(percentage)) {
-      std::fprintf(stderr, "Starting automatic rewriting of the append-only log\n");
+      log::Notice("Starting automatic rewriting of the append-only log");
       StartJob(true);
     }
   }

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "base/clock.h"
+#include "base/logging.h"
 #include "server/net/connection.h"
 #include "server/net/io_threads.h"
 
@@ -107,11 +108,13 @@ void IoThread::AddConnection(int fd, uint64_t id) {
   Connection* raw = conn.get();
   connections_[id] = std::move(conn);
   sink_.SessionStarted(raw->session(), this);
+  log::Verbose("Accepted {} (client id={})", raw->session().addr, id);
   raw->Start();
 }
 
 void IoThread::RemoveConnection(Connection* conn) {
   uint64_t id = conn->session().id;
+  log::Verbose("Client id={} addr={} closed", id, conn->session().addr);
   sink_.SessionEnded(conn->session());
   auto it = connections_.find(id);
   assert(it != connections_.end());

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "base/logging.h"
+
 namespace ordis::server {
 namespace {
 
@@ -71,7 +73,7 @@ std::string Listener::Listen() {
 }
 
 void Listener::OnSignal(evutil_socket_t, short, void* arg) {
-  std::fprintf(stderr, "Received shutdown signal, scheduling shutdown...\n");
+  log::Warning("Received shutdown signal, scheduling shutdown...");
   static_cast<Listener*>(arg)->on_stop_signal_();
 }
 
@@ -86,7 +88,7 @@ void Listener::OnAccept(evconnlistener*, evutil_socket_t fd, sockaddr*, int, voi
 }
 
 void Listener::OnAcceptError(evconnlistener*, void*) {
-  std::fprintf(stderr, "accept error: %s\n", std::strerror(errno));
+  log::Warning("Accepting client connection: {}", std::strerror(errno));
 }
 
 }  // namespace ordis::server
