@@ -7,8 +7,8 @@ namespace {
 
 // Mirrors stringmatchlen_impl, including its nesting bound (a pattern with many '*' cannot make
 // matching exponential) and the skip_longer_matches short-cut.
-bool Match(const char* p, size_t plen, const char* s, size_t slen, bool nocase,
-           bool* skip_longer, int nesting) {
+bool Match(const char* p, size_t plen, const char* s, size_t slen, bool nocase, bool* skip_longer,
+           int nesting) {
   if (nesting > 1000) return false;
   auto fold = [nocase](char c) {
     return nocase ? static_cast<char>(std::tolower(static_cast<unsigned char>(c))) : c;

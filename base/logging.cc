@@ -5,8 +5,6 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include "base/fatal.h"
-
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -14,16 +12,22 @@
 #include <memory>
 #include <mutex>
 
+#include "base/fatal.h"
+
 namespace ordis::log {
 namespace {
 
 // Redis's levels on spdlog's: debug and verbose below notice, as trace and debug are below info.
 spdlog::level::level_enum ToSpdlog(Level level) {
   switch (level) {
-    case Level::kDebug: return spdlog::level::trace;
-    case Level::kVerbose: return spdlog::level::debug;
-    case Level::kNotice: return spdlog::level::info;
-    case Level::kWarning: return spdlog::level::warn;
+    case Level::kDebug:
+      return spdlog::level::trace;
+    case Level::kVerbose:
+      return spdlog::level::debug;
+    case Level::kNotice:
+      return spdlog::level::info;
+    case Level::kWarning:
+      return spdlog::level::warn;
   }
   return spdlog::level::info;
 }
@@ -72,11 +76,10 @@ std::shared_ptr<spdlog::logger> Logger() {
 }  // namespace
 
 bool ParseLevel(std::string_view name, Level* level) {
-  static constexpr std::pair<std::string_view, Level> kNames[] = {
-      {"debug", Level::kDebug},
-      {"verbose", Level::kVerbose},
-      {"notice", Level::kNotice},
-      {"warning", Level::kWarning}};
+  static constexpr std::pair<std::string_view, Level> kNames[] = {{"debug", Level::kDebug},
+                                                                  {"verbose", Level::kVerbose},
+                                                                  {"notice", Level::kNotice},
+                                                                  {"warning", Level::kWarning}};
   for (const auto& [n, l] : kNames) {
     if (n == name) {
       *level = l;
@@ -118,12 +121,8 @@ bool SetFile(const std::string& path, std::string* error) {
   return true;
 }
 
-bool Enabled(Level level) {
-  return level >= current_level.load(std::memory_order_relaxed);
-}
+bool Enabled(Level level) { return level >= current_level.load(std::memory_order_relaxed); }
 
-void Write(Level level, std::string_view message) {
-  Logger()->log(ToSpdlog(level), message);
-}
+void Write(Level level, std::string_view message) { Logger()->log(ToSpdlog(level), message); }
 
 }  // namespace ordis::log

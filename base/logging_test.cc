@@ -51,7 +51,8 @@ TEST_F(LoggingTest, RedisLineFormat) {
   Notice("n");
   Warning("w");
   // pid:M day Mon year HH:MM:SS.mmm <level char> message
-  const std::regex line(R"((\d+):M \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2}\.\d{3} ([.*#-]) (\w)\n)");
+  const std::regex line(
+      R"((\d+):M \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2}\.\d{3} ([.*#-]) (\w)\n)");
   const std::string text = ReadAll(path_);
   std::string levels, messages;
   for (std::sregex_iterator it(text.begin(), text.end(), line), end; it != end; ++it) {

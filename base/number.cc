@@ -63,21 +63,29 @@ void AppendInt64(std::string* out, int64_t v) {
 
 bool ParseMemory(std::string_view s, int64_t* out) {
   size_t digits = 0;
-  while (digits < s.size() && (std::isdigit(static_cast<unsigned char>(s[digits])) ||
-                               (digits == 0 && s[0] == '-'))) {
+  while (digits < s.size() &&
+         (std::isdigit(static_cast<unsigned char>(s[digits])) || (digits == 0 && s[0] == '-'))) {
     ++digits;
   }
   std::string unit(s.substr(digits));
   for (char& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   int64_t mul;
-  if (unit.empty() || unit == "b") mul = 1;
-  else if (unit == "k") mul = 1000;
-  else if (unit == "kb") mul = 1024;
-  else if (unit == "m") mul = 1000 * 1000;
-  else if (unit == "mb") mul = 1024 * 1024;
-  else if (unit == "g") mul = 1000LL * 1000 * 1000;
-  else if (unit == "gb") mul = 1024LL * 1024 * 1024;
-  else return false;
+  if (unit.empty() || unit == "b")
+    mul = 1;
+  else if (unit == "k")
+    mul = 1000;
+  else if (unit == "kb")
+    mul = 1024;
+  else if (unit == "m")
+    mul = 1000 * 1000;
+  else if (unit == "mb")
+    mul = 1024 * 1024;
+  else if (unit == "g")
+    mul = 1000LL * 1000 * 1000;
+  else if (unit == "gb")
+    mul = 1024LL * 1024 * 1024;
+  else
+    return false;
   int64_t v;
   if (!ParseInt64(s.substr(0, digits), &v)) return false;
   if (v != 0 && (v > INT64_MAX / mul || v < INT64_MIN / mul)) return false;

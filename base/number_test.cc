@@ -37,12 +37,32 @@ TEST(ParseInt64, Accepts) {
 
 TEST(ParseInt64, RejectsWhatRedisRejects) {
   int64_t v = 42;
-  for (std::string_view s : {""sv, "-"sv, "+1"sv, "+0"sv, "-0"sv, "00"sv, "01"sv, "-01"sv,
-                             " 1"sv, "1 "sv, "1\n"sv, "\t1"sv, "1a"sv, "a1"sv, "0x10"sv, "1.0"sv,
-                             "1e3"sv, "--1"sv, "1-"sv, "9223372036854775808"sv,
-                             "-9223372036854775809"sv, "18446744073709551615"sv,
-                             "18446744073709551616"sv, "99999999999999999999"sv,
-                             "-99999999999999999999"sv, "123456789012345678901"sv,
+  for (std::string_view s : {""sv,
+                             "-"sv,
+                             "+1"sv,
+                             "+0"sv,
+                             "-0"sv,
+                             "00"sv,
+                             "01"sv,
+                             "-01"sv,
+                             " 1"sv,
+                             "1 "sv,
+                             "1\n"sv,
+                             "\t1"sv,
+                             "1a"sv,
+                             "a1"sv,
+                             "0x10"sv,
+                             "1.0"sv,
+                             "1e3"sv,
+                             "--1"sv,
+                             "1-"sv,
+                             "9223372036854775808"sv,
+                             "-9223372036854775809"sv,
+                             "18446744073709551615"sv,
+                             "18446744073709551616"sv,
+                             "99999999999999999999"sv,
+                             "-99999999999999999999"sv,
+                             "123456789012345678901"sv,
                              "00000000000000000001"sv}) {
     EXPECT_FALSE(Int(s, &v)) << "'" << s << "'";
   }
@@ -67,8 +87,8 @@ TEST(CheckedAdd, AddsUpToTheInt64EdgesAndRefusesPastThem) {
 
 TEST(ParseInt64, RoundTripsAppendInt64) {
   std::mt19937_64 rng(3);
-  std::vector<int64_t> values = {0, 1, -1, 9, 10, -10, INT64_MAX, INT64_MIN, INT64_MAX - 1,
-                                 INT64_MIN + 1};
+  std::vector<int64_t> values = {
+      0, 1, -1, 9, 10, -10, INT64_MAX, INT64_MIN, INT64_MAX - 1, INT64_MIN + 1};
   for (int i = 0; i < 100000; ++i) {
     int64_t v = static_cast<int64_t>(rng());
     values.push_back(v >> (rng() % 64));  // all magnitudes
@@ -152,9 +172,9 @@ TEST(ParseDouble, Accepts) {
 
 TEST(ParseDouble, Rejects) {
   double v = 42;
-  for (std::string_view s : {""sv, " 1"sv, "1 "sv, "\t1"sv, "abc"sv, "1.5x"sv, "1e"sv, "nan"sv,
-                             "NaN"sv, "-nan"sv, "1e400"sv, "-1e400"sv, "1e-400"sv, "--1"sv,
-                             "1,5"sv}) {
+  for (std::string_view s :
+       {""sv, " 1"sv, "1 "sv, "\t1"sv, "abc"sv, "1.5x"sv, "1e"sv, "nan"sv, "NaN"sv, "-nan"sv,
+        "1e400"sv, "-1e400"sv, "1e-400"sv, "--1"sv, "1,5"sv}) {
     EXPECT_FALSE(ParseDouble(s, &v)) << "'" << s << "'";
   }
   EXPECT_FALSE(ParseDouble("1\0"s, &v));
@@ -174,8 +194,8 @@ TEST(ParseLongDouble, AcceptsAndRejects) {
   ASSERT_TRUE(ParseLongDouble("inf", &v));
   EXPECT_TRUE(std::isinf(v));
   long double before = v = 7;
-  for (std::string_view s : {""sv, " 1"sv, "1 "sv, "x"sv, "nan"sv, "1e99999"sv, "-1e99999"sv,
-                             "1e-99999"sv, "1.2.3"sv}) {
+  for (std::string_view s :
+       {""sv, " 1"sv, "1 "sv, "x"sv, "nan"sv, "1e99999"sv, "-1e99999"sv, "1e-99999"sv, "1.2.3"sv}) {
     EXPECT_FALSE(ParseLongDouble(s, &v)) << "'" << s << "'";
   }
   EXPECT_EQ(v, before);
@@ -279,9 +299,9 @@ TEST(ParseMemory, Units) {
 
 TEST(ParseMemory, Rejects) {
   int64_t v = 42;
-  for (std::string_view s : {""sv, "kb"sv, "k"sv, "1tb"sv, "1kbb"sv, "1 kb"sv, " 1"sv, "1.5mb"sv,
-                             "1x"sv, "8589934592gb"sv, "9223372036854775808"sv,
-                             "9223372036854775807kb"sv, "abc"sv}) {
+  for (std::string_view s :
+       {""sv, "kb"sv, "k"sv, "1tb"sv, "1kbb"sv, "1 kb"sv, " 1"sv, "1.5mb"sv, "1x"sv,
+        "8589934592gb"sv, "9223372036854775808"sv, "9223372036854775807kb"sv, "abc"sv}) {
     EXPECT_FALSE(ParseMemory(s, &v)) << "'" << s << "'";
   }
   EXPECT_EQ(v, 42);

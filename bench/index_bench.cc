@@ -40,8 +40,8 @@
 //
 // The machine the numbers come from is usually shared: quote the ratios, not the absolute ns, and
 // trust the 2-thread rows only when two cores were idle (the header prints the load average). The
-// server stores each key behind a 2-byte (db, space) prefix (server/keyspace/keyspace.cc EncodeKey); the
-// shapes here are stored as they are.
+// server stores each key behind a 2-byte (db, space) prefix (server/keyspace/keyspace.cc
+// EncodeKey); the shapes here are stored as they are.
 //
 // Adding a contender (the learned-index tree, say) is one row in kContenders.
 #include <malloc.h>

@@ -47,8 +47,8 @@ struct InsertBuffer {
 
   static InsertBuffer* New(uint32_t capacity) {
     size_t arena = size_t{capacity} * kArenaBytesPerSlot;
-    size_t bytes = sizeof(InsertBuffer) + capacity * (sizeof(BufferEntry) + sizeof(uint32_t)) +
-                   arena;
+    size_t bytes =
+        sizeof(InsertBuffer) + capacity * (sizeof(BufferEntry) + sizeof(uint32_t)) + arena;
     void* mem = std::malloc(bytes);
     if (mem == nullptr) throw std::bad_alloc();
     auto* b = new (mem) InsertBuffer;

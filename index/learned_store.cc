@@ -8,14 +8,15 @@
 //
 // Versions (Honeycomb, ../shared/seeds/001 section 3.2): every write, in its leaf's publish turn,
 // takes the next global version, publishes its entry and advances the global read version to it,
-// under one short mutex (Honeycomb releases versions in order the same way). A reader takes the read version once and ignores buffer entries above it; a leaf
-// built by a patch carries the newest version it merged and a pointer to the leaf it replaced, so
-// a reader at an older version reads the old leaf (still reachable: the reader's epoch guard was
-// entered before it was retired). Every read, point or range, therefore sees the state at its read
-// version: scans are linearizable, never return a key twice or out of order, and never miss one
-// that existed throughout. A scan moves leaf to leaf through their parent when the next leaf is
-// provably current, else by descending again from the previous leaf's fence (the paper's
-// "re-descend with the smallest key larger than the last returned"): no sibling pointers.
+// under one short mutex (Honeycomb releases versions in order the same way). A reader takes the
+// read version once and ignores buffer entries above it; a leaf built by a patch carries the newest
+// version it merged and a pointer to the leaf it replaced, so a reader at an older version reads
+// the old leaf (still reachable: the reader's epoch guard was entered before it was retired). Every
+// read, point or range, therefore sees the state at its read version: scans are linearizable, never
+// return a key twice or out of order, and never miss one that existed throughout. A scan moves leaf
+// to leaf through their parent when the next leaf is provably current, else by descending again
+// from the previous leaf's fence (the paper's "re-descend with the smallest key larger than the
+// last returned"): no sibling pointers.
 //
 // Structure changes are serialized by one mutex held only by patchers while they re-find the
 // leaf's parent and publish; merging and model training run outside it, in parallel.
@@ -272,7 +273,6 @@ class LearnedStore final : public OrderedStore {
     return true;
   }
 
-
   size_t size() const override {
     int64_t n = keys_.load(std::memory_order_relaxed);
     return n < 0 ? 0 : static_cast<size_t>(n);
@@ -341,8 +341,8 @@ class LearnedStore final : public OrderedStore {
     return leaf;
   }
 
-  static std::optional<ValueHandle> ReadLeaf(const Leaf* leaf, std::string_view key,
-                                             uint64_t hash, uint64_t read_version) {
+  static std::optional<ValueHandle> ReadLeaf(const Leaf* leaf, std::string_view key, uint64_t hash,
+                                             uint64_t read_version) {
     leaf = Resolve(leaf, read_version);
     const InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire);
     if (buf != nullptr) {
@@ -704,12 +704,13 @@ void LearnedStore::Patch(const PatchRequest& request) {
   std::vector<KeyValue> merged;
   merged.reserve(old->n + cap);
   std::vector<uint32_t> scratch;
-  VisitRange(old, kNewest, Bound{}, Bound{}, false,
-             [&](std::string_view key, ValueHandle value) {
-               merged.push_back({key, value});
-               return true;
-             },
-             &scratch);
+  VisitRange(
+      old, kNewest, Bound{}, Bound{}, false,
+      [&](std::string_view key, ValueHandle value) {
+        merged.push_back({key, value});
+        return true;
+      },
+      &scratch);
 
   // Versions rise with slots (each is taken in its slot's publish turn): the last is the newest.
   // The new leaves may be published only once the read version covers it, or a reader entering
@@ -765,7 +766,8 @@ std::vector<Leaf*> LearnedStore::BuildLeaves(std::span<const KeyValue> entries, 
       count = 0;
     }
   }
-  if (count > 0) out.push_back(learned::NewLeaf(entries.subspan(start, count), version, prev, LeafError()));
+  if (count > 0)
+    out.push_back(learned::NewLeaf(entries.subspan(start, count), version, prev, LeafError()));
   return out;
 }
 
@@ -807,7 +809,8 @@ void LearnedStore::Replace(const Path& path, std::string_view fence,
     }
     std::vector<Inner*> made =
         learned::NewInners(pivots, static_cast<uint32_t>(opt_.inner_error), fill);
-    if (made.size() > 1 && level >= 0) splits_.fetch_add(made.size() - 1, std::memory_order_relaxed);
+    if (made.size() > 1 && level >= 0)
+      splits_.fetch_add(made.size() - 1, std::memory_order_relaxed);
     replacement.clear();
     for (Inner* in : made) replacement.push_back({in->Key(0), in});
     if (level < 0) {
@@ -857,8 +860,7 @@ void LearnedStore::BulkLoad(BulkSource next) {
     const size_t window = static_cast<size_t>(opt_.leaf_capacity) * 16;
     for (size_t at = 0; at < entries.size();) {
       size_t end = std::min(entries.size(), at + window);
-      std::vector<Leaf*> part =
-          BuildLeaves(std::span(entries).subspan(at, end - at), 0, nullptr);
+      std::vector<Leaf*> part = BuildLeaves(std::span(entries).subspan(at, end - at), 0, nullptr);
       leaves.insert(leaves.end(), part.begin(), part.end());
       at = end;
     }
@@ -868,7 +870,8 @@ void LearnedStore::BulkLoad(BulkSource next) {
     level.push_back({i == 0 ? std::string_view() : leaves[i]->Key(0), leaves[i]});
   }
   for (;;) {
-    std::vector<Inner*> made = learned::NewInners(level, static_cast<uint32_t>(opt_.inner_error), 1.0);
+    std::vector<Inner*> made =
+        learned::NewInners(level, static_cast<uint32_t>(opt_.inner_error), 1.0);
     level.clear();
     for (Inner* in : made) level.push_back({in->Key(0), in});
     if (made.size() == 1) break;

@@ -15,10 +15,10 @@ struct LearnedStoreOptions {
   // Defaults after bench/index.sh --shape: see the README's index table.
   int leaf_error = 8;
   int inner_error = 4;
-  int leaf_capacity = 128;    // keys per leaf; a split leaves about a quarter free
-  int insert_buffer = 32;     // slots per leaf insert buffer
+  int leaf_capacity = 128;  // keys per leaf; a split leaves about a quarter free
+  int insert_buffer = 32;   // slots per leaf insert buffer
   int patcher_threads = 1;
-  bool hot_cache = true;      // per-thread cache of hot keys behind a 256-bit Bloom filter
+  bool hot_cache = true;  // per-thread cache of hot keys behind a 256-bit Bloom filter
 };
 
 std::unique_ptr<OrderedStore> NewLearnedStore(const LearnedStoreOptions& options);

@@ -17,8 +17,8 @@
 #include "absl/container/btree_set.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/hash/hash.h"
-#include "index/rw_lock.h"
 #include "index/ordered_store.h"
+#include "index/rw_lock.h"
 
 namespace ordis::index {
 namespace {
@@ -155,7 +155,7 @@ class MapStore final : public OrderedStore {
   void Scan(const ScanStart& start, Direction direction, ScanVisitor visit) const override {
     std::shared_lock lock(mu_);
     if (direction == Direction::kForward) {
-      auto it = start.unbounded  ? ordered_.begin()
+      auto it = start.unbounded   ? ordered_.begin()
                 : start.inclusive ? ordered_.lower_bound(Probe(start.key))
                                   : ordered_.upper_bound(Probe(start.key));
       for (; it != ordered_.end(); ++it) {
@@ -164,7 +164,7 @@ class MapStore final : public OrderedStore {
       return;
     }
     // Reverse: begin just past the last key to visit.
-    auto it = start.unbounded  ? ordered_.end()
+    auto it = start.unbounded   ? ordered_.end()
               : start.inclusive ? ordered_.upper_bound(Probe(start.key))
                                 : ordered_.lower_bound(Probe(start.key));
     while (it != ordered_.begin()) {
@@ -209,7 +209,7 @@ class MapStore final : public OrderedStore {
 
  private:
   mutable RwLock mu_;
-  absl::btree_set<Slot, SlotLess> ordered_;               // GUARDED_BY(mu_); owns entries
+  absl::btree_set<Slot, SlotLess> ordered_;                 // GUARDED_BY(mu_); owns entries
   absl::flat_hash_set<Entry*, EntryHash, EntryEq> by_key_;  // GUARDED_BY(mu_)
 };
 

@@ -115,12 +115,12 @@ std::vector<Visit> ModelScan(const Model& model, const ScanStart& start, Directi
   if (limit == 0) return out;
   std::string key(start.key);
   if (dir == Direction::kForward) {
-    auto it = start.unbounded  ? model.begin()
+    auto it = start.unbounded   ? model.begin()
               : start.inclusive ? model.lower_bound(key)
                                 : model.upper_bound(key);
     for (; it != model.end() && out.size() < limit; ++it) out.push_back({it->first, it->second});
   } else {
-    auto it = start.unbounded  ? model.end()
+    auto it = start.unbounded   ? model.end()
               : start.inclusive ? model.upper_bound(key)
                                 : model.lower_bound(key);
     while (it != model.begin() && out.size() < limit) {
@@ -215,9 +215,18 @@ TEST_P(MapStoreDifferential, RandomOpsMatchModel) {
         ScanStart start;
         std::string bound;
         switch (Uniform(rng, 5)) {
-          case 0: start = ScanStart::Edge(); break;
-          case 1: case 2: bound = RandomBound(gen, model); start = ScanStart::At(bound); break;
-          default: bound = RandomBound(gen, model); start = ScanStart::After(bound); break;
+          case 0:
+            start = ScanStart::Edge();
+            break;
+          case 1:
+          case 2:
+            bound = RandomBound(gen, model);
+            start = ScanStart::At(bound);
+            break;
+          default:
+            bound = RandomBound(gen, model);
+            start = ScanStart::After(bound);
+            break;
         }
         // Mostly short scans, as SCAN and KRANGE issue them; sometimes long ones.
         size_t limit = Uniform(rng, 10) == 0 ? Uniform(rng, 2000) : Uniform(rng, 40);
@@ -237,8 +246,7 @@ TEST_P(MapStoreDifferential, RandomOpsMatchModel) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, MapStoreDifferential,
-                         ::testing::ValuesIn(kShapes),
+INSTANTIATE_TEST_SUITE_P(Shapes, MapStoreDifferential, ::testing::ValuesIn(kShapes),
                          [](const ::testing::TestParamInfo<Shape>& info) {
                            return std::string(ShapeName(info.param));
                          });
@@ -356,10 +364,11 @@ TEST(MapStore, ScanStopsWhenVisitorReturnsFalse) {
   auto store = NewMapStore();
   for (int i = 0; i < 100; ++i) store->Put(BigEndian64(i), i);
   int calls = 0;
-  store->Scan(ScanStart::At(BigEndian64(10)), Direction::kForward, [&](std::string_view, ValueHandle v) {
-    EXPECT_EQ(v, static_cast<ValueHandle>(10 + calls));
-    return ++calls < 5;
-  });
+  store->Scan(ScanStart::At(BigEndian64(10)), Direction::kForward,
+              [&](std::string_view, ValueHandle v) {
+                EXPECT_EQ(v, static_cast<ValueHandle>(10 + calls));
+                return ++calls < 5;
+              });
   EXPECT_EQ(calls, 5);
   calls = 0;
   store->Scan(ScanStart::Edge(), Direction::kReverse, [&](std::string_view, ValueHandle v) {
@@ -456,7 +465,8 @@ TEST(MapStoreConcurrent, ReadersWritersScanners) {
         ScanStart start = ScanStart::Edge();
         if (Uniform(rng, 8) != 0) {
           int i = static_cast<int>(Uniform(rng, kStable));
-          bound = Uniform(rng, 2) ? StableKey(i) : WriterKey(i, static_cast<int>(Uniform(rng, kWriters)));
+          bound = Uniform(rng, 2) ? StableKey(i)
+                                  : WriterKey(i, static_cast<int>(Uniform(rng, kWriters)));
           start = Uniform(rng, 2) ? ScanStart::At(bound) : ScanStart::After(bound);
         }
         size_t limit = Uniform(rng, 10) == 0 ? SIZE_MAX : 1 + Uniform(rng, 300);
@@ -548,11 +558,12 @@ TEST(MapStoreConcurrent, InOrderInsertsAreSeenAsPrefixes) {
         int64_t floor = static_cast<int64_t>(store->size()) - 2;
         std::vector<ValueHandle> seen;
         if (Uniform(rng, 2) == 0) {
-          store->Scan(ScanStart::At("lin:"), Direction::kForward, [&](std::string_view k, ValueHandle v) {
-            if (k.substr(0, 4) != "lin:") return false;
-            seen.push_back(v);
-            return true;
-          });
+          store->Scan(ScanStart::At("lin:"), Direction::kForward,
+                      [&](std::string_view k, ValueHandle v) {
+                        if (k.substr(0, 4) != "lin:") return false;
+                        seen.push_back(v);
+                        return true;
+                      });
         } else {
           store->Scan(ScanStart::After("lin:\xff"), Direction::kReverse,
                       [&](std::string_view k, ValueHandle v) {

@@ -97,8 +97,7 @@ namespace {
 
 // Lower bound of key (whose model key is q) in col, trusting the window [lo, hi) when it brackets
 // the answer and searching everything when it does not (a key outside the trained range).
-Found LowerBound(const KeyColumn& col, std::string_view key, uint64_t q, uint32_t lo,
-                 uint32_t hi) {
+Found LowerBound(const KeyColumn& col, std::string_view key, uint64_t q, uint32_t lo, uint32_t hi) {
   const uint64_t* mk = col.mk;
   uint32_t i = static_cast<uint32_t>(std::lower_bound(mk + lo, mk + hi, q) - mk);
   bool window_ok = (lo == 0 || mk[lo - 1] < q) && (i < hi || hi == col.n || mk[hi] >= q);
@@ -204,14 +203,12 @@ int FitSegments(std::span<const uint64_t> xs, uint32_t max_error, int max_segmen
   return static_cast<int>(segs.size());
 }
 
-Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, Leaf* prev,
-              uint32_t max_error) {
+Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, Leaf* prev, uint32_t max_error) {
   const uint32_t n = static_cast<uint32_t>(entries.size());
   const size_t prefix_len =
-      n == 0 ? 0
-             : std::min<size_t>(CommonPrefix(entries.front().key, entries.back().key), 0xffff);
-  KeyArrays a = AllocateKeyed(sizeof(Leaf), n, prefix_len,
-                              [&](uint32_t i) { return entries[i].key; });
+      n == 0 ? 0 : std::min<size_t>(CommonPrefix(entries.front().key, entries.back().key), 0xffff);
+  KeyArrays a =
+      AllocateKeyed(sizeof(Leaf), n, prefix_len, [&](uint32_t i) { return entries[i].key; });
   auto* leaf = new (a.mem) Leaf;
   leaf->kind = NodeKind::kLeaf;
   leaf->n = n;
@@ -264,8 +261,8 @@ Inner* NewInner(std::span<const Pivot> pivots, size_t prefix_len, std::span<cons
                 std::span<const Segment> segs) {
   const uint32_t n = static_cast<uint32_t>(pivots.size());
   static_assert(sizeof(std::atomic<Node*>) == sizeof(uint64_t));
-  KeyArrays a = AllocateKeyed(sizeof(Inner), n, prefix_len,
-                              [&](uint32_t i) { return pivots[i].key; });
+  KeyArrays a =
+      AllocateKeyed(sizeof(Inner), n, prefix_len, [&](uint32_t i) { return pivots[i].key; });
   auto* in = new (a.mem) Inner;
   in->kind = NodeKind::kInner;
   in->nseg = static_cast<uint8_t>(segs.size());
@@ -306,8 +303,7 @@ void Build(std::span<const Pivot> pivots, uint32_t max_error, double fill,
   // Too many segments for one node: split into parts of about `fill` of a full node's
   // capacity in segments (their sizes from this segmentation) and build each; a part gets its
   // own, longer prefix, so it is segmented again.
-  size_t per_node =
-      std::max<size_t>(1, static_cast<size_t>(Inner::kMaxSegments * fill));
+  size_t per_node = std::max<size_t>(1, static_cast<size_t>(Inner::kMaxSegments * fill));
   size_t parts = (segs.size() + per_node - 1) / per_node;
   if (parts < 2) parts = 2;
   for (size_t p = 0; p < parts; ++p) {

@@ -105,7 +105,7 @@ struct Leaf : Node {
   // Two owners release a patched leaf: the patch that replaced it, and the queued patch request
   // that still points at it. The last one retires it.
   std::atomic<uint32_t> owners;
-  size_t bytes;                   // allocation size
+  size_t bytes;  // allocation size
   size_t key_bytes;
   uint64_t* mk;
   uint64_t* mk2;
@@ -134,8 +134,7 @@ struct KeyValue {
 };
 
 // A new leaf holding entries (sorted, distinct); its insert buffer starts empty.
-Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, Leaf* prev,
-              uint32_t max_error);
+Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, Leaf* prev, uint32_t max_error);
 // Frees the leaf and its insert buffer.
 void DeleteLeaf(Leaf* leaf);
 

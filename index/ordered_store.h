@@ -45,8 +45,8 @@ struct IndexStats {
   uint64_t keys = 0;
   uint64_t leaves = 0;
   uint64_t inner_nodes = 0;
-  uint64_t depth = 0;             // levels, leaves included
-  double mean_model_error = 0;    // over leaf and inner models, in positions
+  uint64_t depth = 0;           // levels, leaves included
+  double mean_model_error = 0;  // over leaf and inner models, in positions
   uint64_t max_model_error = 0;
   uint64_t buffered_entries = 0;  // writes waiting in insert buffers
   uint64_t buffer_slots = 0;      // capacity of the insert buffers allocated

@@ -37,8 +37,7 @@ struct Segment {
 // into segments whose models predict every position within `max_error`, each at most
 // `max_count` long (a run of duplicates longer than that is cut anyway). Models are relative to
 // their segment: position 0 is xs[start].
-std::vector<Segment> SegmentPla(std::span<const uint64_t> xs, uint32_t max_error,
-                                size_t max_count);
+std::vector<Segment> SegmentPla(std::span<const uint64_t> xs, uint32_t max_error, size_t max_count);
 
 // One model over all of xs (the greedy cone when it fits, else the line through the ends), with
 // its measured error.

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "base/coding.h"
 #include "persistence/aof_format.h"
 #include "persistence/file_size_limit_test_support.h"
-#include "base/coding.h"
 #include "persistence/scratch_dir_test_support.h"
 
 namespace ordis::persistence {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "persistence/file_size_limit_test_support.h"
 #include "base/coding.h"
+#include "persistence/file_size_limit_test_support.h"
 #include "persistence/scratch_dir_test_support.h"
 #include "persistence/snapshot_format.h"
 

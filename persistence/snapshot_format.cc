@@ -7,7 +7,6 @@
 
 namespace ordis::persistence {
 
-
 // The checksum covers magic, version, flags and creation time.
 static constexpr size_t kHeaderCheckedSize = kSnapshotHeaderSize - 8;
 

@@ -25,17 +25,17 @@ class Writer {
   // `message` is the whole error text without '-' and CRLF, e.g. "ERR syntax error".
   // CR and LF inside it are replaced by spaces, as Redis does.
   void Error(std::string_view message);
-  void Integer(int64_t v);                // ":v\r\n"
-  void Bulk(std::string_view s);          // "$len\r\ns\r\n"
-  void NullBulk();                        // RESP2 "$-1", RESP3 "_"
-  void NullArray();                       // RESP2 "*-1", RESP3 "_"
-  void ArrayHeader(int64_t n);            // "*n"
-  void MapHeader(int64_t n);              // RESP3 "%n", RESP2 "*2n"
-  void SetHeader(int64_t n);              // RESP3 "~n", RESP2 "*n"
-  void PushHeader(int64_t n);             // RESP3 ">n", RESP2 "*n"
-  void Double(double d);                  // RESP3 ",d", RESP2 bulk; "%.17g", inf, -inf, nan
-  void BulkDouble(double d);              // a bulk string of Double's text in both protocols
-  void Bool(bool b);                      // RESP3 "#t"/"#f", RESP2 ":1"/":0"
+  void Integer(int64_t v);        // ":v\r\n"
+  void Bulk(std::string_view s);  // "$len\r\ns\r\n"
+  void NullBulk();                // RESP2 "$-1", RESP3 "_"
+  void NullArray();               // RESP2 "*-1", RESP3 "_"
+  void ArrayHeader(int64_t n);    // "*n"
+  void MapHeader(int64_t n);      // RESP3 "%n", RESP2 "*2n"
+  void SetHeader(int64_t n);      // RESP3 "~n", RESP2 "*n"
+  void PushHeader(int64_t n);     // RESP3 ">n", RESP2 "*n"
+  void Double(double d);          // RESP3 ",d", RESP2 bulk; "%.17g", inf, -inf, nan
+  void BulkDouble(double d);      // a bulk string of Double's text in both protocols
+  void Bool(bool b);              // RESP3 "#t"/"#f", RESP2 ":1"/":0"
   // RESP3 "=len\r\nfmt:text", RESP2 bulk of text. `format` is three characters, e.g. "txt".
   void Verbatim(std::string_view format, std::string_view text);
   void BigNumber(std::string_view digits);  // RESP3 "(digits", RESP2 bulk

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <mutex>
 
-#include "base/logging.h"
 #include "base/clock.h"
+#include "base/logging.h"
 #include "index/learned_store.h"
 #include "server/commands/families.h"
 
@@ -27,8 +27,8 @@ Server::Server(std::unique_ptr<Config> config)
       keyspace_(std::make_unique<Keyspace>(config_->databases(), NewIndexStore(*config_))),
       stats_(static_cast<size_t>(config_->threads()), AllCommands().flat().size()),
       persistence_(*config_, *keyspace_, *this),
-      services_{AllCommands(), *config_, *keyspace_, clients_,   scan_cursors_,
-                stats_,        persistence_, *this},
+      services_{AllCommands(), *config_, *keyspace_,   clients_,
+                scan_cursors_, stats_,   persistence_, *this},
       commands_(services_, [this](int64_t now_ms) { persistence_.Cron(now_ms); }) {}
 
 Server::~Server() = default;

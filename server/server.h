@@ -68,8 +68,8 @@ class Server : public ServerControl {
   Persistence persistence_;
   const Services services_;
   CommandService commands_;
-  std::unique_ptr<IoThreads> threads_;    // made by Run
-  std::unique_ptr<Listener> listener_;    // made by Run
+  std::unique_ptr<IoThreads> threads_;  // made by Run
+  std::unique_ptr<Listener> listener_;  // made by Run
   std::atomic<bool> shutting_down_{false};
   std::atomic<bool> shutdown_saved_{false};
   int listening_port_ = 0;

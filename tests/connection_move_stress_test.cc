@@ -40,11 +40,19 @@ class RunningServer {
       std::error_code error;
       std::filesystem::create_directories(dir_, error);
       if (error) continue;
-      std::vector<std::string> args = {"ordis-server",      "--port", std::to_string(port_),
-                                       "--threads",         std::to_string(threads),
-                                       "--adaptive-threads", "no",     "--save",
-                                       "",                  "--appendonly", "no",
-                                       "--dir",             dir_};
+      std::vector<std::string> args = {"ordis-server",
+                                       "--port",
+                                       std::to_string(port_),
+                                       "--threads",
+                                       std::to_string(threads),
+                                       "--adaptive-threads",
+                                       "no",
+                                       "--save",
+                                       "",
+                                       "--appendonly",
+                                       "no",
+                                       "--dir",
+                                       dir_};
       std::vector<char*> argv;
       for (std::string& a : args) argv.push_back(a.data());
       auto config = std::make_unique<Config>();
@@ -125,7 +133,8 @@ TEST(ConnectionMoveTest, IncrementsExactWhileConnectionsMove) {
   std::thread observer([&] {
     Context client = Connect(rs.port());
     while (!stop.load()) {
-      if (client == nullptr || client->err != 0 || Command(client.get(), "CLIENT LIST") == nullptr ||
+      if (client == nullptr || client->err != 0 ||
+          Command(client.get(), "CLIENT LIST") == nullptr ||
           Command(client.get(), "INFO threads") == nullptr) {
         ++failures;
         return;

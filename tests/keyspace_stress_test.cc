@@ -5,21 +5,20 @@
 // also checks invariants that a race would break. Runs a fixed amount of work, never sleeps.
 #include <gtest/gtest.h>
 
-#include <mutex>
-#include <shared_mutex>
-
 #include <atomic>
 #include <cstdint>
 #include <latch>
 #include <memory>
+#include <mutex>
 #include <random>
+#include <shared_mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "base/number.h"
 #include "index/rw_lock.h"
 #include "server/keyspace/keyspace.h"
-#include "base/number.h"
 #include "server/keyspace/watch_registry.h"
 
 namespace ordis::server {
@@ -54,7 +53,8 @@ uint64_t Uniform(std::mt19937_64& rng, uint64_t n) {
 // the writers for the whole run and stop with them, whatever the lock's fairness: with the
 // reader-preferring std::shared_mutex the keyspace used to have, readers looping "until the
 // writers finish" starved the writers forever.
-bool Pace(const std::atomic<int64_t>& writer_ops, int64_t target, const std::atomic<int>& writers_left) {
+bool Pace(const std::atomic<int64_t>& writer_ops, int64_t target,
+          const std::atomic<int>& writers_left) {
   while (writer_ops.load() < target) {
     if (writers_left.load() == 0) return false;
     std::this_thread::yield();
@@ -151,8 +151,7 @@ TEST(KeyspaceStress, DbSizeMatchesScanWhileWriting) {
         switch (Uniform(rng, 6)) {
           case 0:
           case 1:
-            ks.Set(db, key, Str(Named("v", op),
-                                Uniform(rng, 2) ? kNoExpire : kT0 + 1'000'000));
+            ks.Set(db, key, Str(Named("v", op), Uniform(rng, 2) ? kNoExpire : kT0 + 1'000'000));
             break;
           case 2:
             ks.Delete(db, key);
@@ -212,13 +211,14 @@ TEST(KeyspaceStress, DbSizeMatchesScanWhileWriting) {
           size_t scanned = 0, with_ttl = 0;
           std::string prev;
           bool ordered = true;
-          ks.Scan(db, ScanStart::Edge(), Direction::kForward, kT0, [&](std::string_view k, Object* o) {
-            if (scanned > 0 && !(prev < k)) ordered = false;
-            prev.assign(k);
-            ++scanned;
-            if (o->expire_at_ms != kNoExpire) ++with_ttl;
-            return true;
-          });
+          ks.Scan(db, ScanStart::Edge(), Direction::kForward, kT0,
+                  [&](std::string_view k, Object* o) {
+                    if (scanned > 0 && !(prev < k)) ordered = false;
+                    prev.assign(k);
+                    ++scanned;
+                    if (o->expire_at_ms != kNoExpire) ++with_ttl;
+                    return true;
+                  });
           ASSERT_TRUE(ordered);
           ASSERT_EQ(ks.DbSize(db), scanned) << "db " << db;
           ASSERT_EQ(ks.ExpiresCount(db), with_ttl) << "db " << db;
@@ -262,7 +262,8 @@ TEST(KeyspaceStress, LazyAndActiveExpiry) {
             ASSERT_TRUE(obj->expire_at_ms == kNoExpire || obj->expire_at_ms > t_now);
           }
         } else {
-          ks.Set(db, key, Str("x", Uniform(rng, 5) == 0 ? kNoExpire : t_now + 1 + Uniform(rng, 200)));
+          ks.Set(db, key,
+                 Str("x", Uniform(rng, 5) == 0 ? kNoExpire : t_now + 1 + Uniform(rng, 200)));
         }
       }
       writers_left.fetch_sub(1);
@@ -282,13 +283,14 @@ TEST(KeyspaceStress, LazyAndActiveExpiry) {
           if (Uniform(rng, 4) == 0) {
             // A full scan: every counted key is seen live or reported.
             size_t live = 0;
-            ks.Scan(db, ScanStart::Edge(), Direction::kForward, t_now,
-                    [&](std::string_view, Object* o) {
-                      EXPECT_TRUE(o->expire_at_ms == kNoExpire || o->expire_at_ms > t_now);
-                      ++live;
-                      return true;
-                    },
-                    &expired);
+            ks.Scan(
+                db, ScanStart::Edge(), Direction::kForward, t_now,
+                [&](std::string_view, Object* o) {
+                  EXPECT_TRUE(o->expire_at_ms == kNoExpire || o->expire_at_ms > t_now);
+                  ++live;
+                  return true;
+                },
+                &expired);
             ASSERT_EQ(ks.DbSize(db), live + expired.size());
           } else {
             std::string key = Named("e:", Uniform(rng, kKeys));
@@ -325,10 +327,13 @@ TEST(KeyspaceStress, LazyAndActiveExpiry) {
   for (int db = 0; db < kDbs; ++db) {
     std::vector<ExpiredKey> expired;
     size_t live = 0;
-    ks.Scan(db, ScanStart::Edge(), Direction::kForward, end, [&](std::string_view, Object*) {
-      ++live;
-      return true;
-    }, &expired);
+    ks.Scan(
+        db, ScanStart::Edge(), Direction::kForward, end,
+        [&](std::string_view, Object*) {
+          ++live;
+          return true;
+        },
+        &expired);
     ks.ExpireReported(expired, end);
     EXPECT_EQ(ks.DbSize(db), live);
   }
@@ -398,10 +403,18 @@ TEST(KeyspaceStress, WatchedIncrementsAreNotLost) {
       std::unique_lock lock(ks.mu());
       int which = static_cast<int>(Uniform(rng, kClients));
       switch (Uniform(rng, 4)) {
-        case 0: ks.Set(0, Named("other", which), Str("x")); break;
-        case 1: ks.Delete(0, Named("other", which)); break;
-        case 2: ks.Set(1, "wcounter", Str("db1")); break;
-        default: if (Uniform(rng, 50) == 0) ks.FlushDb(1); break;
+        case 0:
+          ks.Set(0, Named("other", which), Str("x"));
+          break;
+        case 1:
+          ks.Delete(0, Named("other", which));
+          break;
+        case 2:
+          ks.Set(1, "wcounter", Str("db1"));
+          break;
+        default:
+          if (Uniform(rng, 50) == 0) ks.FlushDb(1);
+          break;
       }
       ++n;
     }

@@ -10,8 +10,8 @@
 #include <string>
 #include <string_view>
 
-#include "server/command/errors.h"
 #include "base/number.h"
+#include "server/command/errors.h"
 
 namespace ordis::server {
 

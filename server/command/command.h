@@ -25,11 +25,11 @@ enum Flag : uint32_t {
   kReadonly = 1 << 1,  // reads the keyspace: runs under the shared lock
   kFast = 1 << 2,      // O(1) or O(log n)
   kAdmin = 1 << 3,
-  kNoAuth = 1 << 4,      // allowed before AUTH
-  kNoMulti = 1 << 5,     // refused inside MULTI ("Command not allowed inside a transaction")
+  kNoAuth = 1 << 4,   // allowed before AUTH
+  kNoMulti = 1 << 5,  // refused inside MULTI ("Command not allowed inside a transaction")
   kLoading = 1 << 6,
   kStale = 1 << 7,
-  kDenyOom = 1 << 8,     // may grow memory
+  kDenyOom = 1 << 8,  // may grow memory
   kNoScript = 1 << 9,
   kKeyspaceWide = 1 << 10,  // touches many keys (KEYS, SCAN, FLUSHDB ...)
   // Not a Redis flag: a read that needs the exclusive lock (it may delete expired keys it meets).

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "base/logging.h"
 #include "base/clock.h"
+#include "base/logging.h"
 #include "server/command/client_state.h"
 #include "server/command/errors.h"
 #include "server/command/transaction.h"
@@ -204,8 +204,9 @@ void Dispatcher::RunSpec(const CommandSpec& spec, ClientState& client, resp::Wri
   const uint64_t changes_before = aof != nullptr ? ks.changes() : 0;
   const int db = client.db.load(std::memory_order_relaxed);
   propagate_.clear();
-  CommandContext ctx{services_, client, out, args, now_ms, &expired_, stats_, *this,
-                     aof != nullptr ? &propagate_ : nullptr};
+  CommandContext ctx{services_, client, out,
+                     args,      now_ms, &expired_,
+                     stats_,    *this,  aof != nullptr ? &propagate_ : nullptr};
   spec.handler(ctx);
   if (aof != nullptr && ks.changes() != changes_before) {
     // Staged under the exclusive lock: the log's order is the order of the changes.

@@ -72,8 +72,8 @@ class Dispatcher : public CommandRunner {
   resp::OutBuffer discarded_;           // replies CLIENT REPLY OFF or SKIP drop
   std::vector<std::string> propagate_;  // a command's own log record (CommandContext::propagate)
   std::vector<Keyspace::KeyRef> prefetch_;  // CollectKeys' list
-  uint64_t log_seq_ = 0;                // the last log record staged, committed by CommitLog
-  CommandLog* log_ = nullptr;           // the log it went to (logs outlive appendonly no)
+  uint64_t log_seq_ = 0;                    // the last log record staged, committed by CommitLog
+  CommandLog* log_ = nullptr;               // the log it went to (logs outlive appendonly no)
 };
 
 }  // namespace ordis::server

@@ -37,7 +37,8 @@ inline constexpr std::string_view kNotAllowedInMulti =
     "ERR Command not allowed inside a transaction";
 // Prefix of the reply to an EXEC rejected inside MULTI; the rejection's text (without "ERR ")
 // follows.
-inline constexpr std::string_view kExecAbortBecause = "EXECABORT Transaction discarded because of: ";
+inline constexpr std::string_view kExecAbortBecause =
+    "EXECABORT Transaction discarded because of: ";
 inline constexpr std::string_view kExecAbort =
     "EXECABORT Transaction discarded because of previous errors.";
 inline constexpr std::string_view kNoSuchClient = "ERR No such client";

@@ -10,8 +10,8 @@
 namespace ordis::server {
 
 struct ThreadsInfo {
-  int active = 1;        // threads that take connections
-  uint64_t changes = 0;  // times the active count changed
+  int active = 1;                   // threads that take connections
+  uint64_t changes = 0;             // times the active count changed
   std::vector<size_t> connections;  // per thread
 };
 

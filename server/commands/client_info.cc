@@ -26,7 +26,8 @@ bool ValidClientName(std::string_view name) {
   return true;
 }
 
-void AppendClientInfo(const CommandTable& commands, const ClientState& c, int64_t now_ms, std::string* out) {
+void AppendClientInfo(const CommandTable& commands, const ClientState& c, int64_t now_ms,
+                      std::string* out) {
   auto num = [&](std::string_view field, int64_t v) {
     out->append(field);
     out->push_back('=');
@@ -101,9 +102,12 @@ std::string ParseClientFilter(std::span<const std::string_view> pairs, ClientFil
       if (value != "default") return errors::NoSuchUser(value);
       out->user = value;
     } else if (EqualsIgnoreCase(name, "SKIPME")) {
-      if (EqualsIgnoreCase(value, "yes")) out->skip_me = true;
-      else if (EqualsIgnoreCase(value, "no")) out->skip_me = false;
-      else return std::string(errors::kSyntax);
+      if (EqualsIgnoreCase(value, "yes"))
+        out->skip_me = true;
+      else if (EqualsIgnoreCase(value, "no"))
+        out->skip_me = false;
+      else
+        return std::string(errors::kSyntax);
     } else if (EqualsIgnoreCase(name, "MAXAGE")) {
       int64_t age;
       if (!ParseInt64(value, &age)) return std::string(errors::kNotInteger);

@@ -3,11 +3,11 @@
 #include <string>
 #include <vector>
 
-#include "server/command/services.h"
-#include "server/command/arg_parser.h"
-#include "server/commands/families.h"
-#include "server/command/errors.h"
 #include "base/glob.h"
+#include "server/command/arg_parser.h"
+#include "server/command/errors.h"
+#include "server/command/services.h"
+#include "server/commands/families.h"
 
 namespace ordis::server {
 namespace {
@@ -203,7 +203,7 @@ void CmdCommandGetKeys(CommandContext& ctx) {
     return;
   }
   bool arity_ok = spec->arity > 0 ? cmd_args.size() == static_cast<size_t>(spec->arity)
-                                   : cmd_args.size() >= static_cast<size_t>(-spec->arity);
+                                  : cmd_args.size() >= static_cast<size_t>(-spec->arity);
   if (!arity_ok) {
     ctx.out.Error(errors::kInvalidArgCountSpecified);
     return;
@@ -222,13 +222,20 @@ void CmdCommandGetKeys(CommandContext& ctx) {
 void CmdCommandHelp(CommandContext& ctx) {
   static constexpr std::string_view kHelp[] = {
       "COMMAND <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-      "(no subcommand)", "    Return details about all Redis commands.",
-      "COUNT", "    Return the total number of commands in this Redis server.",
-      "LIST", "    Return a list of all commands in this Redis server.",
-      "INFO [<command-name> ...]", "    Return details about multiple Redis commands.",
-      "DOCS [<command-name> ...]", "    Return documentation details about multiple Redis commands.",
-      "GETKEYS <full-command>", "    Return the keys from a full Redis command.",
-      "HELP", "    Print this help."};
+      "(no subcommand)",
+      "    Return details about all Redis commands.",
+      "COUNT",
+      "    Return the total number of commands in this Redis server.",
+      "LIST",
+      "    Return a list of all commands in this Redis server.",
+      "INFO [<command-name> ...]",
+      "    Return details about multiple Redis commands.",
+      "DOCS [<command-name> ...]",
+      "    Return documentation details about multiple Redis commands.",
+      "GETKEYS <full-command>",
+      "    Return the keys from a full Redis command.",
+      "HELP",
+      "    Print this help."};
   ReplyHelp(ctx.out, kHelp);
 }
 
@@ -236,8 +243,16 @@ void CmdCommandHelp(CommandContext& ctx) {
 
 void RegisterCommandDocs(CommandTable* table) {
   using namespace cmd;
+  // clang-format off: one row per command
   table->Register({
-      {"command", -1, kLoading | kStale, 0, 0, 0, CmdCommand, "server",
+      {"command",
+       -1,
+       kLoading | kStale,
+       0,
+       0,
+       0,
+       CmdCommand,
+       "server",
        "Get array of Redis command details",
        {
            {"command|count", 2, kLoading | kStale, 0, 0, 0, CmdCommandCount, "server",
@@ -254,6 +269,7 @@ void RegisterCommandDocs(CommandTable* table) {
             "Show helpful text about the different subcommands"},
        }},
   });
+  // clang-format on
 }
 
 }  // namespace ordis::server

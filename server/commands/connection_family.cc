@@ -2,11 +2,11 @@
 #include <algorithm>
 #include <string>
 
-#include "server/command/services.h"
 #include "server/command/arg_parser.h"
+#include "server/command/services.h"
+#include "server/command/transaction.h"
 #include "server/commands/client_info.h"
 #include "server/commands/families.h"
-#include "server/command/transaction.h"
 
 namespace ordis::server {
 namespace {
@@ -89,8 +89,7 @@ void CmdHello(CommandContext& ctx) {
     }
   }
   if (!ctx.client.authenticated && ctx.config().auth_required()) {
-    ctx.out.Error(
-        errors::kHelloNoAuth);
+    ctx.out.Error(errors::kHelloNoAuth);
     return;
   }
   if (has_setname) {
@@ -302,17 +301,26 @@ void CmdClientReply(CommandContext& ctx) {
 void CmdClientHelp(CommandContext& ctx) {
   static constexpr std::string_view kHelp[] = {
       "CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-      "GETNAME", "    Return the name of the current connection.",
-      "ID", "    Return the ID of the current connection.",
-      "INFO", "    Return information about the current client connection.",
-      "KILL <ip:port>", "    Kill connection made from <ip:port>.",
+      "GETNAME",
+      "    Return the name of the current connection.",
+      "ID",
+      "    Return the ID of the current connection.",
+      "INFO",
+      "    Return information about the current client connection.",
+      "KILL <ip:port>",
+      "    Kill connection made from <ip:port>.",
       "KILL <option> <value> [<option> <value> [...]]",
       "    Kill connections. Options are: ID, ADDR, LADDR, SKIPME, MAXAGE.",
-      "LIST [options ...]", "    Return information about client connections.",
-      "NO-EVICT (ON|OFF)", "    Protect current client connection from eviction.",
-      "REPLY (ON|OFF|SKIP)", "    Control the replies sent to the current connection.",
-      "SETNAME <name>", "    Assign the name <name> to the current connection.",
-      "HELP", "    Print this help."};
+      "LIST [options ...]",
+      "    Return information about client connections.",
+      "NO-EVICT (ON|OFF)",
+      "    Protect current client connection from eviction.",
+      "REPLY (ON|OFF|SKIP)",
+      "    Control the replies sent to the current connection.",
+      "SETNAME <name>",
+      "    Assign the name <name> to the current connection.",
+      "HELP",
+      "    Print this help."};
   ReplyHelp(ctx.out, kHelp);
 }
 
@@ -320,6 +328,7 @@ void CmdClientHelp(CommandContext& ctx) {
 
 void RegisterConnectionFamily(CommandTable* table) {
   using namespace cmd;
+  // clang-format off: one row per command
   table->Register({
       {"ping", -1, kFast, 0, 0, 0, CmdPing, "connection", "Ping the server"},
       {"echo", 2, kFast, 0, 0, 0, CmdEcho, "connection", "Echo the given string"},
@@ -329,11 +338,18 @@ void RegisterConnectionFamily(CommandTable* table) {
        "connection", "Handshake with Redis"},
       {"select", 2, kFast | kLoading | kStale, 0, 0, 0, CmdSelect, "connection",
        "Change the selected database for the current connection"},
-      {"quit", -1, kNoAuth | kFast | kTransactionControl | kLoading | kStale, 0, 0, 0, CmdQuit, "connection",
-       "Close the connection"},
-      {"reset", 1, kNoAuth | kFast | kTransactionControl | kNoScript | kLoading | kStale, 0, 0, 0, CmdReset,
-       "connection", "Reset the connection"},
-      {"client", -2, kNoScript | kLoading | kStale, 0, 0, 0, nullptr, "connection",
+      {"quit", -1, kNoAuth | kFast | kTransactionControl | kLoading | kStale, 0, 0, 0, CmdQuit,
+       "connection", "Close the connection"},
+      {"reset", 1, kNoAuth | kFast | kTransactionControl | kNoScript | kLoading | kStale, 0, 0, 0,
+       CmdReset, "connection", "Reset the connection"},
+      {"client",
+       -2,
+       kNoScript | kLoading | kStale,
+       0,
+       0,
+       0,
+       nullptr,
+       "connection",
        "A container for client connection commands",
        {
            {"client|id", 2, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientId, "connection",
@@ -344,18 +360,19 @@ void RegisterConnectionFamily(CommandTable* table) {
             "connection", "Get the current connection name"},
            {"client|list", -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdClientList,
             "connection", "Get the list of client connections"},
-           {"client|info", 2, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientInfo,
-            "connection", "Returns information about the current client connection."},
+           {"client|info", 2, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientInfo, "connection",
+            "Returns information about the current client connection."},
            {"client|kill", -3, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdClientKill,
             "connection", "Kill the connection of a client"},
-           {"client|no-evict", 3, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0,
-            CmdClientNoEvict, "connection", "Set client eviction mode for the current connection"},
-           {"client|reply", 3, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientReply,
-            "connection", "Instruct the server whether to reply to commands"},
+           {"client|no-evict", 3, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdClientNoEvict,
+            "connection", "Set client eviction mode for the current connection"},
+           {"client|reply", 3, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientReply, "connection",
+            "Instruct the server whether to reply to commands"},
            {"client|help", 2, kLoading | kStale, 0, 0, 0, CmdClientHelp, "connection",
             "Show helpful text about the different subcommands"},
        }},
   });
+  // clang-format on
 }
 
 }  // namespace ordis::server

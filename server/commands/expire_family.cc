@@ -1,11 +1,11 @@
 // Expiry commands: EXPIRE PEXPIRE EXPIREAT PEXPIREAT TTL PTTL EXPIRETIME PEXPIRETIME PERSIST.
 #include <string>
 
-#include "server/commands/lookup.h"
 #include "server/command/arg_parser.h"
-#include "server/commands/families.h"
 #include "server/command/errors.h"
 #include "server/commands/expire_option.h"
+#include "server/commands/families.h"
+#include "server/commands/lookup.h"
 
 namespace ordis::server {
 namespace {
@@ -15,10 +15,14 @@ void ExpireGeneric(CommandContext& ctx, TimeUnit unit, bool absolute, std::strin
   bool nx = false, xx = false, gt = false, lt = false;
   for (size_t i = 3; i < ctx.args.size(); ++i) {
     std::string_view opt = ctx.args[i];
-    if (EqualsIgnoreCase(opt, "NX")) nx = true;
-    else if (EqualsIgnoreCase(opt, "XX")) xx = true;
-    else if (EqualsIgnoreCase(opt, "GT")) gt = true;
-    else if (EqualsIgnoreCase(opt, "LT")) lt = true;
+    if (EqualsIgnoreCase(opt, "NX"))
+      nx = true;
+    else if (EqualsIgnoreCase(opt, "XX"))
+      xx = true;
+    else if (EqualsIgnoreCase(opt, "GT"))
+      gt = true;
+    else if (EqualsIgnoreCase(opt, "LT"))
+      lt = true;
     else {
       ctx.out.Error(errors::UnsupportedOption(opt));
       return;
@@ -124,17 +128,28 @@ void CmdPersist(CommandContext& ctx) {
 
 void RegisterExpireFamily(CommandTable* table) {
   using namespace cmd;
+  // clang-format off: one row per command
   table->Register({
-      {"expire", -3, kWrite | kFast, 1, 1, 1, CmdExpire, "generic", "Set a key's time to live in seconds"},
-      {"pexpire", -3, kWrite | kFast, 1, 1, 1, CmdPExpire, "generic", "Set a key's time to live in milliseconds"},
-      {"expireat", -3, kWrite | kFast, 1, 1, 1, CmdExpireAt, "generic", "Set the expiration for a key as a UNIX timestamp"},
-      {"pexpireat", -3, kWrite | kFast, 1, 1, 1, CmdPExpireAt, "generic", "Set the expiration for a key as a UNIX timestamp specified in milliseconds"},
-      {"ttl", 2, kReadonly | kFast, 1, 1, 1, CmdTtl, "generic", "Get the time to live for a key in seconds"},
-      {"pttl", 2, kReadonly | kFast, 1, 1, 1, CmdPTtl, "generic", "Get the time to live for a key in milliseconds"},
-      {"expiretime", 2, kReadonly | kFast, 1, 1, 1, CmdExpireTime, "generic", "Get the expiration Unix timestamp for a key"},
-      {"pexpiretime", 2, kReadonly | kFast, 1, 1, 1, CmdPExpireTime, "generic", "Get the expiration Unix timestamp for a key in milliseconds"},
-      {"persist", 2, kWrite | kFast, 1, 1, 1, CmdPersist, "generic", "Remove the expiration from a key"},
+      {"expire", -3, kWrite | kFast, 1, 1, 1, CmdExpire, "generic",
+       "Set a key's time to live in seconds"},
+      {"pexpire", -3, kWrite | kFast, 1, 1, 1, CmdPExpire, "generic",
+       "Set a key's time to live in milliseconds"},
+      {"expireat", -3, kWrite | kFast, 1, 1, 1, CmdExpireAt, "generic",
+       "Set the expiration for a key as a UNIX timestamp"},
+      {"pexpireat", -3, kWrite | kFast, 1, 1, 1, CmdPExpireAt, "generic",
+       "Set the expiration for a key as a UNIX timestamp specified in milliseconds"},
+      {"ttl", 2, kReadonly | kFast, 1, 1, 1, CmdTtl, "generic",
+       "Get the time to live for a key in seconds"},
+      {"pttl", 2, kReadonly | kFast, 1, 1, 1, CmdPTtl, "generic",
+       "Get the time to live for a key in milliseconds"},
+      {"expiretime", 2, kReadonly | kFast, 1, 1, 1, CmdExpireTime, "generic",
+       "Get the expiration Unix timestamp for a key"},
+      {"pexpiretime", 2, kReadonly | kFast, 1, 1, 1, CmdPExpireTime, "generic",
+       "Get the expiration Unix timestamp for a key in milliseconds"},
+      {"persist", 2, kWrite | kFast, 1, 1, 1, CmdPersist, "generic",
+       "Remove the expiration from a key"},
   });
+  // clang-format on
 }
 
 }  // namespace ordis::server

@@ -78,22 +78,32 @@ TEST(ExpireOption, RelativeOverflow) {
   }
 }
 
-// Regression: for a relative time ToAbsoluteMs rejects value < INT64_MIN + now_ms, but adding a positive
-// now_ms to a negative value cannot overflow (the bound would be INT64_MIN - now_ms). Redis's
-// expireGenericCommand only checks `when > LLONG_MAX - basetime`, so `PEXPIRE k
+// Regression: for a relative time ToAbsoluteMs rejects value < INT64_MIN + now_ms, but adding a
+// positive now_ms to a negative value cannot overflow (the bound would be INT64_MIN - now_ms).
+// Redis's expireGenericCommand only checks `when > LLONG_MAX - basetime`, so `PEXPIRE k
 // -9223372036854775808` (or `EXPIRE k -9223372036854775`) deletes the key and replies 1 in Redis,
 // while ordis replies "ERR invalid expire time in 'pexpire' command".
 TEST(ExpireOption, HugeNegativeRelativeValuesAsRedis) {
   EXPECT_EQ(Abs(INT64_MIN, TimeUnit::kMilliseconds, false, true), INT64_MIN + kNow);
-  EXPECT_EQ(Abs(INT64_MIN / 1000, TimeUnit::kSeconds, false, true),
-            INT64_MIN / 1000 * 1000 + kNow);
+  EXPECT_EQ(Abs(INT64_MIN / 1000, TimeUnit::kSeconds, false, true), INT64_MIN / 1000 * 1000 + kNow);
 }
 
 // Whatever the inputs, a result is either rejected or exactly value*unit (+now): no wrap-around.
 TEST(ExpireOption, NeverWrapsAround) {
-  const int64_t values[] = {INT64_MIN, INT64_MIN + 1, INT64_MIN / 1000 - 1, INT64_MIN / 1000,
-                            -kNow - 1, -kNow, -1, 0, 1, kNow, INT64_MAX / 1000,
-                            INT64_MAX / 1000 + 1, INT64_MAX - kNow, INT64_MAX - kNow + 1,
+  const int64_t values[] = {INT64_MIN,
+                            INT64_MIN + 1,
+                            INT64_MIN / 1000 - 1,
+                            INT64_MIN / 1000,
+                            -kNow - 1,
+                            -kNow,
+                            -1,
+                            0,
+                            1,
+                            kNow,
+                            INT64_MAX / 1000,
+                            INT64_MAX / 1000 + 1,
+                            INT64_MAX - kNow,
+                            INT64_MAX - kNow + 1,
                             INT64_MAX};
   for (int64_t v : values) {
     for (TimeUnit unit : {TimeUnit::kSeconds, TimeUnit::kMilliseconds}) {

@@ -55,9 +55,9 @@ TEST(CommandTable, EverySpecIsWellFormed) {
         EXPECT_LT(static_cast<size_t>(spec->last_key), min_argc);
       }
       // A command that names keys runs under one of the keyspace locks.
-      EXPECT_NE(spec->flags & (cmd::kWrite | cmd::kReadonly | cmd::kSharedLock |
-                               cmd::kExclusiveLock),
-                0u);
+      EXPECT_NE(
+          spec->flags & (cmd::kWrite | cmd::kReadonly | cmd::kSharedLock | cmd::kExclusiveLock),
+          0u);
     } else {
       EXPECT_EQ(spec->last_key, 0);
       EXPECT_EQ(spec->key_step, 0);
@@ -138,9 +138,9 @@ TEST(CommandTable, RedisArities) {
     int arity;
   };
   const Want kRequired[] = {
-      {"get", 2},    {"set", -3},   {"mset", -3}, {"del", -2},    {"exists", -2},
-      {"expire", -3}, {"krange", -3}, {"kcount", 3}, {"multi", 1},  {"exec", 1},
-      {"ping", -1},  {"client", -2}, {"config", -2}, {"command", -1},
+      {"get", 2},     {"set", -3},    {"mset", -3},   {"del", -2},     {"exists", -2},
+      {"expire", -3}, {"krange", -3}, {"kcount", 3},  {"multi", 1},    {"exec", 1},
+      {"ping", -1},   {"client", -2}, {"config", -2}, {"command", -1},
   };
   for (const Want& w : kRequired) {
     const CommandSpec* spec = AllCommands().Find(w.name);
@@ -148,46 +148,111 @@ TEST(CommandTable, RedisArities) {
     EXPECT_EQ(spec->arity, w.arity) << w.name;
   }
   // Checked when present.
+  // clang-format off: a table
   const Want kRedis[] = {
-      {"echo", 2},        {"auth", -2},        {"hello", -1},      {"select", 2},
-      {"reset", 1},       {"unlink", -2},      {"touch", -2},      {"type", 2},
-      {"rename", 3},      {"renamenx", 3},     {"copy", -3},       {"move", 3},
-      {"swapdb", 3},      {"keys", 2},         {"scan", -2},       {"randomkey", 1},
-      {"dbsize", 1},      {"flushdb", -1},     {"flushall", -1},   {"time", 1},
-      {"lastsave", 1},    {"info", -1},        {"shutdown", -1},   {"setnx", 3},
-      {"setex", 4},       {"psetex", 4},       {"getset", 3},      {"getdel", 2},
-      {"getex", -2},      {"mget", -2},        {"msetnx", -3},     {"append", 3},
-      {"strlen", 2},      {"incr", 2},         {"decr", 2},        {"incrby", 3},
-      {"decrby", 3},      {"incrbyfloat", 3},  {"getrange", 4},    {"substr", 4},
-      {"setrange", 4},    {"pexpire", -3},     {"expireat", -3},   {"pexpireat", -3},
-      {"ttl", 2},         {"pttl", 2},         {"expiretime", 2},  {"pexpiretime", 2},
-      {"persist", 2},     {"discard", 1},      {"watch", -2},      {"unwatch", 1},
-      {"object", -2},     {"memory", -2},      {"debug", -2},
-      {"zadd", -4},       {"zincrby", 4},      {"zrem", -3},       {"zcard", 2},
-      {"zscore", 3},      {"zmscore", -3},     {"zrank", 3},       {"zrevrank", 3},
-      {"zcount", 4},      {"zlexcount", 4},    {"zrange", -4},     {"zrevrange", -4},
-      {"zrangebyscore", -4}, {"zrevrangebyscore", -4}, {"zrangebylex", -4},
-      {"zrevrangebylex", -4}, {"zremrangebyrank", 4}, {"zremrangebyscore", 4},
-      {"zremrangebylex", 4}, {"zpopmin", -2},  {"zpopmax", -2},    {"zrandmember", -2},
-      {"zrangestore", -5}, {"zunionstore", -4}, {"zinterstore", -4}, {"zdiffstore", -4},
-      {"zunion", -3},     {"zinter", -3},      {"zdiff", -3},      {"zintercard", -3},
+      {"echo", 2},
+      {"auth", -2},
+      {"hello", -1},
+      {"select", 2},
+      {"reset", 1},
+      {"unlink", -2},
+      {"touch", -2},
+      {"type", 2},
+      {"rename", 3},
+      {"renamenx", 3},
+      {"copy", -3},
+      {"move", 3},
+      {"swapdb", 3},
+      {"keys", 2},
+      {"scan", -2},
+      {"randomkey", 1},
+      {"dbsize", 1},
+      {"flushdb", -1},
+      {"flushall", -1},
+      {"time", 1},
+      {"lastsave", 1},
+      {"info", -1},
+      {"shutdown", -1},
+      {"setnx", 3},
+      {"setex", 4},
+      {"psetex", 4},
+      {"getset", 3},
+      {"getdel", 2},
+      {"getex", -2},
+      {"mget", -2},
+      {"msetnx", -3},
+      {"append", 3},
+      {"strlen", 2},
+      {"incr", 2},
+      {"decr", 2},
+      {"incrby", 3},
+      {"decrby", 3},
+      {"incrbyfloat", 3},
+      {"getrange", 4},
+      {"substr", 4},
+      {"setrange", 4},
+      {"pexpire", -3},
+      {"expireat", -3},
+      {"pexpireat", -3},
+      {"ttl", 2},
+      {"pttl", 2},
+      {"expiretime", 2},
+      {"pexpiretime", 2},
+      {"persist", 2},
+      {"discard", 1},
+      {"watch", -2},
+      {"unwatch", 1},
+      {"object", -2},
+      {"memory", -2},
+      {"debug", -2},
+      {"zadd", -4},
+      {"zincrby", 4},
+      {"zrem", -3},
+      {"zcard", 2},
+      {"zscore", 3},
+      {"zmscore", -3},
+      {"zrank", 3},
+      {"zrevrank", 3},
+      {"zcount", 4},
+      {"zlexcount", 4},
+      {"zrange", -4},
+      {"zrevrange", -4},
+      {"zrangebyscore", -4},
+      {"zrevrangebyscore", -4},
+      {"zrangebylex", -4},
+      {"zrevrangebylex", -4},
+      {"zremrangebyrank", 4},
+      {"zremrangebyscore", 4},
+      {"zremrangebylex", 4},
+      {"zpopmin", -2},
+      {"zpopmax", -2},
+      {"zrandmember", -2},
+      {"zrangestore", -5},
+      {"zunionstore", -4},
+      {"zinterstore", -4},
+      {"zdiffstore", -4},
+      {"zunion", -3},
+      {"zinter", -3},
+      {"zdiff", -3},
+      {"zintercard", -3},
       {"zscan", -3},
   };
+  // clang-format on
   for (const Want& w : kRedis) {
     const CommandSpec* spec = AllCommands().Find(w.name);
     if (spec == nullptr) continue;
     EXPECT_EQ(spec->arity, w.arity) << w.name;
   }
   const Want kRedisSub[] = {
-      {"config|get", -3},     {"config|set", -4},      {"config|rewrite", 2},
+      {"config|get", -3},      {"config|set", -4},     {"config|rewrite", 2},
       {"config|resetstat", 2}, {"config|help", 2},     {"client|id", 2},
-      {"client|setname", 3},  {"client|getname", 2},   {"client|list", -2},
-      {"client|info", 2},     {"client|kill", -3},     {"client|reply", 3},
-      {"client|no-evict", 3}, {"client|help", 2},      {"command|count", 2},
-      {"command|docs", -2},   {"command|info", -2},    {"command|list", -2},
+      {"client|setname", 3},   {"client|getname", 2},  {"client|list", -2},
+      {"client|info", 2},      {"client|kill", -3},    {"client|reply", 3},
+      {"client|no-evict", 3},  {"client|help", 2},     {"command|count", 2},
+      {"command|docs", -2},    {"command|info", -2},   {"command|list", -2},
       {"command|getkeys", -3}, {"command|help", 2},    {"object|encoding", 3},
-      {"object|freq", 3},     {"object|idletime", 3},  {"object|refcount", 3},
-      {"object|help", 2},     {"memory|usage", -3},    {"memory|help", 2},
+      {"object|freq", 3},      {"object|idletime", 3}, {"object|refcount", 3},
+      {"object|help", 2},      {"memory|usage", -3},   {"memory|help", 2},
   };
   for (const Want& w : kRedisSub) {
     std::string_view container = w.name.substr(0, w.name.find('|'));
@@ -206,13 +271,14 @@ TEST(CommandTable, RedisKeyPositions) {
     int first, last, step;
   };
   const Want kRedis[] = {
-      {"get", 1, 1, 1},    {"set", 1, 1, 1},     {"mset", 1, -1, 2}, {"msetnx", 1, -1, 2},
-      {"mget", 1, -1, 1},  {"del", 1, -1, 1},    {"exists", 1, -1, 1}, {"rename", 1, 2, 1},
-      {"copy", 1, 2, 1},   {"expire", 1, 1, 1},  {"watch", 1, -1, 1}, {"ping", 0, 0, 0},
-      {"multi", 0, 0, 0},  {"swapdb", 0, 0, 0},
-      {"zadd", 1, 1, 1},   {"zrangestore", 1, 2, 1}, {"zunionstore", 1, 1, 1},
-      {"zinterstore", 1, 1, 1}, {"zdiffstore", 1, 1, 1}, {"zunion", 0, 0, 0},
-      {"zinter", 0, 0, 0}, {"zdiff", 0, 0, 0},  {"zintercard", 0, 0, 0}, {"zscan", 1, 1, 1},
+      {"get", 1, 1, 1},         {"set", 1, 1, 1},         {"mset", 1, -1, 2},
+      {"msetnx", 1, -1, 2},     {"mget", 1, -1, 1},       {"del", 1, -1, 1},
+      {"exists", 1, -1, 1},     {"rename", 1, 2, 1},      {"copy", 1, 2, 1},
+      {"expire", 1, 1, 1},      {"watch", 1, -1, 1},      {"ping", 0, 0, 0},
+      {"multi", 0, 0, 0},       {"swapdb", 0, 0, 0},      {"zadd", 1, 1, 1},
+      {"zrangestore", 1, 2, 1}, {"zunionstore", 1, 1, 1}, {"zinterstore", 1, 1, 1},
+      {"zdiffstore", 1, 1, 1},  {"zunion", 0, 0, 0},      {"zinter", 0, 0, 0},
+      {"zdiff", 0, 0, 0},       {"zintercard", 0, 0, 0},  {"zscan", 1, 1, 1},
   };
   for (const Want& w : kRedis) {
     const CommandSpec* spec = AllCommands().Find(w.name);
@@ -241,9 +307,9 @@ std::vector<size_t> Keys(const CommandSpec& spec, size_t argc) {
 
 TEST(KeyPositions, FromSpecs) {
   using V = std::vector<size_t>;
-  EXPECT_EQ(Keys(Spec(-1, 0, 0, 0), 3), V{});           // no keys
-  EXPECT_EQ(Keys(Spec(2, 1, 1, 1), 2), V{1});           // GET k
-  EXPECT_EQ(Keys(Spec(-3, 1, 1, 1), 5), V{1});          // SET k v EX 10
+  EXPECT_EQ(Keys(Spec(-1, 0, 0, 0), 3), V{});            // no keys
+  EXPECT_EQ(Keys(Spec(2, 1, 1, 1), 2), V{1});            // GET k
+  EXPECT_EQ(Keys(Spec(-3, 1, 1, 1), 5), V{1});           // SET k v EX 10
   EXPECT_EQ(Keys(Spec(-2, 1, -1, 1), 4), (V{1, 2, 3}));  // DEL a b c
   EXPECT_EQ(Keys(Spec(-3, 1, -1, 2), 5), (V{1, 3}));     // MSET a 1 b 2
   EXPECT_EQ(Keys(Spec(3, 1, 2, 1), 3), (V{1, 2}));       // RENAME a b

@@ -39,15 +39,25 @@ class Decoder {
     line.remove_prefix(1);
     int64_t n = 0;
     switch (type) {
-      case '+': *out = Make(Reply::Type::kStatus, line); return true;
-      case '-': *out = Make(Reply::Type::kError, line); return true;
+      case '+':
+        *out = Make(Reply::Type::kStatus, line);
+        return true;
+      case '-':
+        *out = Make(Reply::Type::kError, line);
+        return true;
       case ':':
         if (!ParseInt64(line, &n)) return false;
         *out = Make(Reply::Type::kInteger, {}, n);
         return true;
-      case ',': *out = Make(Reply::Type::kDouble, line); return true;
-      case '(': *out = Make(Reply::Type::kBigNumber, line); return true;
-      case '_': *out = Make(Reply::Type::kNil); return line.empty();
+      case ',':
+        *out = Make(Reply::Type::kDouble, line);
+        return true;
+      case '(':
+        *out = Make(Reply::Type::kBigNumber, line);
+        return true;
+      case '_':
+        *out = Make(Reply::Type::kNil);
+        return line.empty();
       case '#':
         if (line != "t" && line != "f") return false;
         *out = Make(Reply::Type::kBoolean, {}, line == "t" ? 1 : 0);
@@ -129,20 +139,48 @@ void Print(const Reply& r, std::ostream* os) {
     *os << close;
   };
   switch (r.type) {
-    case T::kStatus: *os << r.str; break;
-    case T::kError: *os << "(error) " << r.str; break;
-    case T::kInteger: *os << "(integer) " << r.integer; break;
-    case T::kBulk: *os << ::testing::PrintToString(r.str); break;
-    case T::kNil: *os << "(nil)"; break;
-    case T::kNilArray: *os << "(nil array)"; break;
-    case T::kArray: list("[", "]", nullptr); break;
-    case T::kMap: list("{", "}", ": "); break;
-    case T::kSet: list("(set) [", "]", nullptr); break;
-    case T::kPush: list("(push) [", "]", nullptr); break;
-    case T::kDouble: *os << "(double) " << r.str; break;
-    case T::kBoolean: *os << (r.integer != 0 ? "(true)" : "(false)"); break;
-    case T::kVerbatim: *os << "(verbatim) " << ::testing::PrintToString(r.str); break;
-    case T::kBigNumber: *os << "(big number) " << r.str; break;
+    case T::kStatus:
+      *os << r.str;
+      break;
+    case T::kError:
+      *os << "(error) " << r.str;
+      break;
+    case T::kInteger:
+      *os << "(integer) " << r.integer;
+      break;
+    case T::kBulk:
+      *os << ::testing::PrintToString(r.str);
+      break;
+    case T::kNil:
+      *os << "(nil)";
+      break;
+    case T::kNilArray:
+      *os << "(nil array)";
+      break;
+    case T::kArray:
+      list("[", "]", nullptr);
+      break;
+    case T::kMap:
+      list("{", "}", ": ");
+      break;
+    case T::kSet:
+      list("(set) [", "]", nullptr);
+      break;
+    case T::kPush:
+      list("(push) [", "]", nullptr);
+      break;
+    case T::kDouble:
+      *os << "(double) " << r.str;
+      break;
+    case T::kBoolean:
+      *os << (r.integer != 0 ? "(true)" : "(false)");
+      break;
+    case T::kVerbatim:
+      *os << "(verbatim) " << ::testing::PrintToString(r.str);
+      break;
+    case T::kBigNumber:
+      *os << "(big number) " << r.str;
+      break;
   }
 }
 

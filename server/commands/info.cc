@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "server/command/arg_parser.h"
+#include "server/command/services.h"
 #include "server/commands/client_info.h"
 #include "server/commands/families.h"
 #include "server/config/config.h"
-#include "server/command/services.h"
 
 namespace ordis::server {
 namespace {
@@ -21,10 +21,14 @@ namespace {
 std::string Human(uint64_t bytes) {
   char buf[64];
   double b = static_cast<double>(bytes);
-  if (bytes < 1024) std::snprintf(buf, sizeof(buf), "%" PRIu64 "B", bytes);
-  else if (bytes < 1024 * 1024) std::snprintf(buf, sizeof(buf), "%.2fK", b / 1024);
-  else if (bytes < 1024ull * 1024 * 1024) std::snprintf(buf, sizeof(buf), "%.2fM", b / (1024 * 1024));
-  else std::snprintf(buf, sizeof(buf), "%.2fG", b / (1024.0 * 1024 * 1024));
+  if (bytes < 1024)
+    std::snprintf(buf, sizeof(buf), "%" PRIu64 "B", bytes);
+  else if (bytes < 1024 * 1024)
+    std::snprintf(buf, sizeof(buf), "%.2fK", b / 1024);
+  else if (bytes < 1024ull * 1024 * 1024)
+    std::snprintf(buf, sizeof(buf), "%.2fM", b / (1024 * 1024));
+  else
+    std::snprintf(buf, sizeof(buf), "%.2fG", b / (1024.0 * 1024 * 1024));
   return buf;
 }
 
@@ -222,9 +226,9 @@ void IndexSection(CommandContext& ctx, InfoBuilder& b) {
   b.Field("index_splits", s.splits);
   b.Field("index_bytes", s.index_bytes);
   b.Field("index_key_bytes", s.key_bytes);
-  b.Field("index_bytes_per_key",
-          Fixed2(s.keys == 0 ? 0.0
-                             : static_cast<double>(s.index_bytes) / static_cast<double>(s.keys)));
+  b.Field(
+      "index_bytes_per_key",
+      Fixed2(s.keys == 0 ? 0.0 : static_cast<double>(s.index_bytes) / static_cast<double>(s.keys)));
   b.Field("index_retired_pending", s.retired_pending);
   b.Field("hot_cache", hot_cache ? "enabled" : "disabled");
   b.Field("hot_cache_lookups", s.hot_cache_lookups);
@@ -257,17 +261,17 @@ void KeyspaceSection(CommandContext& ctx, InfoBuilder& b) {
   for (int db = 0; db < ks.num_dbs(); ++db) {
     size_t keys = ks.DbSize(db);
     if (keys == 0) continue;
-    b.Field("db" + std::to_string(db), "keys=" + std::to_string(keys) +
-                                           ",expires=" + std::to_string(ks.ExpiresCount(db)) +
-                                           ",avg_ttl=" + std::to_string(ks.AvgTtlMs(db, ctx.now_ms)));
+    b.Field("db" + std::to_string(db),
+            "keys=" + std::to_string(keys) + ",expires=" + std::to_string(ks.ExpiresCount(db)) +
+                ",avg_ttl=" + std::to_string(ks.AvgTtlMs(db, ctx.now_ms)));
   }
 }
 
 // INFO [section ...]: "default" (no argument), "all", "everything", or section names.
 void CmdInfo(CommandContext& ctx) {
-  static constexpr std::string_view kDefault[] = {"server", "clients", "memory", "persistence",
-                                                  "stats", "replication", "cpu", "threads",
-                                                  "index", "keyspace"};
+  static constexpr std::string_view kDefault[] = {"server", "clients",     "memory", "persistence",
+                                                  "stats",  "replication", "cpu",    "threads",
+                                                  "index",  "keyspace"};
   std::vector<std::string_view> wanted;
   bool all = false;
   for (size_t i = 1; i < ctx.args.size(); ++i) {
@@ -307,10 +311,12 @@ void CmdInfo(CommandContext& ctx) {
 
 void RegisterInfo(CommandTable* table) {
   using namespace cmd;
+  // clang-format off: one row per command
   table->Register({
       {"info", -1, kLoading | kStale | kSharedLock, 0, 0, 0, CmdInfo, "server",
        "Get information and statistics about the server"},
   });
+  // clang-format on
 }
 
 }  // namespace ordis::server

@@ -3,11 +3,11 @@
 #include <memory>
 #include <string>
 
-#include "server/command/services.h"
-#include "server/commands/lookup.h"
 #include "server/command/arg_parser.h"
-#include "server/commands/families.h"
 #include "server/command/errors.h"
+#include "server/command/services.h"
+#include "server/commands/families.h"
+#include "server/commands/lookup.h"
 
 namespace ordis::server {
 namespace {
@@ -237,12 +237,11 @@ void CmdObjectIdletime(CommandContext& ctx) {
   Object* obj = ObjectTarget(ctx);
   if (obj == nullptr) return;
   if (ctx.config().lfu_policy()) {
-    ctx.out.Error(
-        errors::kLfuSelectedNoIdletime);
+    ctx.out.Error(errors::kLfuSelectedNoIdletime);
     return;
   }
-  int64_t idle = static_cast<int64_t>(LruClockS(ctx.now_ms)) -
-                 obj->access_s.load(std::memory_order_relaxed);
+  int64_t idle =
+      static_cast<int64_t>(LruClockS(ctx.now_ms)) - obj->access_s.load(std::memory_order_relaxed);
   ctx.out.Integer(idle < 0 ? 0 : idle);
 }
 
@@ -251,8 +250,7 @@ void CmdObjectFreq(CommandContext& ctx) {
   Object* obj = ObjectTarget(ctx);
   if (obj == nullptr) return;
   if (!ctx.config().lfu_policy()) {
-    ctx.out.Error(
-        errors::kLfuNotSelected);
+    ctx.out.Error(errors::kLfuNotSelected);
     return;
   }
   ctx.out.Integer(obj->lfu.load(std::memory_order_relaxed));
@@ -262,21 +260,32 @@ void CmdObjectFreq(CommandContext& ctx) {
 
 void RegisterKeysFamily(CommandTable* table) {
   using namespace cmd;
+  // clang-format off: one row per command
   table->Register({
       {"del", -2, kWrite, 1, -1, 1, CmdDel, "generic", "Delete a key"},
       {"unlink", -2, kWrite | kFast, 1, -1, 1, CmdDel, "generic",
-       "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non blocking."},
-      {"exists", -2, kReadonly | kFast, 1, -1, 1, CmdExists, "generic", "Determine if a key exists"},
+       "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non "
+       "blocking."},
+      {"exists", -2, kReadonly | kFast, 1, -1, 1, CmdExists, "generic",
+       "Determine if a key exists"},
       {"touch", -2, kReadonly | kFast, 1, -1, 1, CmdTouch, "generic",
        "Alters the last access time of a key(s). Returns the number of existing keys specified."},
-      {"type", 2, kReadonly | kFast, 1, 1, 1, CmdType, "generic", "Determine the type stored at key"},
+      {"type", 2, kReadonly | kFast, 1, 1, 1, CmdType, "generic",
+       "Determine the type stored at key"},
       {"rename", 3, kWrite, 1, 2, 1, CmdRename, "generic", "Rename a key"},
       {"renamenx", 3, kWrite | kFast, 1, 2, 1, CmdRenameNx, "generic",
        "Rename a key, only if the new key does not exist"},
       {"copy", -3, kWrite | kDenyOom, 1, 2, 1, CmdCopy, "generic", "Copy a key"},
       {"move", 3, kWrite | kFast, 1, 1, 1, CmdMove, "generic", "Move a key to another database"},
       {"swapdb", 3, kWrite | kFast, 0, 0, 0, CmdSwapDb, "server", "Swaps two Redis databases"},
-      {"object", -2, 0, 0, 0, 0, nullptr, "generic",
+      {"object",
+       -2,
+       0,
+       0,
+       0,
+       0,
+       nullptr,
+       "generic",
        "A container for object introspection commands",
        {
            {"object|encoding", 3, kReadonly, 2, 2, 1, CmdObjectEncoding, "generic",
@@ -291,6 +300,7 @@ void RegisterKeysFamily(CommandTable* table) {
             "Show helpful text about the different subcommands"},
        }},
   });
+  // clang-format on
 }
 
 }  // namespace ordis::server

@@ -2,10 +2,10 @@
 // Replies are Redis 7's, word for word.
 #include <string>
 
-#include "server/command/services.h"
 #include "server/command/arg_parser.h"
-#include "server/commands/families.h"
 #include "server/command/errors.h"
+#include "server/command/services.h"
+#include "server/commands/families.h"
 
 namespace ordis::server {
 namespace {
@@ -69,6 +69,7 @@ void CmdLastSave(CommandContext& ctx) { ctx.out.Integer(ctx.services.durability.
 
 void RegisterPersistenceFamily(CommandTable* table) {
   using namespace cmd;
+  // clang-format off: one row per command
   table->Register({
       {"save", 1, kAdmin | kNoScript | kNoMulti, 0, 0, 0, CmdSave, "server",
        "Synchronously save the dataset to disk"},
@@ -79,6 +80,7 @@ void RegisterPersistenceFamily(CommandTable* table) {
       {"lastsave", 1, kLoading | kStale | kFast, 0, 0, 0, CmdLastSave, "server",
        "Get the UNIX time stamp of the last successful save to disk"},
   });
+  // clang-format on
 }
 
 }  // namespace ordis::server

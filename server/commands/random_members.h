@@ -60,8 +60,8 @@ void SampleDistinctPositions(size_t n, size_t k, Visit visit) {
   }
 }
 
-// The count of SRANDMEMBER / HRANDFIELD / ZRANDMEMBER: an integer in Redis's range [-LONG_MAX, LONG_MAX].
-// Replies the error and returns false otherwise.
+// The count of SRANDMEMBER / HRANDFIELD / ZRANDMEMBER: an integer in Redis's range [-LONG_MAX,
+// LONG_MAX]. Replies the error and returns false otherwise.
 inline bool ParseRandomCount(CommandContext& ctx, std::string_view arg, int64_t* count) {
   if (!ParseInt64(arg, count)) {
     ctx.out.Error(errors::kNotInteger);
@@ -96,8 +96,8 @@ inline bool ParseRandomPairArgs(CommandContext& ctx, std::string_view with_word,
   return true;
 }
 
-// The reply of SRANDMEMBER / HRANDFIELD / ZRANDMEMBER for a missing key: an empty array when a count was
-// given, else a null.
+// The reply of SRANDMEMBER / HRANDFIELD / ZRANDMEMBER for a missing key: an empty array when a
+// count was given, else a null.
 inline void ReplyNoRandomMembers(CommandContext& ctx, bool with_count) {
   if (with_count) {
     ctx.out.ArrayHeader(0);

@@ -3,11 +3,11 @@
 #include <string>
 #include <vector>
 
-#include "server/command/services.h"
-#include "server/command/arg_parser.h"
-#include "server/commands/families.h"
-#include "server/command/errors.h"
 #include "base/glob.h"
+#include "server/command/arg_parser.h"
+#include "server/command/errors.h"
+#include "server/command/services.h"
+#include "server/commands/families.h"
 #include "server/types/lex_bound.h"
 
 namespace ordis::server {
@@ -21,9 +21,12 @@ using index::ScanStart;
 ScanStart StartOf(const LexBound& min, const LexBound& max, Direction dir) {
   const LexBound& from = dir == Direction::kForward ? min : max;
   switch (from.kind) {
-    case LexBound::kInclusive: return ScanStart::At(from.key);
-    case LexBound::kExclusive: return ScanStart::After(from.key);
-    default: return ScanStart::Edge();
+    case LexBound::kInclusive:
+      return ScanStart::At(from.key);
+    case LexBound::kExclusive:
+      return ScanStart::After(from.key);
+    default:
+      return ScanStart::Edge();
   }
 }
 
@@ -224,6 +227,7 @@ void CmdRandomKey(CommandContext& ctx) {
 
 void RegisterRangeFamily(CommandTable* table) {
   using namespace cmd;
+  // clang-format off: one row per command
   table->Register({
       {"krange", -3, kReadonly, 0, 0, 0, CmdKRange, "generic",
        "Return the keys of the selected database in a lexicographical range (ordis)"},
@@ -236,6 +240,7 @@ void RegisterRangeFamily(CommandTable* table) {
       {"randomkey", 1, kReadonly | kExclusiveLock, 0, 0, 0, CmdRandomKey, "generic",
        "Return a random key from the keyspace"},
   });
+  // clang-format on
 }
 
 }  // namespace ordis::server

@@ -10,9 +10,9 @@
 
 #include "base/logging.h"
 #include "server/command/arg_parser.h"
-#include "server/commands/families.h"
 #include "server/command/errors.h"
 #include "server/command/services.h"
+#include "server/commands/families.h"
 
 namespace ordis::server {
 namespace {
@@ -67,11 +67,16 @@ void CmdConfigRewrite(CommandContext& ctx) {
 void CmdConfigHelp(CommandContext& ctx) {
   static constexpr std::string_view kHelp[] = {
       "CONFIG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-      "GET <pattern>", "    Return parameters matching the glob-like <pattern> and their values.",
-      "SET <directive> <value>", "    Set the configuration <directive> to <value>.",
-      "RESETSTAT", "    Reset statistics reported by the INFO command.",
-      "REWRITE", "    Rewrite the configuration file.",
-      "HELP", "    Print this help."};
+      "GET <pattern>",
+      "    Return parameters matching the glob-like <pattern> and their values.",
+      "SET <directive> <value>",
+      "    Set the configuration <directive> to <value>.",
+      "RESETSTAT",
+      "    Reset statistics reported by the INFO command.",
+      "REWRITE",
+      "    Rewrite the configuration file.",
+      "HELP",
+      "    Print this help."};
   ReplyHelp(ctx.out, kHelp);
 }
 
@@ -119,8 +124,7 @@ void CmdDebug(CommandContext& ctx) {
   std::string mode = ctx.config().Value("enable-debug-command");
   bool local = ctx.client.addr.starts_with("127.") || ctx.client.addr.starts_with("::1:");
   if (mode == "no" || (mode == "local" && !local)) {
-    ctx.out.Error(
-        errors::kDebugNotAllowed);
+    ctx.out.Error(errors::kDebugNotAllowed);
     return;
   }
   std::string_view sub = ctx.args[1];
@@ -212,7 +216,8 @@ void CmdMemoryHelp(CommandContext& ctx) {
       "USAGE <key> [SAMPLES <count>]",
       "    Return memory in bytes used by <key> and its value. Nested values are",
       "    sampled up to <count> times (default: 5, 0 means sample all).",
-      "HELP", "    Print this help."};
+      "HELP",
+      "    Print this help."};
   ReplyHelp(ctx.out, kHelp);
 }
 
@@ -220,8 +225,16 @@ void CmdMemoryHelp(CommandContext& ctx) {
 
 void RegisterServerFamily(CommandTable* table) {
   using namespace cmd;
+  // clang-format off: one row per command
   table->Register({
-      {"config", -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, nullptr, "server",
+      {"config",
+       -2,
+       kAdmin | kNoScript | kLoading | kStale,
+       0,
+       0,
+       0,
+       nullptr,
+       "server",
        "A container for server configuration commands",
        {
            {"config|get", -3, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdConfigGet,
@@ -230,8 +243,8 @@ void RegisterServerFamily(CommandTable* table) {
             "server", "Set configuration parameters to the given values"},
            {"config|resetstat", 2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0,
             CmdConfigResetStat, "server", "Reset the stats returned by INFO"},
-           {"config|rewrite", 2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0,
-            CmdConfigRewrite, "server", "Rewrite the configuration file with the in memory configuration"},
+           {"config|rewrite", 2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdConfigRewrite,
+            "server", "Rewrite the configuration file with the in memory configuration"},
            {"config|help", 2, kLoading | kStale, 0, 0, 0, CmdConfigHelp, "server",
             "Show helpful text about the different subcommands"},
        }},
@@ -241,12 +254,21 @@ void RegisterServerFamily(CommandTable* table) {
        "Remove all keys from the current database"},
       {"flushall", -1, kWrite | kKeyspaceWide, 0, 0, 0, CmdFlushAll, "server",
        "Remove all keys from all databases"},
-      {"time", 1, kLoading | kStale | kFast, 0, 0, 0, CmdTime, "server", "Return the current server time"},
+      {"time", 1, kLoading | kStale | kFast, 0, 0, 0, CmdTime, "server",
+       "Return the current server time"},
       {"debug", -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdDebug, "server",
        "A container for debugging commands"},
       {"shutdown", -1, kAdmin | kNoScript | kLoading | kStale | kNoMulti, 0, 0, 0, CmdShutdown,
        "server", "Synchronously save the dataset to disk and then shut down the server"},
-      {"memory", -2, 0, 0, 0, 0, nullptr, "server", "A container for memory diagnostics commands",
+      {"memory",
+       -2,
+       0,
+       0,
+       0,
+       0,
+       nullptr,
+       "server",
+       "A container for memory diagnostics commands",
        {
            {"memory|usage", -3, kReadonly, 2, 2, 1, CmdMemoryUsage, "server",
             "Estimate the memory usage of a key"},
@@ -254,6 +276,7 @@ void RegisterServerFamily(CommandTable* table) {
             "Show helpful text about the different subcommands"},
        }},
   });
+  // clang-format on
 }
 
 }  // namespace ordis::server

@@ -3,13 +3,13 @@
 #include <memory>
 #include <string>
 
-#include "server/command/services.h"
-#include "server/commands/lookup.h"
-#include "server/command/arg_parser.h"
-#include "server/commands/families.h"
-#include "server/command/errors.h"
-#include "server/commands/expire_option.h"
 #include "base/number.h"
+#include "server/command/arg_parser.h"
+#include "server/command/errors.h"
+#include "server/command/services.h"
+#include "server/commands/expire_option.h"
+#include "server/commands/families.h"
+#include "server/commands/lookup.h"
 
 namespace ordis::server {
 namespace {
@@ -95,8 +95,8 @@ void CmdSet(CommandContext& ctx) {
   }
   int64_t expire_at = kNoExpire;
   if (ttl_kind != kNone && ttl_kind != kKeepTtl) {
-    TimeUnit unit = (ttl_kind == kEx || ttl_kind == kExat) ? TimeUnit::kSeconds
-                                                           : TimeUnit::kMilliseconds;
+    TimeUnit unit =
+        (ttl_kind == kEx || ttl_kind == kExat) ? TimeUnit::kSeconds : TimeUnit::kMilliseconds;
     bool absolute = ttl_kind == kExat || ttl_kind == kPxat;
     if (!ToAbsoluteMs(ttl_value, unit, absolute, ctx.now_ms, false, &expire_at)) {
       ctx.out.Error(errors::InvalidExpireTime("set"));
@@ -216,12 +216,18 @@ void CmdGetEx(CommandContext& ctx) {
         value = p.NextInt();
       }
     };
-    if (p.Accept("EX")) take(kEx, true);
-    else if (p.Accept("PX")) take(kPx, true);
-    else if (p.Accept("EXAT")) take(kExat, true);
-    else if (p.Accept("PXAT")) take(kPxat, true);
-    else if (p.Accept("PERSIST")) take(kPersist, false);
-    else p.Fail(errors::kSyntax);
+    if (p.Accept("EX"))
+      take(kEx, true);
+    else if (p.Accept("PX"))
+      take(kPx, true);
+    else if (p.Accept("EXAT"))
+      take(kExat, true);
+    else if (p.Accept("PXAT"))
+      take(kPxat, true);
+    else if (p.Accept("PERSIST"))
+      take(kPersist, false);
+    else
+      p.Fail(errors::kSyntax);
   }
   if (!p.ok()) {
     ctx.out.Error(p.error());
@@ -502,29 +508,47 @@ void CmdSetRange(CommandContext& ctx) {
 void RegisterStringFamily(CommandTable* table) {
   using namespace cmd;
   constexpr uint32_t kW = kWrite | kDenyOom;
+  // clang-format off: one row per command
   table->Register({
       {"get", 2, kReadonly | kFast, 1, 1, 1, CmdGet, "string", "Get the value of a key"},
       {"set", -3, kW, 1, 1, 1, CmdSet, "string", "Set the string value of a key"},
-      {"setnx", 3, kW | kFast, 1, 1, 1, CmdSetNx, "string", "Set the value of a key, only if the key does not exist"},
+      {"setnx", 3, kW | kFast, 1, 1, 1, CmdSetNx, "string",
+       "Set the value of a key, only if the key does not exist"},
       {"setex", 4, kW, 1, 1, 1, CmdSetEx, "string", "Set the value and expiration of a key"},
-      {"psetex", 4, kW, 1, 1, 1, CmdPSetEx, "string", "Set the value and expiration in milliseconds of a key"},
-      {"getset", 3, kW | kFast, 1, 1, 1, CmdGetSet, "string", "Set the string value of a key and return its old value"},
-      {"getdel", 2, kWrite | kFast, 1, 1, 1, CmdGetDel, "string", "Get the value of a key and delete the key"},
-      {"getex", -2, kWrite | kFast, 1, 1, 1, CmdGetEx, "string", "Get the value of a key and optionally set its expiration"},
-      {"mget", -2, kReadonly | kFast, 1, -1, 1, CmdMGet, "string", "Get the values of all the given keys"},
+      {"psetex", 4, kW, 1, 1, 1, CmdPSetEx, "string",
+       "Set the value and expiration in milliseconds of a key"},
+      {"getset", 3, kW | kFast, 1, 1, 1, CmdGetSet, "string",
+       "Set the string value of a key and return its old value"},
+      {"getdel", 2, kWrite | kFast, 1, 1, 1, CmdGetDel, "string",
+       "Get the value of a key and delete the key"},
+      {"getex", -2, kWrite | kFast, 1, 1, 1, CmdGetEx, "string",
+       "Get the value of a key and optionally set its expiration"},
+      {"mget", -2, kReadonly | kFast, 1, -1, 1, CmdMGet, "string",
+       "Get the values of all the given keys"},
       {"mset", -3, kW, 1, -1, 2, CmdMSet, "string", "Set multiple keys to multiple values"},
-      {"msetnx", -3, kW, 1, -1, 2, CmdMSetNx, "string", "Set multiple keys to multiple values, only if none of the keys exist"},
+      {"msetnx", -3, kW, 1, -1, 2, CmdMSetNx, "string",
+       "Set multiple keys to multiple values, only if none of the keys exist"},
       {"append", 3, kW | kFast, 1, 1, 1, CmdAppend, "string", "Append a value to a key"},
-      {"strlen", 2, kReadonly | kFast, 1, 1, 1, CmdStrLen, "string", "Get the length of the value stored in a key"},
-      {"incr", 2, kW | kFast, 1, 1, 1, CmdIncr, "string", "Increment the integer value of a key by one"},
-      {"decr", 2, kW | kFast, 1, 1, 1, CmdDecr, "string", "Decrement the integer value of a key by one"},
-      {"incrby", 3, kW | kFast, 1, 1, 1, CmdIncrBy, "string", "Increment the integer value of a key by the given amount"},
-      {"decrby", 3, kW | kFast, 1, 1, 1, CmdDecrBy, "string", "Decrement the integer value of a key by the given number"},
-      {"incrbyfloat", 3, kW | kFast, 1, 1, 1, CmdIncrByFloat, "string", "Increment the float value of a key by the given amount"},
-      {"getrange", 4, kReadonly, 1, 1, 1, CmdGetRange, "string", "Get a substring of the string stored at a key"},
-      {"substr", 4, kReadonly, 1, 1, 1, CmdGetRange, "string", "Get a substring of the string stored at a key"},
-      {"setrange", 4, kW, 1, 1, 1, CmdSetRange, "string", "Overwrite part of a string at key starting at the specified offset"},
+      {"strlen", 2, kReadonly | kFast, 1, 1, 1, CmdStrLen, "string",
+       "Get the length of the value stored in a key"},
+      {"incr", 2, kW | kFast, 1, 1, 1, CmdIncr, "string",
+       "Increment the integer value of a key by one"},
+      {"decr", 2, kW | kFast, 1, 1, 1, CmdDecr, "string",
+       "Decrement the integer value of a key by one"},
+      {"incrby", 3, kW | kFast, 1, 1, 1, CmdIncrBy, "string",
+       "Increment the integer value of a key by the given amount"},
+      {"decrby", 3, kW | kFast, 1, 1, 1, CmdDecrBy, "string",
+       "Decrement the integer value of a key by the given number"},
+      {"incrbyfloat", 3, kW | kFast, 1, 1, 1, CmdIncrByFloat, "string",
+       "Increment the float value of a key by the given amount"},
+      {"getrange", 4, kReadonly, 1, 1, 1, CmdGetRange, "string",
+       "Get a substring of the string stored at a key"},
+      {"substr", 4, kReadonly, 1, 1, 1, CmdGetRange, "string",
+       "Get a substring of the string stored at a key"},
+      {"setrange", 4, kW, 1, 1, 1, CmdSetRange, "string",
+       "Overwrite part of a string at key starting at the specified offset"},
   });
+  // clang-format on
 }
 
 }  // namespace ordis::server

@@ -4,14 +4,13 @@
 // interleaves (isolation) and WATCH's check-then-run is atomic.
 #include <algorithm>
 
-#include "server/commands/families.h"
 #include "server/command/dispatcher.h"
 #include "server/command/errors.h"
 #include "server/command/transaction.h"
+#include "server/commands/families.h"
 
 namespace ordis::server {
 namespace {
-
 
 // MULTI
 void CmdMulti(CommandContext& ctx) {
@@ -82,19 +81,21 @@ void CmdUnwatch(CommandContext& ctx) {
 
 void RegisterTransactionFamily(CommandTable* table) {
   using namespace cmd;
+  // clang-format off: one row per command
   table->Register({
-      {"multi", 1, kNoScript | kLoading | kStale | kFast | kTransactionControl, 0, 0, 0, CmdMulti, "transactions",
-       "Mark the start of a transaction block"},
-      {"exec", 1, kNoScript | kLoading | kStale | kTransactionControl, 0, 0, 0, CmdExec, "transactions",
-       "Execute all commands issued after MULTI"},
-      {"discard", 1, kNoScript | kLoading | kStale | kFast | kTransactionControl, 0, 0, 0, CmdDiscard,
-       "transactions", "Discard all commands issued after MULTI"},
-      {"watch", -2, kNoScript | kLoading | kStale | kFast | kTransactionControl | kSharedLock, 1, -1, 1,
-       CmdWatch, "transactions",
+      {"multi", 1, kNoScript | kLoading | kStale | kFast | kTransactionControl, 0, 0, 0, CmdMulti,
+       "transactions", "Mark the start of a transaction block"},
+      {"exec", 1, kNoScript | kLoading | kStale | kTransactionControl, 0, 0, 0, CmdExec,
+       "transactions", "Execute all commands issued after MULTI"},
+      {"discard", 1, kNoScript | kLoading | kStale | kFast | kTransactionControl, 0, 0, 0,
+       CmdDiscard, "transactions", "Discard all commands issued after MULTI"},
+      {"watch", -2, kNoScript | kLoading | kStale | kFast | kTransactionControl | kSharedLock, 1,
+       -1, 1, CmdWatch, "transactions",
        "Watch the given keys to determine execution of the MULTI/EXEC block"},
       {"unwatch", 1, kNoScript | kLoading | kStale | kFast, 0, 0, 0, CmdUnwatch, "transactions",
        "Forget about all watched keys"},
   });
+  // clang-format on
 }
 
 }  // namespace ordis::server

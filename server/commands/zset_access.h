@@ -7,9 +7,9 @@
 #include <cstddef>
 #include <string_view>
 
-#include "server/command/services.h"
 #include "server/command/arg_parser.h"
 #include "server/command/errors.h"
+#include "server/command/services.h"
 #include "server/types/lex_bound.h"
 #include "server/types/zset_value.h"
 

@@ -61,7 +61,7 @@ TEST(ZSetAccess, ScoreRangesBecomeRankIntervals) {
   EXPECT_EQ(ranks("(2", "3"), P(3, 4));
   EXPECT_EQ(ranks("1", "(2"), P(0, 1));
   EXPECT_EQ(ranks("inf", "inf"), P(4, 5));
-  EXPECT_EQ(ranks("(3", "(inf"), P(4, 4));      // empty
+  EXPECT_EQ(ranks("(3", "(inf"), P(4, 4));                       // empty
   EXPECT_EQ(RanksInScoreRange(z, Range("3", "1")).size(), 0u);   // min above max
   EXPECT_EQ(RanksInScoreRange(z, Range("(2", "2")).size(), 0u);  // equal bounds, one excluded
 }

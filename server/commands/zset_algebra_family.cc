@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "server/commands/lookup.h"
-#include "server/command/arg_parser.h"
-#include "server/commands/families.h"
-#include "server/command/errors.h"
 #include "base/number.h"
+#include "server/command/arg_parser.h"
+#include "server/command/errors.h"
+#include "server/commands/families.h"
+#include "server/commands/lookup.h"
 #include "server/commands/zset_access.h"
 
 namespace ordis::server {
@@ -251,8 +251,7 @@ void CmdZInterCard(CommandContext& ctx) {
   }
   std::stable_sort(req.inputs.begin(), req.inputs.end(),
                    [](const Input& a, const Input& b) { return a.size() < b.size(); });
-  const Entries entries =
-      Intersect(req.inputs, Aggregate::kSum, static_cast<size_t>(req.limit));
+  const Entries entries = Intersect(req.inputs, Aggregate::kSum, static_cast<size_t>(req.limit));
   ctx.out.Integer(static_cast<int64_t>(entries.size()));
 }
 
@@ -264,15 +263,21 @@ void RegisterZSetAlgebraFamily(CommandTable* table) {
   constexpr std::string_view kGroup = "sorted-set";  // COMMAND DOCS group, as Redis names it
   // Redis's legacy key positions name only the destination (1 1 1) or nothing (0 0 0): the
   // inputs are found through numkeys (movablekeys).
+  // clang-format off: one row per command
   table->Register({
       {"zunion", -3, kReadonly, 0, 0, 0, CmdZUnion, kGroup, "Add multiple sorted sets"},
       {"zinter", -3, kReadonly, 0, 0, 0, CmdZInter, kGroup, "Intersect multiple sorted sets"},
       {"zdiff", -3, kReadonly, 0, 0, 0, CmdZDiff, kGroup, "Subtract multiple sorted sets"},
-      {"zunionstore", -4, kW, 1, 1, 1, CmdZUnionStore, kGroup, "Add multiple sorted sets and store the resulting sorted set in a new key"},
-      {"zinterstore", -4, kW, 1, 1, 1, CmdZInterStore, kGroup, "Intersect multiple sorted sets and store the resulting sorted set in a new key"},
-      {"zdiffstore", -4, kW, 1, 1, 1, CmdZDiffStore, kGroup, "Subtract multiple sorted sets and store the resulting sorted set in a new key"},
-      {"zintercard", -3, kReadonly, 0, 0, 0, CmdZInterCard, kGroup, "Intersect multiple sorted sets and return the cardinality of the result"},
+      {"zunionstore", -4, kW, 1, 1, 1, CmdZUnionStore, kGroup,
+       "Add multiple sorted sets and store the resulting sorted set in a new key"},
+      {"zinterstore", -4, kW, 1, 1, 1, CmdZInterStore, kGroup,
+       "Intersect multiple sorted sets and store the resulting sorted set in a new key"},
+      {"zdiffstore", -4, kW, 1, 1, 1, CmdZDiffStore, kGroup,
+       "Subtract multiple sorted sets and store the resulting sorted set in a new key"},
+      {"zintercard", -3, kReadonly, 0, 0, 0, CmdZInterCard, kGroup,
+       "Intersect multiple sorted sets and return the cardinality of the result"},
   });
+  // clang-format on
 }
 
 }  // namespace ordis::server

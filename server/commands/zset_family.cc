@@ -14,14 +14,14 @@
 #include <utility>
 #include <vector>
 
-#include "server/commands/collection_scan.h"
-#include "server/commands/lookup.h"
-#include "server/commands/random_members.h"
-#include "server/command/arg_parser.h"
-#include "server/commands/families.h"
-#include "server/command/errors.h"
 #include "base/glob.h"
 #include "base/number.h"
+#include "server/command/arg_parser.h"
+#include "server/command/errors.h"
+#include "server/commands/collection_scan.h"
+#include "server/commands/families.h"
+#include "server/commands/lookup.h"
+#include "server/commands/random_members.h"
 #include "server/commands/zset_access.h"
 
 namespace ordis::server {
@@ -76,13 +76,20 @@ void ZAddGeneric(CommandContext& ctx, ZAddFlags flags) {
   size_t i = 2;
   for (; i < ctx.args.size(); ++i) {
     std::string_view opt = ctx.args[i];
-    if (EqualsIgnoreCase(opt, "NX")) flags.nx = true;
-    else if (EqualsIgnoreCase(opt, "XX")) flags.xx = true;
-    else if (EqualsIgnoreCase(opt, "CH")) ch = true;
-    else if (EqualsIgnoreCase(opt, "INCR")) flags.incr = true;
-    else if (EqualsIgnoreCase(opt, "GT")) flags.gt = true;
-    else if (EqualsIgnoreCase(opt, "LT")) flags.lt = true;
-    else break;
+    if (EqualsIgnoreCase(opt, "NX"))
+      flags.nx = true;
+    else if (EqualsIgnoreCase(opt, "XX"))
+      flags.xx = true;
+    else if (EqualsIgnoreCase(opt, "CH"))
+      ch = true;
+    else if (EqualsIgnoreCase(opt, "INCR"))
+      flags.incr = true;
+    else if (EqualsIgnoreCase(opt, "GT"))
+      flags.gt = true;
+    else if (EqualsIgnoreCase(opt, "LT"))
+      flags.lt = true;
+    else
+      break;
   }
   const size_t rest = ctx.args.size() - i;
   if (rest == 0 || rest % 2 != 0) {
@@ -122,11 +129,20 @@ void ZAddGeneric(CommandContext& ctx, ZAddFlags flags) {
     const ZSetLimits limits = ZSetLimitsOf(ctx);
     for (size_t j = 0; j < elements && !nan; ++j) {
       switch (OpZAdd(z, ctx.args[i + 2 * j + 1], scores[j], flags, limits, &score)) {
-        case ZAddOutcome::kAdded: ++added, ++processed; break;
-        case ZAddOutcome::kUpdated: ++updated, ++processed; break;
-        case ZAddOutcome::kUnchanged: ++processed; break;
-        case ZAddOutcome::kSkipped: break;
-        case ZAddOutcome::kNaN: nan = true; break;
+        case ZAddOutcome::kAdded:
+          ++added, ++processed;
+          break;
+        case ZAddOutcome::kUpdated:
+          ++updated, ++processed;
+          break;
+        case ZAddOutcome::kUnchanged:
+          ++processed;
+          break;
+        case ZAddOutcome::kSkipped:
+          break;
+        case ZAddOutcome::kNaN:
+          nan = true;
+          break;
       }
     }
     if (added + updated > 0 || obj->EmptyCollection()) FinishCollectionWrite(ctx, key, obj);
@@ -350,20 +366,34 @@ void RegisterZSetFamily(CommandTable* table) {
   using namespace cmd;
   constexpr uint32_t kW = kWrite | kDenyOom;
   constexpr std::string_view kGroup = "sorted-set";  // COMMAND DOCS group, as Redis names it
+  // clang-format off: one row per command
   table->Register({
-      {"zadd", -4, kW | kFast, 1, 1, 1, CmdZAdd, kGroup, "Add one or more members to a sorted set, or update its score if it already exists"},
-      {"zincrby", 4, kW | kFast, 1, 1, 1, CmdZIncrBy, kGroup, "Increment the score of a member in a sorted set"},
-      {"zrem", -3, kWrite | kFast, 1, 1, 1, CmdZRem, kGroup, "Remove one or more members from a sorted set"},
-      {"zcard", 2, kReadonly | kFast, 1, 1, 1, CmdZCard, kGroup, "Get the number of members in a sorted set"},
-      {"zscore", 3, kReadonly | kFast, 1, 1, 1, CmdZScore, kGroup, "Get the score associated with the given member in a sorted set"},
-      {"zmscore", -3, kReadonly | kFast, 1, 1, 1, CmdZMScore, kGroup, "Get the score associated with the given members in a sorted set"},
-      {"zpopmin", -2, kWrite | kFast, 1, 1, 1, CmdZPopMin, kGroup, "Remove and return members with the lowest scores in a sorted set"},
-      {"zpopmax", -2, kWrite | kFast, 1, 1, 1, CmdZPopMax, kGroup, "Remove and return members with the highest scores in a sorted set"},
-      {"zrank", 3, kReadonly | kFast, 1, 1, 1, CmdZRank, kGroup, "Determine the index of a member in a sorted set"},
-      {"zrevrank", 3, kReadonly | kFast, 1, 1, 1, CmdZRevRank, kGroup, "Determine the index of a member in a sorted set, with scores ordered from high to low"},
-      {"zrandmember", -2, kReadonly, 1, 1, 1, CmdZRandMember, kGroup, "Get one or multiple random elements from a sorted set"},
-      {"zscan", -3, kReadonly, 1, 1, 1, CmdZScan, kGroup, "Incrementally iterate sorted sets elements and associated scores"},
+      {"zadd", -4, kW | kFast, 1, 1, 1, CmdZAdd, kGroup,
+       "Add one or more members to a sorted set, or update its score if it already exists"},
+      {"zincrby", 4, kW | kFast, 1, 1, 1, CmdZIncrBy, kGroup,
+       "Increment the score of a member in a sorted set"},
+      {"zrem", -3, kWrite | kFast, 1, 1, 1, CmdZRem, kGroup,
+       "Remove one or more members from a sorted set"},
+      {"zcard", 2, kReadonly | kFast, 1, 1, 1, CmdZCard, kGroup,
+       "Get the number of members in a sorted set"},
+      {"zscore", 3, kReadonly | kFast, 1, 1, 1, CmdZScore, kGroup,
+       "Get the score associated with the given member in a sorted set"},
+      {"zmscore", -3, kReadonly | kFast, 1, 1, 1, CmdZMScore, kGroup,
+       "Get the score associated with the given members in a sorted set"},
+      {"zpopmin", -2, kWrite | kFast, 1, 1, 1, CmdZPopMin, kGroup,
+       "Remove and return members with the lowest scores in a sorted set"},
+      {"zpopmax", -2, kWrite | kFast, 1, 1, 1, CmdZPopMax, kGroup,
+       "Remove and return members with the highest scores in a sorted set"},
+      {"zrank", 3, kReadonly | kFast, 1, 1, 1, CmdZRank, kGroup,
+       "Determine the index of a member in a sorted set"},
+      {"zrevrank", 3, kReadonly | kFast, 1, 1, 1, CmdZRevRank, kGroup,
+       "Determine the index of a member in a sorted set, with scores ordered from high to low"},
+      {"zrandmember", -2, kReadonly, 1, 1, 1, CmdZRandMember, kGroup,
+       "Get one or multiple random elements from a sorted set"},
+      {"zscan", -3, kReadonly, 1, 1, 1, CmdZScan, kGroup,
+       "Incrementally iterate sorted sets elements and associated scores"},
   });
+  // clang-format on
 }
 
 }  // namespace ordis::server

@@ -9,11 +9,11 @@
 #include <string_view>
 #include <utility>
 
-#include "server/commands/lookup.h"
-#include "server/command/arg_parser.h"
-#include "server/commands/families.h"
-#include "server/command/errors.h"
 #include "base/number.h"
+#include "server/command/arg_parser.h"
+#include "server/command/errors.h"
+#include "server/commands/families.h"
+#include "server/commands/lookup.h"
 #include "server/commands/zset_access.h"
 
 namespace ordis::server {
@@ -27,8 +27,8 @@ struct RangeRequest {
   RangeBy by = RangeBy::kRank;
   bool reverse = false;
   bool withscores = false;
-  int64_t offset = 0;  // LIMIT offset count
-  int64_t count = -1;  // negative: no limit
+  int64_t offset = 0;           // LIMIT offset count
+  int64_t count = -1;           // negative: no limit
   int64_t start = 0, stop = 0;  // by rank
   ScoreRange score;             // by score
   LexRange lex;                 // by lex
@@ -138,9 +138,10 @@ RankWalk SelectRanks(const ZSetValue& z, const RangeRequest& req) {
   if (req.offset < 0 || static_cast<uint64_t>(req.offset) >= in.size()) return walk;
   const size_t offset = static_cast<size_t>(req.offset);
   const size_t available = in.size() - offset;
-  walk.count = req.count < 0 ? available
-                             : static_cast<size_t>(std::min<uint64_t>(
-                                   available, static_cast<uint64_t>(req.count)));
+  walk.count =
+      req.count < 0
+          ? available
+          : static_cast<size_t>(std::min<uint64_t>(available, static_cast<uint64_t>(req.count)));
   walk.first = req.reverse ? in.end - 1 - offset : in.first + offset;
   return walk;
 }
@@ -181,9 +182,7 @@ void ZRangeGeneric(CommandContext& ctx, RangeBy by, Direction direction) {
 }
 
 void CmdZRange(CommandContext& ctx) { ZRangeGeneric(ctx, RangeBy::kAuto, Direction::kAuto); }
-void CmdZRevRange(CommandContext& ctx) {
-  ZRangeGeneric(ctx, RangeBy::kRank, Direction::kReverse);
-}
+void CmdZRevRange(CommandContext& ctx) { ZRangeGeneric(ctx, RangeBy::kRank, Direction::kReverse); }
 void CmdZRangeByScore(CommandContext& ctx) {
   ZRangeGeneric(ctx, RangeBy::kScore, Direction::kForward);
 }
@@ -207,9 +206,8 @@ void CmdZRangeStore(CommandContext& ctx) {
   if (src != nullptr) {
     const ZSetValue& z = src->zset();
     const ZSetLimits limits = ZSetLimitsOf(ctx);
-    VisitWalk(z, SelectRanks(z, req), [&](std::string_view member, double score) {
-      result.Insert(member, score, limits);
-    });
+    VisitWalk(z, SelectRanks(z, req),
+              [&](std::string_view member, double score) { result.Insert(member, score, limits); });
   }
   StoreZSetResult(ctx, ctx.args[1], std::move(result));
 }
@@ -300,20 +298,35 @@ void CmdZRemRangeByLex(CommandContext& ctx) { ZRemRangeGeneric(ctx, RangeBy::kLe
 void RegisterZSetRangeFamily(CommandTable* table) {
   using namespace cmd;
   constexpr std::string_view kGroup = "sorted-set";  // COMMAND DOCS group, as Redis names it
+  // clang-format off: one row per command
   table->Register({
-      {"zrange", -4, kReadonly, 1, 1, 1, CmdZRange, kGroup, "Return a range of members in a sorted set"},
-      {"zrevrange", -4, kReadonly, 1, 1, 1, CmdZRevRange, kGroup, "Return a range of members in a sorted set, by index, with scores ordered from high to low"},
-      {"zrangebyscore", -4, kReadonly, 1, 1, 1, CmdZRangeByScore, kGroup, "Return a range of members in a sorted set, by score"},
-      {"zrevrangebyscore", -4, kReadonly, 1, 1, 1, CmdZRevRangeByScore, kGroup, "Return a range of members in a sorted set, by score, with scores ordered from high to low"},
-      {"zrangebylex", -4, kReadonly, 1, 1, 1, CmdZRangeByLex, kGroup, "Return a range of members in a sorted set, by lexicographical range"},
-      {"zrevrangebylex", -4, kReadonly, 1, 1, 1, CmdZRevRangeByLex, kGroup, "Return a range of members in a sorted set, by lexicographical range, ordered from higher to lower strings."},
-      {"zrangestore", -5, kWrite | kDenyOom, 1, 2, 1, CmdZRangeStore, kGroup, "Store a range of members from sorted set into another key"},
-      {"zcount", 4, kReadonly | kFast, 1, 1, 1, CmdZCount, kGroup, "Count the members in a sorted set with scores within the given values"},
-      {"zlexcount", 4, kReadonly | kFast, 1, 1, 1, CmdZLexCount, kGroup, "Count the number of members in a sorted set between a given lexicographical range"},
-      {"zremrangebyrank", 4, kWrite, 1, 1, 1, CmdZRemRangeByRank, kGroup, "Remove all members in a sorted set within the given indexes"},
-      {"zremrangebyscore", 4, kWrite, 1, 1, 1, CmdZRemRangeByScore, kGroup, "Remove all members in a sorted set within the given scores"},
-      {"zremrangebylex", 4, kWrite, 1, 1, 1, CmdZRemRangeByLex, kGroup, "Remove all members in a sorted set between the given lexicographical range"},
+      {"zrange", -4, kReadonly, 1, 1, 1, CmdZRange, kGroup,
+       "Return a range of members in a sorted set"},
+      {"zrevrange", -4, kReadonly, 1, 1, 1, CmdZRevRange, kGroup,
+       "Return a range of members in a sorted set, by index, with scores ordered from high to low"},
+      {"zrangebyscore", -4, kReadonly, 1, 1, 1, CmdZRangeByScore, kGroup,
+       "Return a range of members in a sorted set, by score"},
+      {"zrevrangebyscore", -4, kReadonly, 1, 1, 1, CmdZRevRangeByScore, kGroup,
+       "Return a range of members in a sorted set, by score, with scores ordered from high to low"},
+      {"zrangebylex", -4, kReadonly, 1, 1, 1, CmdZRangeByLex, kGroup,
+       "Return a range of members in a sorted set, by lexicographical range"},
+      {"zrevrangebylex", -4, kReadonly, 1, 1, 1, CmdZRevRangeByLex, kGroup,
+       "Return a range of members in a sorted set, by lexicographical range, ordered from higher "
+       "to lower strings."},
+      {"zrangestore", -5, kWrite | kDenyOom, 1, 2, 1, CmdZRangeStore, kGroup,
+       "Store a range of members from sorted set into another key"},
+      {"zcount", 4, kReadonly | kFast, 1, 1, 1, CmdZCount, kGroup,
+       "Count the members in a sorted set with scores within the given values"},
+      {"zlexcount", 4, kReadonly | kFast, 1, 1, 1, CmdZLexCount, kGroup,
+       "Count the number of members in a sorted set between a given lexicographical range"},
+      {"zremrangebyrank", 4, kWrite, 1, 1, 1, CmdZRemRangeByRank, kGroup,
+       "Remove all members in a sorted set within the given indexes"},
+      {"zremrangebyscore", 4, kWrite, 1, 1, 1, CmdZRemRangeByScore, kGroup,
+       "Remove all members in a sorted set within the given scores"},
+      {"zremrangebylex", 4, kWrite, 1, 1, 1, CmdZRemRangeByLex, kGroup,
+       "Remove all members in a sorted set between the given lexicographical range"},
   });
+  // clang-format on
 }
 
 }  // namespace ordis::server

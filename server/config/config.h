@@ -46,7 +46,8 @@ class Config {
   // CONFIG SET name value [name value ...]: all or nothing. Returns "" or Redis's error text.
   std::string Set(const std::vector<std::pair<std::string, std::string>>& pairs);
   // CONFIG GET patterns: (name, value) of every parameter matching any pattern, deduplicated.
-  std::vector<std::pair<std::string, std::string>> Get(const std::vector<std::string>& patterns) const;
+  std::vector<std::pair<std::string, std::string>> Get(
+      const std::vector<std::string>& patterns) const;
   // CONFIG REWRITE: rewrites the start-up file with current values. Returns "" or error text.
   std::string Rewrite() const;
 
@@ -93,7 +94,7 @@ class Config {
   std::string CheckCombinationLocked() const;
 
   mutable std::mutex mu_;
-  std::map<std::string, std::string> values_;  // GUARDED_BY(mu_); canonical text by name
+  std::map<std::string, std::string> values_;   // GUARDED_BY(mu_); canonical text by name
   std::map<std::string, std::string> changed_;  // GUARDED_BY(mu_); set since start-up, for REWRITE
   std::string config_file_;                     // GUARDED_BY(mu_)
 

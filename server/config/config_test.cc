@@ -111,10 +111,10 @@ TEST_F(ConfigTest, FileThenFlagsOverride) {
   Config c;
   Load(&c, {file, "--maxclients", "60", "--save", "100", "5", "--TIMEOUT", "7"});
   EXPECT_EQ(c.config_file(), file);
-  EXPECT_EQ(c.port(), 7000);             // from the file, though immutable at runtime
-  EXPECT_EQ(c.maxclients(), 60);         // the flag overrides the file
-  EXPECT_EQ(c.timeout_s(), 7);           // flag names are case-insensitive
-  EXPECT_EQ(c.Value("save"), "100 5");   // a flag's value runs to the next "--"
+  EXPECT_EQ(c.port(), 7000);            // from the file, though immutable at runtime
+  EXPECT_EQ(c.maxclients(), 60);        // the flag overrides the file
+  EXPECT_EQ(c.timeout_s(), 7);          // flag names are case-insensitive
+  EXPECT_EQ(c.Value("save"), "100 5");  // a flag's value runs to the next "--"
   EXPECT_EQ(c.Value("maxmemory-policy"), "allkeys-lru");
   EXPECT_EQ(c.Value("requirepass"), "a b");
   EXPECT_TRUE(c.auth_required());
@@ -229,9 +229,13 @@ TEST_F(ConfigTest, SetErrorTextsAsRedis) {
 TEST_F(ConfigTest, SetAppliesAndCanonicalizes) {
   Config c;
   EXPECT_EQ(c.Set({}), "");
-  EXPECT_EQ(c.Set({{"MAXCLIENTS", "123"}, {"timeout", "30"}, {"maxmemory", "1mb"},
-                   {"appendonly", "YES"}, {"maxmemory-policy", "ALLKEYS-LFU"},
-                   {"save", "900 1"}, {"requirepass", "pw"}}),
+  EXPECT_EQ(c.Set({{"MAXCLIENTS", "123"},
+                   {"timeout", "30"},
+                   {"maxmemory", "1mb"},
+                   {"appendonly", "YES"},
+                   {"maxmemory-policy", "ALLKEYS-LFU"},
+                   {"save", "900 1"},
+                   {"requirepass", "pw"}}),
             "");
   EXPECT_EQ(c.maxclients(), 123);
   EXPECT_EQ(c.Value("maxclients"), "123");
@@ -295,9 +299,9 @@ TEST_F(ConfigTest, SetDirAndRollbackOnDirFailure) {
   EXPECT_EQ(c.Value("dir"), real);
 }
 
-// Regression: Config::Set rolls back values_ when applying "dir" fails, but not changed_, so a later
-// CONFIG REWRITE writes the rejected value of every parameter applied before "dir" in the same
-// CONFIG SET (here "timeout 5", though CONFIG GET timeout says 0).
+// Regression: Config::Set rolls back values_ when applying "dir" fails, but not changed_, so a
+// later CONFIG REWRITE writes the rejected value of every parameter applied before "dir" in the
+// same CONFIG SET (here "timeout 5", though CONFIG GET timeout says 0).
 TEST_F(ConfigTest, RewriteAfterFailedSetWritesNothingRejected) {
   std::string file = Path("ordis.conf");
   WriteFile(file, "maxclients 50\n");
@@ -446,7 +450,8 @@ TEST_F(ConfigTest, RewriteRoundTripsPlainStrings) {
   WriteFile(file, "");
   Config c;
   Load(&c, {file});
-  ASSERT_EQ(c.Set({{"requirepass", "s3cret"}, {"save", "900 1 300 10"},
+  ASSERT_EQ(c.Set({{"requirepass", "s3cret"},
+                   {"save", "900 1 300 10"},
                    {"client-output-buffer-limit", "normal 1mb 1mb 0"}}),
             "");
   ASSERT_EQ(c.Rewrite(), "");
@@ -463,8 +468,8 @@ TEST_F(ConfigTest, RewriteRoundTripsPlainStrings) {
   EXPECT_EQ(again.Value("requirepass"), "");
 }
 
-// Regression: Config::Rewrite writes string values verbatim, without quoting as Redis's rewrite does
-// (sdscatrepr), so a value with a quote, a leading/trailing space or a run of spaces cannot be
+// Regression: Config::Rewrite writes string values verbatim, without quoting as Redis's rewrite
+// does (sdscatrepr), so a value with a quote, a leading/trailing space or a run of spaces cannot be
 // read back: here the password `pa"ss word` makes the rewritten file fail to load ("Unbalanced
 // quotes"), which would stop the server at its next start.
 TEST_F(ConfigTest, RewriteQuotesStrings) {
@@ -556,9 +561,8 @@ TEST_F(ConfigTest, IndexParametersAreImmutable) {
   for (const char* name : {"index", "index-leaf-error", "index-inner-error", "index-leaf-capacity",
                            "index-insert-buffer", "index-patcher-threads", "index-hot-cache"}) {
     std::string before = c.Value(name);
-    EXPECT_EQ(c.Set({{name, before}}),
-              "ERR CONFIG SET failed (possibly related to argument '" + std::string(name) +
-                  "') - can't set immutable config");
+    EXPECT_EQ(c.Set({{name, before}}), "ERR CONFIG SET failed (possibly related to argument '" +
+                                           std::string(name) + "') - can't set immutable config");
     EXPECT_EQ(c.Value(name), before);
   }
   EXPECT_EQ(c.Set({{"index-leaf-error", "4"}}),

@@ -96,13 +96,13 @@ class AofLog : public CommandLog {
   // The leader's round (only the thread with writing_ set touches them).
   std::string round_bytes_;
   std::vector<size_t> round_ends_;
-  uint64_t staged_seq_ = 0;          // GUARDED_BY(mu_): sequence number of the last staged record
-  uint64_t written_seq_ = 0;         // GUARDED_BY(mu_): last record written (synced if always)
-  bool writing_ = false;             // GUARDED_BY(mu_): a leader is in its round
-  bool dirty_since_sync_ = false;    // GUARDED_BY(mu_)
-  int64_t last_sync_ms_ = 0;         // GUARDED_BY(mu_)
-  bool last_write_ok_ = true;        // GUARDED_BY(mu_)
-  uint64_t file_size_ = 0;           // GUARDED_BY(mu_): bytes written to the current file
+  uint64_t staged_seq_ = 0;        // GUARDED_BY(mu_): sequence number of the last staged record
+  uint64_t written_seq_ = 0;       // GUARDED_BY(mu_): last record written (synced if always)
+  bool writing_ = false;           // GUARDED_BY(mu_): a leader is in its round
+  bool dirty_since_sync_ = false;  // GUARDED_BY(mu_)
+  int64_t last_sync_ms_ = 0;       // GUARDED_BY(mu_)
+  bool last_write_ok_ = true;      // GUARDED_BY(mu_)
+  uint64_t file_size_ = 0;         // GUARDED_BY(mu_): bytes written to the current file
 };
 
 }  // namespace ordis::server

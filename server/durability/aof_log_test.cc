@@ -74,8 +74,8 @@ TEST_F(AofLogTest, SelectsTtlsAndGroups) {
   const auto commands = ReadCommands(dir_ + "/a.aof", &sizes);
   const std::vector<std::vector<std::string>> expected = {
       {"SELECT", "0"}, {"SET", "k", "v"}, {"PEXPIREAT", "k", "1234"},
-      {"SELECT", "2"}, {"SET", "k", "v"},
-      {"SET", "k", "v"}, {"SELECT", "3"}, {"DEL", "old"}};
+      {"SELECT", "2"}, {"SET", "k", "v"}, {"SET", "k", "v"},
+      {"SELECT", "3"}, {"DEL", "old"}};
   EXPECT_EQ(commands, expected);
   EXPECT_EQ(sizes, (std::vector<size_t>{3, 2, 3}));
 }

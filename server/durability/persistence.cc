@@ -15,9 +15,9 @@
 #include "resp/parser.h"
 #include "resp/writer.h"
 #include "server/command/client_state.h"
-#include "server/config/config.h"
 #include "server/command/dispatcher.h"
 #include "server/command/errors.h"
+#include "server/config/config.h"
 
 namespace ordis::server {
 namespace {
@@ -62,12 +62,8 @@ Persistence::~Persistence() {
 // --- Paths --------------------------------------------------------------------------------------
 
 std::string Persistence::Dir() const { return config_.Value("dir"); }
-std::string Persistence::SnapshotPath() const {
-  return Dir() + "/" + config_.Value("dbfilename");
-}
-std::string Persistence::AofDir() const {
-  return Dir() + "/" + config_.Value("appenddirname");
-}
+std::string Persistence::SnapshotPath() const { return Dir() + "/" + config_.Value("dbfilename"); }
+std::string Persistence::AofDir() const { return Dir() + "/" + config_.Value("appenddirname"); }
 std::string Persistence::AofPath(const std::string& name) const { return AofDir() + "/" + name; }
 std::string Persistence::ManifestPath() const {
   return AofPath(config_.Value("appendfilename") + ".manifest");
@@ -153,8 +149,8 @@ Status Persistence::LoadLog(const persistence::Manifest& manifest) {
   }
   Status status = Status::Ok();
   for (size_t i = first_incr; i < manifest.files.size() && status.ok() && !log_cut_; ++i) {
-    status = ReplayFile(AofPath(manifest.files[i].name), i + 1 == manifest.files.size(),
-                        dispatcher);
+    status =
+        ReplayFile(AofPath(manifest.files[i].name), i + 1 == manifest.files.size(), dispatcher);
   }
   std::unique_lock lock(keyspace_.mu());
   keyspace_.SetLoading(false);
@@ -297,8 +293,8 @@ void Persistence::JoinJob() {
 }
 
 void Persistence::OpenLog(std::unique_ptr<persistence::AofWriter> writer) {
-  logs_.push_back(std::make_unique<AofLog>(std::move(writer),
-                                           PolicyFrom(config_.Value("appendfsync"))));
+  logs_.push_back(
+      std::make_unique<AofLog>(std::move(writer), PolicyFrom(config_.Value("appendfsync"))));
   aof_.store(logs_.back().get(), std::memory_order_release);
 }
 

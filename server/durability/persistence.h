@@ -30,8 +30,8 @@
 #include "server/command/services.h"
 #include "server/config/config.h"
 #include "server/durability/aof_log.h"
-#include "server/keyspace/keyspace.h"
 #include "server/durability/snapshotter.h"
+#include "server/keyspace/keyspace.h"
 
 namespace ordis::server {
 
@@ -108,7 +108,7 @@ class Persistence : public KeyspaceObserver, public Durability {
 
   std::atomic<AofLog*> aof_{nullptr};
   std::vector<std::unique_ptr<AofLog>> logs_;  // every log opened; the last is aof_ when on
-  persistence::Manifest manifest_;  // under the exclusive keyspace lock or job ownership
+  persistence::Manifest manifest_;             // under the exclusive keyspace lock or job ownership
   uint64_t next_seq_ = 1;
   // Start-up loaded a log only up to its corruption (aof-load-corrupted yes).
   bool log_cut_ = false;

@@ -104,32 +104,34 @@ persistence::Status SnapshotDump::Run(persistence::SnapshotWriter* writer, bool 
       };
       index::ScanStart start = index::ScanStart::Edge();
       if (cursor_started_) start = index::ScanStart::After(cursor_key_);
-      if (!frozen_[db]) keyspace_.Scan(db, start, index::Direction::kForward, now_ms_,
-                     [&](std::string_view key, Object* obj) {
-                       if (chunk.size() >= kChunkKeys || bytes >= kChunkBytes) {
-                         db_done = false;
-                         return false;
-                       }
-                       emit_pre_images_before(key, false);
-                       position = PositionKey(db, key);
-                       auto pre = pre_images_.find(position);
-                       if (pre != pre_images_.end()) {
-                         // Absent: a key created after the snapshot's moment.
-                         if (pre->second.present) {
-                           add({db, pre->second.type, pre->second.expire_at_ms, std::string(key),
-                                std::move(pre->second.payload)});
-                         }
-                         pre_images_.erase(pre);
-                       } else {
-                         OwnedRecord r{db, static_cast<uint8_t>(obj->type), obj->expire_at_ms,
-                                       std::string(key), {}};
-                         EncodeObject(*obj, &r.payload);
-                         add(std::move(r));
-                       }
-                       cursor_started_ = true;
-                       cursor_key_.assign(key);
-                       return true;
-                     });
+      if (!frozen_[db]) {
+        keyspace_.Scan(
+            db, start, index::Direction::kForward, now_ms_, [&](std::string_view key, Object* obj) {
+              if (chunk.size() >= kChunkKeys || bytes >= kChunkBytes) {
+                db_done = false;
+                return false;
+              }
+              emit_pre_images_before(key, false);
+              position = PositionKey(db, key);
+              auto pre = pre_images_.find(position);
+              if (pre != pre_images_.end()) {
+                // Absent: a key created after the snapshot's moment.
+                if (pre->second.present) {
+                  add({db, pre->second.type, pre->second.expire_at_ms, std::string(key),
+                       std::move(pre->second.payload)});
+                }
+                pre_images_.erase(pre);
+              } else {
+                OwnedRecord r{
+                    db, static_cast<uint8_t>(obj->type), obj->expire_at_ms, std::string(key), {}};
+                EncodeObject(*obj, &r.payload);
+                add(std::move(r));
+              }
+              cursor_started_ = true;
+              cursor_key_.assign(key);
+              return true;
+            });
+      }
       if (db_done) {
         emit_pre_images_before({}, true);
         ++cursor_db_;
@@ -138,8 +140,8 @@ persistence::Status SnapshotDump::Run(persistence::SnapshotWriter* writer, bool 
       }
     }
     for (const OwnedRecord& r : chunk) {
-      persistence::Status s = writer->Add({static_cast<uint8_t>(r.db), r.type, r.expire_at_ms,
-                                           r.key, r.payload});
+      persistence::Status s =
+          writer->Add({static_cast<uint8_t>(r.db), r.type, r.expire_at_ms, r.key, r.payload});
       if (!s.ok()) return s;
       ++keys_written_;
     }
@@ -161,9 +163,9 @@ persistence::Status LoadSnapshot(const std::string& path, Keyspace& keyspace, in
         status = reader->Next(&record, &done);
         if (!status.ok() || done) return false;
         if (record.db >= keyspace.num_dbs()) {
-          status = persistence::Status::Error(
-              "snapshot " + path + ": a key of database " + std::to_string(record.db) +
-              ", but the server has " + std::to_string(keyspace.num_dbs()) + " (databases)");
+          status = persistence::Status::Error("snapshot " + path + ": a key of database " +
+                                              std::to_string(record.db) + ", but the server has " +
+                                              std::to_string(keyspace.num_dbs()) + " (databases)");
           return false;
         }
         *obj = DecodeObject(record.type, record.payload, limits);

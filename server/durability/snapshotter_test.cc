@@ -122,8 +122,7 @@ TEST(ObjectCodecTest, EveryTypeRoundTrips) {
   std::string payload;
   EncodeObject(*objects[3], &payload);
   for (size_t n = 0; n < payload.size(); ++n) {
-    EXPECT_EQ(DecodeObject(static_cast<uint8_t>(ObjType::kHash), payload.substr(0, n), {}),
-              nullptr)
+    EXPECT_EQ(DecodeObject(static_cast<uint8_t>(ObjType::kHash), payload.substr(0, n), {}), nullptr)
         << n;
   }
   EXPECT_EQ(DecodeObject(9, "x", {}), nullptr);  // an unknown type
@@ -147,7 +146,8 @@ TEST_F(SnapshotTest, DumpWithoutWritersIsTheKeyspace) {
     expected = Capture(ks, kNow);
   }
   std::unique_ptr<persistence::SnapshotWriter> writer;
-  ASSERT_TRUE(persistence::SnapshotWriter::Open(dir_ + "/snap.tmp", dir_ + "/snap", kNow, &writer).ok());
+  ASSERT_TRUE(
+      persistence::SnapshotWriter::Open(dir_ + "/snap.tmp", dir_ + "/snap", kNow, &writer).ok());
   SnapshotDump dump(ks, kNow);
   ASSERT_TRUE(dump.Run(writer.get()).ok());
   ASSERT_TRUE(writer->Commit().ok());
@@ -167,7 +167,8 @@ TEST_F(SnapshotTest, KeysCreatedAfterTheStartAreLeftOut) {
   Forward forward;
   Image expected;
   std::unique_ptr<persistence::SnapshotWriter> writer;
-  ASSERT_TRUE(persistence::SnapshotWriter::Open(dir_ + "/snap.tmp", dir_ + "/snap", kNow, &writer).ok());
+  ASSERT_TRUE(
+      persistence::SnapshotWriter::Open(dir_ + "/snap.tmp", dir_ + "/snap", kNow, &writer).ok());
   SnapshotDump dump(ks, kNow);
   {
     std::unique_lock lock(ks.mu());
@@ -175,9 +176,9 @@ TEST_F(SnapshotTest, KeysCreatedAfterTheStartAreLeftOut) {
     for (int i = 0; i < 3000; ++i) ks.Set(0, "m" + std::to_string(i), Str("old"));
     expected = Capture(ks, kNow);
     forward.dump = &dump;
-    ks.Set(0, "a", Str("new"));   // first of db 0
-    ks.Set(1, "a", Str("new"));   // the only key of db 1
-    ks.Set(0, "z", Str("new"));   // last of db 0
+    ks.Set(0, "a", Str("new"));  // first of db 0
+    ks.Set(1, "a", Str("new"));  // the only key of db 1
+    ks.Set(0, "z", Str("new"));  // last of db 0
     for (int i = 0; i < 3000; i += 100) ks.Set(0, "m" + std::to_string(i) + "x", Str("new"));
   }
   ASSERT_TRUE(dump.Run(writer.get()).ok());

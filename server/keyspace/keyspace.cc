@@ -153,7 +153,8 @@ void Keyspace::SetExpire(int db, std::string_view key, Object* obj, int64_t expi
     TtlRemove(db, d, obj);
   }
   obj->expire_at_ms = expire_at_ms;
-  if (expire_at_ms != kNoExpire && observer_ != nullptr) observer_->ExpireSet(db, key, expire_at_ms);
+  if (expire_at_ms != kNoExpire && observer_ != nullptr)
+    observer_->ExpireSet(db, key, expire_at_ms);
   watches_.Touch(db, key);
 }
 

@@ -24,8 +24,8 @@
 
 #include "absl/functional/function_ref.h"
 #include "base/clock.h"
-#include "index/rw_lock.h"
 #include "index/ordered_store.h"
+#include "index/rw_lock.h"
 #include "server/keyspace/object.h"
 #include "server/keyspace/watch_registry.h"
 
@@ -163,9 +163,7 @@ class Keyspace {
 
   std::string& EncodeKey(int db, std::string_view key) const;
   Db& PhysicalDb(int db) { return dbs_[physical_[db].load(std::memory_order_relaxed)]; }
-  const Db& PhysicalDb(int db) const {
-    return dbs_[physical_[db].load(std::memory_order_relaxed)];
-  }
+  const Db& PhysicalDb(int db) const { return dbs_[physical_[db].load(std::memory_order_relaxed)]; }
   Object* Lookup(int db, std::string_view key) const;
   void TtlAdd(Db& d, std::string_view key, Object* obj);
   void TtlRemove(int db, Db& d, Object* obj);
@@ -191,7 +189,7 @@ class Keyspace {
   // Logical db -> physical id. Atomic only so Prefetch may read it without the lock (relaxed: a
   // stale id just prefetches the wrong lines); changed by SwapDb under the exclusive lock.
   std::vector<std::atomic<uint8_t>> physical_;
-  std::vector<Db> dbs_;            // by physical id
+  std::vector<Db> dbs_;  // by physical id
   WatchRegistry watches_;
   std::atomic<uint64_t> expired_keys_{0};
   std::mt19937_64 rng_{0x6f726469};  // exclusive: sampling and RANDOMKEY

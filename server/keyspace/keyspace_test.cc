@@ -5,21 +5,20 @@
 
 #include <gtest/gtest.h>
 
-#include <mutex>
-#include <shared_mutex>
-
 #include <algorithm>
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <set>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
 #include "index/rw_lock.h"
-#include "tests/printable.h"
 #include "server/keyspace/watch_registry.h"
+#include "tests/printable.h"
 
 namespace ordis::server {
 namespace {
@@ -40,14 +39,17 @@ std::unique_ptr<Object> Str(std::string_view value, int64_t expire_at_ms = kNoEx
 using ordis::test_support::Printable;
 
 // The keys of db visited by a scan (live keys only), up to limit.
-std::vector<std::string> ScanKeys(const Keyspace& ks, int db, const ScanStart& start,
-                                  Direction dir, int64_t now, size_t limit = SIZE_MAX,
+std::vector<std::string> ScanKeys(const Keyspace& ks, int db, const ScanStart& start, Direction dir,
+                                  int64_t now, size_t limit = SIZE_MAX,
                                   std::vector<ExpiredKey>* expired = nullptr) {
   std::vector<std::string> out;
-  ks.Scan(db, start, dir, now, [&](std::string_view k, Object*) {
-    out.emplace_back(k);
-    return out.size() < limit;
-  }, expired);
+  ks.Scan(
+      db, start, dir, now,
+      [&](std::string_view k, Object*) {
+        out.emplace_back(k);
+        return out.size() < limit;
+      },
+      expired);
   return out;
 }
 
@@ -85,9 +87,17 @@ TEST_F(KeyspaceTest, SetFindDelete) {
 
 TEST_F(KeyspaceTest, BinaryKeysAndTheEmptyKey) {
   std::unique_lock lock(mu());
-  const std::vector<std::string> keys = {""s,     "\0"s,    "\0\0"s,          "a"s,
-                                         "a\0"s,  "a\0b"s,  "\xff"s,          "\xff\xff"s,
-                                         "\x01"s, "\x02"s,  std::string(40, 'x'),
+  const std::vector<std::string> keys = {""s,
+                                         "\0"s,
+                                         "\0\0"s,
+                                         "a"s,
+                                         "a\0"s,
+                                         "a\0b"s,
+                                         "\xff"s,
+                                         "\xff\xff"s,
+                                         "\x01"s,
+                                         "\x02"s,
+                                         std::string(40, 'x'),
                                          std::string(40, 'x') + "\0"s};
   for (size_t i = 0; i < keys.size(); ++i) ks_.Set(1, keys[i], Str(std::to_string(i)));
   EXPECT_EQ(ks_.DbSize(1), keys.size());
@@ -127,8 +137,8 @@ TEST_F(KeyspaceTest, DatabasesAreIsolated) {
     EXPECT_EQ(ScanKeys(ks_, db, ScanStart::Edge(), Direction::kForward, kT0).size(), want);
     EXPECT_EQ(ScanKeys(ks_, db, ScanStart::Edge(), Direction::kReverse, kT0).size(), want);
     // Bounded scans from beyond the db's keys in each direction see nothing else.
-    EXPECT_TRUE(ScanKeys(ks_, db, ScanStart::After("\xff\xff\xff"), Direction::kForward, kT0)
-                    .empty());
+    EXPECT_TRUE(
+        ScanKeys(ks_, db, ScanStart::After("\xff\xff\xff"), Direction::kForward, kT0).empty());
     EXPECT_TRUE(ScanKeys(ks_, db, ScanStart::After(""), Direction::kReverse, kT0).empty());
     EXPECT_EQ(ScanKeys(ks_, db, ScanStart::At(""), Direction::kReverse, kT0),
               std::vector<std::string>{""});
@@ -198,12 +208,16 @@ TEST_F(KeyspaceTest, ScanBoundsAndOrder) {
   std::unique_lock lock(mu());
   for (std::string k : {"a", "b", "ba", "bb", "c"}) ks_.Set(0, k, Str(k));
   using V = std::vector<std::string>;
-  EXPECT_EQ(ScanKeys(ks_, 0, ScanStart::At("b"), Direction::kForward, kT0), (V{"b", "ba", "bb", "c"}));
-  EXPECT_EQ(ScanKeys(ks_, 0, ScanStart::After("b"), Direction::kForward, kT0), (V{"ba", "bb", "c"}));
+  EXPECT_EQ(ScanKeys(ks_, 0, ScanStart::At("b"), Direction::kForward, kT0),
+            (V{"b", "ba", "bb", "c"}));
+  EXPECT_EQ(ScanKeys(ks_, 0, ScanStart::After("b"), Direction::kForward, kT0),
+            (V{"ba", "bb", "c"}));
   EXPECT_EQ(ScanKeys(ks_, 0, ScanStart::At("b"), Direction::kReverse, kT0), (V{"b", "a"}));
   EXPECT_EQ(ScanKeys(ks_, 0, ScanStart::After("b"), Direction::kReverse, kT0), (V{"a"}));
-  EXPECT_EQ(ScanKeys(ks_, 0, ScanStart::At("bz"), Direction::kReverse, kT0), (V{"bb", "ba", "b", "a"}));
-  EXPECT_EQ(ScanKeys(ks_, 0, ScanStart::At("b\0"s), Direction::kForward, kT0), (V{"ba", "bb", "c"}));
+  EXPECT_EQ(ScanKeys(ks_, 0, ScanStart::At("bz"), Direction::kReverse, kT0),
+            (V{"bb", "ba", "b", "a"}));
+  EXPECT_EQ(ScanKeys(ks_, 0, ScanStart::At("b\0"s), Direction::kForward, kT0),
+            (V{"ba", "bb", "c"}));
   EXPECT_EQ(ScanKeys(ks_, 0, ScanStart::At("a"), Direction::kForward, kT0, 2), (V{"a", "b"}));
   EXPECT_EQ(ScanKeys(ks_, 0, ScanStart::Edge(), Direction::kReverse, kT0, 1), (V{"c"}));
   EXPECT_EQ(ScanKeys(ks_, 0, ScanStart::After("c"), Direction::kForward, kT0), V{});
@@ -447,11 +461,11 @@ TEST_F(KeyspaceTest, RandomKey) {
   }
 }
 
-// Regression: Keyspace::RandomKey seeks to 8 uniformly random bytes and takes the next key, wrapping to
-// the first. Keys sharing a prefix ("user:1", "user:2" ... as most Redis keys do) occupy a tiny
-// sliver of that byte space, so nearly every seek lands before or after all of them and returns
-// the db's first key: with "key0".."key19", 2000 calls return "key0" every time. Redis's
-// RANDOMKEY picks uniformly (dictGetFairRandomKey).
+// Regression: Keyspace::RandomKey seeks to 8 uniformly random bytes and takes the next key,
+// wrapping to the first. Keys sharing a prefix ("user:1", "user:2" ... as most Redis keys do)
+// occupy a tiny sliver of that byte space, so nearly every seek lands before or after all of them
+// and returns the db's first key: with "key0".."key19", 2000 calls return "key0" every time.
+// Redis's RANDOMKEY picks uniformly (dictGetFairRandomKey).
 TEST_F(KeyspaceTest, RandomKeyIsSpreadOverKeysWithACommonPrefix) {
   std::unique_lock lock(mu());
   std::set<std::string> keys;
@@ -510,9 +524,16 @@ class Differential {
   int RandomDb() { return static_cast<int>(Uniform(kDbs)); }
 
   std::string RandomKey() {
-    static const std::vector<std::string> kSpecial = {
-        ""s, "\0"s, "\0\0"s, "a"s, "a\0"s, "\xff"s, "\xff\xff"s, std::string(30, 'z') + "1",
-        std::string(30, 'z') + "2", std::string(30, 'z')};
+    static const std::vector<std::string> kSpecial = {""s,
+                                                      "\0"s,
+                                                      "\0\0"s,
+                                                      "a"s,
+                                                      "a\0"s,
+                                                      "\xff"s,
+                                                      "\xff\xff"s,
+                                                      std::string(30, 'z') + "1",
+                                                      std::string(30, 'z') + "2",
+                                                      std::string(30, 'z')};
     if (Uniform(8) == 0) return kSpecial[Uniform(kSpecial.size())];
     std::string k = "k" + std::to_string(Uniform(150));
     if (Uniform(4) == 0) k.push_back(static_cast<char>(Uniform(256)));
@@ -649,21 +670,29 @@ class Differential {
     std::string bound = RandomKey();
     ScanStart start = ScanStart::Edge();
     switch (Uniform(3)) {
-      case 0: break;
-      case 1: start = ScanStart::At(bound); break;
-      default: start = ScanStart::After(bound); break;
+      case 0:
+        break;
+      case 1:
+        start = ScanStart::At(bound);
+        break;
+      default:
+        start = ScanStart::After(bound);
+        break;
     }
     size_t limit = 1 + Uniform(Uniform(4) == 0 ? 300 : 10);
     std::vector<std::string> got;
     std::vector<ExpiredKey> got_expired;
     {
       std::shared_lock lock(ks_.mu());
-      ks_.Scan(db, start, dir, now_, [&](std::string_view k, Object* o) {
-        auto it = model_[db].find(std::string(k));
-        EXPECT_TRUE(it != model_[db].end() && it->second.value == o->str) << Printable(k);
-        got.emplace_back(k);
-        return got.size() < limit;
-      }, &got_expired);
+      ks_.Scan(
+          db, start, dir, now_,
+          [&](std::string_view k, Object* o) {
+            auto it = model_[db].find(std::string(k));
+            EXPECT_TRUE(it != model_[db].end() && it->second.value == o->str) << Printable(k);
+            got.emplace_back(k);
+            return got.size() < limit;
+          },
+          &got_expired);
     }
     // The model's walk: expired entries are reported until the scan stops at the limit.
     std::vector<std::string> want, want_expired;
@@ -677,11 +706,17 @@ class Differential {
     };
     const ModelDb& m = model_[db];
     if (dir == Direction::kForward) {
-      auto it = start.unbounded ? m.begin() : start.inclusive ? m.lower_bound(bound) : m.upper_bound(bound);
-      for (; it != m.end(); ++it) if (!visit(*it)) break;
+      auto it = start.unbounded   ? m.begin()
+                : start.inclusive ? m.lower_bound(bound)
+                                  : m.upper_bound(bound);
+      for (; it != m.end(); ++it)
+        if (!visit(*it)) break;
     } else {
-      auto it = start.unbounded ? m.end() : start.inclusive ? m.upper_bound(bound) : m.lower_bound(bound);
-      while (it != m.begin()) if (!visit(*--it)) break;
+      auto it = start.unbounded   ? m.end()
+                : start.inclusive ? m.upper_bound(bound)
+                                  : m.lower_bound(bound);
+      while (it != m.begin())
+        if (!visit(*--it)) break;
     }
     ASSERT_EQ(got, want) << (dir == Direction::kForward ? "forward" : "reverse") << " from "
                          << (start.unbounded ? "edge" : Printable(bound)) << " limit " << limit;
@@ -786,10 +821,11 @@ class Differential {
         ASSERT_EQ(ks_.AvgTtlMs(db, now_), ttl_sum / static_cast<int64_t>(with_ttl));
       }
       std::vector<std::pair<std::string, ModelEntry>> got;
-      ks_.Scan(db, ScanStart::Edge(), Direction::kForward, INT64_MIN, [&](std::string_view k, Object* o) {
-        got.push_back({std::string(k), {o->str, o->expire_at_ms}});
-        return true;
-      });
+      ks_.Scan(db, ScanStart::Edge(), Direction::kForward, INT64_MIN,
+               [&](std::string_view k, Object* o) {
+                 got.push_back({std::string(k), {o->str, o->expire_at_ms}});
+                 return true;
+               });
       ASSERT_EQ(got.size(), m.size());
       auto it = m.begin();
       for (const auto& [k, e] : got) {

@@ -41,11 +41,16 @@ std::unique_ptr<Object> CloneObject(const Object& obj) {
 
 std::string_view TypeName(ObjType t) {
   switch (t) {
-    case ObjType::kString: return "string";
-    case ObjType::kList: return "list";
-    case ObjType::kSet: return "set";
-    case ObjType::kZSet: return "zset";
-    case ObjType::kHash: return "hash";
+    case ObjType::kString:
+      return "string";
+    case ObjType::kList:
+      return "list";
+    case ObjType::kSet:
+      return "set";
+    case ObjType::kZSet:
+      return "zset";
+    case ObjType::kHash:
+      return "hash";
   }
   return "none";
 }

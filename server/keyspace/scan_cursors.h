@@ -29,10 +29,10 @@ class ScanCursors {
 
  private:
   mutable std::mutex mu_;
-  uint64_t next_ = 1;                                         // GUARDED_BY(mu_)
+  uint64_t next_ = 1;                                        // GUARDED_BY(mu_)
   absl::flat_hash_map<uint64_t, std::string> resume_after_;  // GUARDED_BY(mu_)
-  std::deque<uint64_t> order_;                                // GUARDED_BY(mu_)
-  size_t key_bytes_ = 0;                                      // GUARDED_BY(mu_)
+  std::deque<uint64_t> order_;                               // GUARDED_BY(mu_)
+  size_t key_bytes_ = 0;                                     // GUARDED_BY(mu_)
 };
 
 }  // namespace ordis::server

@@ -59,7 +59,8 @@ void WatchRegistry::TouchDb(int db) {
   if (watched_keys_.load(std::memory_order_relaxed) == 0) return;
   std::lock_guard lock(mu_);
   for (auto& [encoded, list] : watchers_) {
-    int key_db = (static_cast<unsigned char>(encoded[0]) << 8) | static_cast<unsigned char>(encoded[1]);
+    int key_db =
+        (static_cast<unsigned char>(encoded[0]) << 8) | static_cast<unsigned char>(encoded[1]);
     if (key_db != db) continue;
     for (Watcher& w : list) w.state->dirty.store(true, std::memory_order_release);
   }

@@ -61,8 +61,10 @@ Connection::~Connection() {
 }
 
 void Connection::Start() {
-  read_event_ = event_new(thread_->base(), fd_, EV_READ | EV_PERSIST, &Connection::OnReadable, this);
-  write_event_ = event_new(thread_->base(), fd_, EV_WRITE | EV_PERSIST, &Connection::OnWritable, this);
+  read_event_ =
+      event_new(thread_->base(), fd_, EV_READ | EV_PERSIST, &Connection::OnReadable, this);
+  write_event_ =
+      event_new(thread_->base(), fd_, EV_WRITE | EV_PERSIST, &Connection::OnWritable, this);
   event_add(read_event_, nullptr);
 }
 
@@ -149,8 +151,10 @@ bool Connection::ParseBatch() {
     resp::ParseStatus status = parser_.Parse(input.substr(offset), &consumed, &args_);
     if (status == resp::ParseStatus::kError) return false;
     if (status == resp::ParseStatus::kNeedMore) {
-      if (batch_.empty()) in_.Consume(consumed);  // skipped empty commands, if any
-      else batch_.back().consumed += consumed;
+      if (batch_.empty())
+        in_.Consume(consumed);  // skipped empty commands, if any
+      else
+        batch_.back().consumed += consumed;
       break;
     }
     batch_.push_back({batch_args_.size(), args_.size(), consumed});
@@ -189,7 +193,8 @@ size_t Connection::PrepareBatch() {
 
 void Connection::ProcessInput() {
   CommandRunner& runner = thread_->runner();
-  for (bool first = true; !closed_ && !session_->close_after_reply && in_.size() > 0; first = false) {
+  for (bool first = true; !closed_ && !session_->close_after_reply && in_.size() > 0;
+       first = false) {
     // Pre-parse a batch of whole commands so their keys are prefetched together, then run them in
     // order. A protocol error is answered after the commands before it, as Redis does. The
     // first batch of a read was parsed and prefetched with the other connections' (PrepareBatch).

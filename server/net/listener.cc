@@ -49,15 +49,15 @@ std::string Listener::Listen() {
     if (getaddrinfo(host.c_str(), port_text.c_str(), &hints, &res) != 0 || res == nullptr) {
       return "Invalid bind address '" + bind + "'";
     }
-    evconnlistener* listener = evconnlistener_new_bind(
-        base, &Listener::OnAccept, this,
-        LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC, backlog, res->ai_addr,
-        static_cast<int>(res->ai_addrlen));
+    evconnlistener* listener =
+        evconnlistener_new_bind(base, &Listener::OnAccept, this,
+                                LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC,
+                                backlog, res->ai_addr, static_cast<int>(res->ai_addrlen));
     freeaddrinfo(res);
     if (listener == nullptr) {
       if (bind[0] == '-') continue;
-      return "Could not create server TCP listening socket " + host + ":" +
-             std::to_string(port) + ": " + std::strerror(errno);
+      return "Could not create server TCP listening socket " + host + ":" + std::to_string(port) +
+             ": " + std::strerror(errno);
     }
     evconnlistener_set_error_cb(listener, &Listener::OnAcceptError);
     listeners_.push_back(listener);
@@ -80,8 +80,7 @@ void Listener::OnSignal(evutil_socket_t, short, void* arg) {
 void Listener::OnAccept(evconnlistener*, evutil_socket_t fd, sockaddr*, int, void* arg) {
   auto* self = static_cast<Listener*>(arg);
   if (!self->threads_.Accept(fd)) {
-    [[maybe_unused]] ssize_t n =
-        write(fd, kMaxClientsReply.data(), kMaxClientsReply.size());
+    [[maybe_unused]] ssize_t n = write(fd, kMaxClientsReply.data(), kMaxClientsReply.size());
     close(fd);
     Bump(self->threads_.thread(0).stats()[Stat::kRejectedConnections]);
   }

@@ -13,20 +13,28 @@ struct LexBound {
   // True iff key lies on the allowed side of this bound when it is the lower bound.
   bool AllowsAsMin(std::string_view k) const {
     switch (kind) {
-      case kMinusInf: return true;
-      case kPlusInf: return false;
-      case kInclusive: return k >= key;
-      case kExclusive: return k > key;
+      case kMinusInf:
+        return true;
+      case kPlusInf:
+        return false;
+      case kInclusive:
+        return k >= key;
+      case kExclusive:
+        return k > key;
     }
     return false;
   }
   // True iff key lies on the allowed side of this bound when it is the upper bound.
   bool AllowsAsMax(std::string_view k) const {
     switch (kind) {
-      case kMinusInf: return false;
-      case kPlusInf: return true;
-      case kInclusive: return k <= key;
-      case kExclusive: return k < key;
+      case kMinusInf:
+        return false;
+      case kPlusInf:
+        return true;
+      case kInclusive:
+        return k <= key;
+      case kExclusive:
+        return k < key;
     }
     return false;
   }

@@ -47,8 +47,8 @@ TEST(LexBound, KeyIsAViewIntoTheArgument) {
 
 TEST(LexBound, RejectsEverythingElse) {
   LexBound b;
-  for (std::string_view s : {""sv, "a"sv, "abc"sv, "--"sv, "++"sv, "-a"sv, "+a"sv, " [a"sv,
-                             "]a"sv, ")a"sv, "\0"sv, "{a"sv}) {
+  for (std::string_view s : {""sv, "a"sv, "abc"sv, "--"sv, "++"sv, "-a"sv, "+a"sv, " [a"sv, "]a"sv,
+                             ")a"sv, "\0"sv, "{a"sv}) {
     EXPECT_FALSE(ParseLexBound(s, &b)) << "'" << s << "'";
   }
 }

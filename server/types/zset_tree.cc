@@ -199,8 +199,8 @@ void ZSetTree::TreeInsert(double score, Record* r) {
   Path path;
   // Entries <= the new one come first: the insertion point then lies in the child whose
   // separators bracket it, even when a separator equals it.
-  size_t pos = Descend(
-      [&](double s, std::string_view m) { return !ZLess(score, member, s, m); }, &path);
+  size_t pos =
+      Descend([&](double s, std::string_view m) { return !ZLess(score, member, s, m); }, &path);
   bool rightmost = true;  // every step of the descent took the last child
   for (int level = 0; level < height_; ++level) {
     Inner* in = path.node[level];
@@ -329,8 +329,8 @@ void ZSetTree::TreeInsert(double score, Record* r) {
 void ZSetTree::TreeErase(double score, Record* r) {
   const std::string_view member = MemberOf(r);
   Path path;
-  const size_t pos = Descend(
-      [&](double s, std::string_view m) { return !ZLess(score, member, s, m); }, &path);
+  const size_t pos =
+      Descend([&](double s, std::string_view m) { return !ZLess(score, member, s, m); }, &path);
   // Entries <= r end at pos, and r is in the path's leaf (see TreeInsert): it is the last.
   Leaf* leaf = path.leaf;
   const size_t at = pos - 1;
@@ -341,13 +341,14 @@ void ZSetTree::TreeErase(double score, Record* r) {
 }
 
 void ZSetTree::FinishErase(Path* path, size_t removed) {
-  for (int level = 0; level < height_; ++level) path->node[level]->count[path->idx[level]] -= removed;
+  for (int level = 0; level < height_; ++level)
+    path->node[level]->count[path->idx[level]] -= removed;
   for (int level = height_ - 1; level >= 0; --level) {
     Inner* parent = path->node[level];
     const size_t k = path->idx[level];
     const bool leaves = level == height_ - 1;
-    const size_t n = leaves ? static_cast<Leaf*>(parent->child[k])->n
-                            : static_cast<Inner*>(parent->child[k])->n;
+    const size_t n =
+        leaves ? static_cast<Leaf*>(parent->child[k])->n : static_cast<Inner*>(parent->child[k])->n;
     if (n >= (leaves ? kLeafMin : kInnerMin) || parent->n < 2) break;
     RebalanceChildren(parent, k > 0 ? k - 1 : k, leaves);
   }
@@ -513,8 +514,8 @@ std::optional<size_t> ZSetTree::Rank(std::string_view member) const {
   const double score = ScoreOf(*it);
   member = MemberOf(*it);
   Path path;
-  const size_t pos = Descend(
-      [&](double s, std::string_view m) { return !ZLess(score, member, s, m); }, &path);
+  const size_t pos =
+      Descend([&](double s, std::string_view m) { return !ZLess(score, member, s, m); }, &path);
   return path.RankOf(height_, pos) - 1;
 }
 

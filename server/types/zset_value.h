@@ -45,7 +45,7 @@ struct ZSetLimits {
 
 class ZSetValue {
  public:
-  using Visit = ZVisit;    // server/zset_entry.h
+  using Visit = ZVisit;  // server/zset_entry.h
   using Before = ZBefore;
 
   ZSetValue() = default;

@@ -198,8 +198,8 @@ TEST_P(ZSetDifferentialTest, MatchesTheModel) {
             std::distance(model.order.begin(), model.order.find({it->second, m})));
       }
       ASSERT_EQ(z.Rank(m), rank) << step;
-      ASSERT_EQ(z.Score(m), it == model.scores.end() ? std::nullopt
-                                                     : std::optional<double>(it->second));
+      ASSERT_EQ(z.Score(m),
+                it == model.scores.end() ? std::nullopt : std::optional<double>(it->second));
     } else if (op < 95) {
       const double bound = score();
       const bool inclusive = rng() % 2;
@@ -276,8 +276,8 @@ TEST(ZSetTreeTest, LexSearchesOverEqualScores) {
   }
   for (int i = 0; i < 200; ++i) {
     const std::string bound = std::to_string(rng() % 100000);
-    const size_t expected = static_cast<size_t>(
-        std::distance(members.begin(), members.lower_bound(bound)));
+    const size_t expected =
+        static_cast<size_t>(std::distance(members.begin(), members.lower_bound(bound)));
     EXPECT_EQ(z.CountBefore([&](double, std::string_view m) { return m < bound; }), expected);
   }
 }
