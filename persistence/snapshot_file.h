@@ -1,5 +1,5 @@
 // Snapshot files: ordis's own format, type-agnostic. A record is (db, type, expire time, key,
-// payload); what a payload means is the server's business (server/object_codec.h).
+// payload); what a payload means is the server's business (server/durability/object_codec.h).
 //
 // Layout (integers little-endian):
 //   header   "ORDISSNP" (8 bytes), u32 format version (kSnapshotVersion), u32 flags (0),

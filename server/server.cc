@@ -59,7 +59,7 @@ int Server::Serve() {
       return 1;
     }
   }
-  threads_ = std::make_unique<IoThreads>(*config_, commands_, stats_);
+  threads_ = std::make_unique<IoThreadPool>(*config_, commands_, stats_);
   listener_ = std::make_unique<Listener>(*config_, *threads_, [this] { RequestShutdown(); });
   if (std::string error = listener_->Listen(); !error.empty()) {
     log::Warning("{}", error);

@@ -20,7 +20,7 @@
 #include "server/durability/persistence.h"
 #include "server/keyspace/keyspace.h"
 #include "server/keyspace/scan_cursors.h"
-#include "server/net/io_threads.h"
+#include "server/net/io_thread_pool.h"
 #include "server/net/listener.h"
 #include "server/stats/stats.h"
 
@@ -43,7 +43,9 @@ class Server : public ServerControl {
   // What commands run on.
   const Services& services() const { return services_; }
   // The I/O threads, once Run listens (tests that move connections by hand).
-  IoThreads& TEST_io_threads() { return *threads_; }
+  IoThreadPool& TEST_io_threads() { return *threads_; }
+  // What the I/O threads run commands through (the family tests run them the same way).
+  CommandSink& TEST_command_sink() { return commands_; }
 
   // ServerControl.
   void RequestShutdown() override;
@@ -68,8 +70,8 @@ class Server : public ServerControl {
   Persistence persistence_;
   const Services services_;
   CommandService commands_;
-  std::unique_ptr<IoThreads> threads_;  // made by Run
-  std::unique_ptr<Listener> listener_;  // made by Run
+  std::unique_ptr<IoThreadPool> threads_;  // made by Run
+  std::unique_ptr<Listener> listener_;     // made by Run
   std::atomic<bool> shutting_down_{false};
   std::atomic<bool> shutdown_saved_{false};
   int listening_port_ = 0;

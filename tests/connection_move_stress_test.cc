@@ -91,7 +91,7 @@ TEST(ConnectionMoveTest, IncrementsExactWhileConnectionsMove) {
   constexpr int kRounds = 1000;
   RunningServer rs(kThreads);
   ASSERT_TRUE(rs.listening());
-  IoThreads& io = rs.server().TEST_io_threads();
+  IoThreadPool& io = rs.server().TEST_io_threads();
 
   std::atomic<bool> stop{false};
   std::atomic<int> failures{0};

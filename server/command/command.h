@@ -88,14 +88,15 @@ inline void ReplyHelp(resp::Writer& out, std::span<const std::string_view> lines
 }
 
 // Calls visit(position) for each key argument of a command of argc arguments, as the spec's key
-// positions describe them: the one reading of them (COMMAND GETKEYS, the batch prefetch).
+// positions describe them, until visit returns false: the one reading of them (COMMAND GETKEYS,
+// the batch prefetch). CommandTable::Register guarantees key_step >= 1 when there are keys.
 template <typename Visit>
 void ForEachKeyPosition(const CommandSpec& spec, size_t argc, Visit visit) {
   if (spec.first_key <= 0) return;
   const int n = static_cast<int>(argc);
   const int last = spec.last_key < 0 ? n + spec.last_key : spec.last_key;
   for (int i = spec.first_key; i <= last && i < n; i += spec.key_step) {
-    visit(static_cast<size_t>(i));
+    if (!visit(static_cast<size_t>(i))) return;
   }
 }
 

@@ -31,8 +31,8 @@ void CommandService::SessionEnded(Session& session) {
   UnwatchAll(services_.keyspace, static_cast<ClientState&>(session));
 }
 
-std::unique_ptr<CommandRunner> CommandService::NewRunner(int thread_index) {
-  return std::make_unique<Dispatcher>(services_, services_.stats.thread(thread_index));
+std::unique_ptr<CommandRunner> CommandService::NewRunner(ThreadStats& stats) {
+  return std::make_unique<Dispatcher>(services_, stats);
 }
 
 void CommandService::Cron(int64_t now_ms) {

@@ -24,7 +24,7 @@ class CommandService : public CommandSink {
   void SessionStarted(Session& session, ConnectionHost* host) override;
   void SessionMoved(Session& session, ConnectionHost* host) override;
   void SessionEnded(Session& session) override;
-  std::unique_ptr<CommandRunner> NewRunner(int thread_index) override;
+  std::unique_ptr<CommandRunner> NewRunner(ThreadStats& stats) override;
   void Cron(int64_t now_ms) override;
 
  private:

@@ -3,6 +3,7 @@
 #include <cassert>
 
 #include "absl/hash/hash.h"
+#include "base/fatal.h"
 
 namespace ordis::server {
 namespace {
@@ -28,7 +29,17 @@ bool CommandTable::CaseInsensitiveEq::operator()(std::string_view a, std::string
 }
 
 void CommandTable::Register(std::initializer_list<CommandSpec> specs) {
-  for (const CommandSpec& spec : specs) specs_.push_back(spec);
+  auto check = [](const CommandSpec& spec) {
+    // ForEachKeyPosition steps by key_step: 0 would never end.
+    if (spec.first_key > 0 && spec.key_step < 1) {
+      Fatal("command " + std::string(spec.name) + ": keys with a key step below 1");
+    }
+  };
+  for (const CommandSpec& spec : specs) {
+    check(spec);
+    for (const CommandSpec& sub : spec.subcommands) check(sub);
+    specs_.push_back(spec);
+  }
 }
 
 void CommandTable::Freeze() {
@@ -64,7 +75,10 @@ const CommandSpec* CommandTable::Find(std::string_view name) const {
 
 void KeyPositions(const CommandSpec& spec, size_t argc, std::vector<size_t>* out) {
   out->clear();
-  ForEachKeyPosition(spec, argc, [out](size_t i) { out->push_back(i); });
+  ForEachKeyPosition(spec, argc, [out](size_t i) {
+    out->push_back(i);
+    return true;
+  });
 }
 
 }  // namespace ordis::server

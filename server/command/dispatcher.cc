@@ -37,7 +37,11 @@ size_t Dispatcher::CollectKeys(const Session& session, std::span<const std::stri
   const CommandSpec* spec = commands_.Find(args[0]);
   if (spec == nullptr) return prefetch_.size();
   const int db = static_cast<const ClientState&>(session).db.load(std::memory_order_relaxed);
-  ForEachKeyPosition(*spec, args.size(), [&](size_t i) { prefetch_.push_back({db, args[i]}); });
+  ForEachKeyPosition(*spec, args.size(), [&](size_t i) {
+    if (prefetch_.size() >= kMaxPrefetch) return false;
+    prefetch_.push_back({db, args[i]});
+    return true;
+  });
   return prefetch_.size();
 }
 

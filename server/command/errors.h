@@ -48,7 +48,6 @@ inline constexpr std::string_view kNoConfigFile = "ERR The server is running wit
 inline constexpr std::string_view kTimeoutNotInteger =
     "ERR timeout is not an integer or out of range";
 inline constexpr std::string_view kTimeoutNegative = "ERR timeout is negative";
-inline constexpr std::string_view kMaxClients = "ERR max number of clients reached";
 inline constexpr std::string_view kNxAndXxGtLt =
     "ERR NX and XX, GT or LT options at the same time are not compatible";
 inline constexpr std::string_view kGtLtNx =

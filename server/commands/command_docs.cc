@@ -243,16 +243,10 @@ void CmdCommandHelp(CommandContext& ctx) {
 
 void RegisterCommandDocs(CommandTable* table) {
   using namespace cmd;
-  // clang-format off: one row per command
+  // One row per command.
+  // clang-format off
   table->Register({
-      {"command",
-       -1,
-       kLoading | kStale,
-       0,
-       0,
-       0,
-       CmdCommand,
-       "server",
+      {"command", -1, kLoading | kStale, 0, 0, 0, CmdCommand, "server",
        "Get array of Redis command details",
        {
            {"command|count", 2, kLoading | kStale, 0, 0, 0, CmdCommandCount, "server",

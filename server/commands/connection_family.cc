@@ -328,7 +328,8 @@ void CmdClientHelp(CommandContext& ctx) {
 
 void RegisterConnectionFamily(CommandTable* table) {
   using namespace cmd;
-  // clang-format off: one row per command
+  // One row per command.
+  // clang-format off
   table->Register({
       {"ping", -1, kFast, 0, 0, 0, CmdPing, "connection", "Ping the server"},
       {"echo", 2, kFast, 0, 0, 0, CmdEcho, "connection", "Echo the given string"},
@@ -338,18 +339,11 @@ void RegisterConnectionFamily(CommandTable* table) {
        "connection", "Handshake with Redis"},
       {"select", 2, kFast | kLoading | kStale, 0, 0, 0, CmdSelect, "connection",
        "Change the selected database for the current connection"},
-      {"quit", -1, kNoAuth | kFast | kTransactionControl | kLoading | kStale, 0, 0, 0, CmdQuit,
-       "connection", "Close the connection"},
-      {"reset", 1, kNoAuth | kFast | kTransactionControl | kNoScript | kLoading | kStale, 0, 0, 0,
-       CmdReset, "connection", "Reset the connection"},
-      {"client",
-       -2,
-       kNoScript | kLoading | kStale,
-       0,
-       0,
-       0,
-       nullptr,
-       "connection",
+      {"quit", -1, kNoAuth | kFast | kTransactionControl | kLoading | kStale, 0, 0, 0, CmdQuit, "connection",
+       "Close the connection"},
+      {"reset", 1, kNoAuth | kFast | kTransactionControl | kNoScript | kLoading | kStale, 0, 0, 0, CmdReset,
+       "connection", "Reset the connection"},
+      {"client", -2, kNoScript | kLoading | kStale, 0, 0, 0, nullptr, "connection",
        "A container for client connection commands",
        {
            {"client|id", 2, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientId, "connection",
@@ -360,14 +354,14 @@ void RegisterConnectionFamily(CommandTable* table) {
             "connection", "Get the current connection name"},
            {"client|list", -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdClientList,
             "connection", "Get the list of client connections"},
-           {"client|info", 2, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientInfo, "connection",
-            "Returns information about the current client connection."},
+           {"client|info", 2, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientInfo,
+            "connection", "Returns information about the current client connection."},
            {"client|kill", -3, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdClientKill,
             "connection", "Kill the connection of a client"},
-           {"client|no-evict", 3, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdClientNoEvict,
-            "connection", "Set client eviction mode for the current connection"},
-           {"client|reply", 3, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientReply, "connection",
-            "Instruct the server whether to reply to commands"},
+           {"client|no-evict", 3, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0,
+            CmdClientNoEvict, "connection", "Set client eviction mode for the current connection"},
+           {"client|reply", 3, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientReply,
+            "connection", "Instruct the server whether to reply to commands"},
            {"client|help", 2, kLoading | kStale, 0, 0, 0, CmdClientHelp, "connection",
             "Show helpful text about the different subcommands"},
        }},

@@ -128,26 +128,18 @@ void CmdPersist(CommandContext& ctx) {
 
 void RegisterExpireFamily(CommandTable* table) {
   using namespace cmd;
-  // clang-format off: one row per command
+  // One row per command.
+  // clang-format off
   table->Register({
-      {"expire", -3, kWrite | kFast, 1, 1, 1, CmdExpire, "generic",
-       "Set a key's time to live in seconds"},
-      {"pexpire", -3, kWrite | kFast, 1, 1, 1, CmdPExpire, "generic",
-       "Set a key's time to live in milliseconds"},
-      {"expireat", -3, kWrite | kFast, 1, 1, 1, CmdExpireAt, "generic",
-       "Set the expiration for a key as a UNIX timestamp"},
-      {"pexpireat", -3, kWrite | kFast, 1, 1, 1, CmdPExpireAt, "generic",
-       "Set the expiration for a key as a UNIX timestamp specified in milliseconds"},
-      {"ttl", 2, kReadonly | kFast, 1, 1, 1, CmdTtl, "generic",
-       "Get the time to live for a key in seconds"},
-      {"pttl", 2, kReadonly | kFast, 1, 1, 1, CmdPTtl, "generic",
-       "Get the time to live for a key in milliseconds"},
-      {"expiretime", 2, kReadonly | kFast, 1, 1, 1, CmdExpireTime, "generic",
-       "Get the expiration Unix timestamp for a key"},
-      {"pexpiretime", 2, kReadonly | kFast, 1, 1, 1, CmdPExpireTime, "generic",
-       "Get the expiration Unix timestamp for a key in milliseconds"},
-      {"persist", 2, kWrite | kFast, 1, 1, 1, CmdPersist, "generic",
-       "Remove the expiration from a key"},
+      {"expire", -3, kWrite | kFast, 1, 1, 1, CmdExpire, "generic", "Set a key's time to live in seconds"},
+      {"pexpire", -3, kWrite | kFast, 1, 1, 1, CmdPExpire, "generic", "Set a key's time to live in milliseconds"},
+      {"expireat", -3, kWrite | kFast, 1, 1, 1, CmdExpireAt, "generic", "Set the expiration for a key as a UNIX timestamp"},
+      {"pexpireat", -3, kWrite | kFast, 1, 1, 1, CmdPExpireAt, "generic", "Set the expiration for a key as a UNIX timestamp specified in milliseconds"},
+      {"ttl", 2, kReadonly | kFast, 1, 1, 1, CmdTtl, "generic", "Get the time to live for a key in seconds"},
+      {"pttl", 2, kReadonly | kFast, 1, 1, 1, CmdPTtl, "generic", "Get the time to live for a key in milliseconds"},
+      {"expiretime", 2, kReadonly | kFast, 1, 1, 1, CmdExpireTime, "generic", "Get the expiration Unix timestamp for a key"},
+      {"pexpiretime", 2, kReadonly | kFast, 1, 1, 1, CmdPExpireTime, "generic", "Get the expiration Unix timestamp for a key in milliseconds"},
+      {"persist", 2, kWrite | kFast, 1, 1, 1, CmdPersist, "generic", "Remove the expiration from a key"},
   });
   // clang-format on
 }

@@ -9,8 +9,6 @@
 #include "resp/out_buffer.h"
 #include "resp/writer.h"
 #include "server/command/client_state.h"
-#include "server/command/dispatcher.h"
-#include "server/command/transaction.h"
 #include "server/config/config.h"
 #include "server/server.h"
 
@@ -248,7 +246,10 @@ struct FamilyTest::Env {
     EXPECT_TRUE(status.ok()) << status.message();
   }
   Server server;
-  Dispatcher dispatcher{server.services(), server.services().stats.thread(0)};
+  // The I/O layer's view of the command layer: these tests open sessions and run commands the way
+  // a connection on I/O thread 0 does.
+  CommandSink& sink = server.TEST_command_sink();
+  std::unique_ptr<CommandRunner> runner = sink.NewRunner(server.services().stats.thread(0));
 };
 
 namespace {
@@ -262,23 +263,21 @@ NoThread no_thread;
 }  // namespace
 
 struct TestClient::Impl {
-  Impl(Server& s, Dispatcher& d) : server(s), dispatcher(d), writer(&out) {
+  Impl(CommandSink& s, CommandRunner& r)
+      : sink(s), runner(r), session(s.NewSession()), writer(&out) {
+    // The facts the I/O layer fills in at accept.
     static std::atomic<uint64_t> next_id{1};
-    state.id = next_id.fetch_add(1, std::memory_order_relaxed);
-    state.addr = "127.0.0.1:" + std::to_string(40000 + state.id);
-    state.laddr = "127.0.0.1:6379";
-    state.created_ms = NowMs();
-    state.last_interaction_ms.store(state.created_ms, std::memory_order_relaxed);
-    state.authenticated = !server.config().auth_required();
-    server.services().clients.Add(&state, &no_thread);
+    session->id = next_id.fetch_add(1, std::memory_order_relaxed);
+    session->addr = "127.0.0.1:" + std::to_string(40000 + session->id);
+    session->laddr = "127.0.0.1:6379";
+    session->created_ms = NowMs();
+    session->last_interaction_ms.store(session->created_ms, std::memory_order_relaxed);
+    sink.SessionStarted(*session, &no_thread);
   }
-  ~Impl() {
-    server.services().clients.Remove(state.id);
-    UnwatchAll(server.keyspace(), state);
-  }
-  Server& server;
-  Dispatcher& dispatcher;
-  ClientState state;
+  ~Impl() { sink.SessionEnded(*session); }
+  CommandSink& sink;
+  CommandRunner& runner;
+  std::unique_ptr<Session> session;
   resp::OutBuffer out;
   resp::Writer writer;
 };
@@ -286,13 +285,13 @@ struct TestClient::Impl {
 TestClient::TestClient(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 TestClient::~TestClient() = default;
 
-ClientState& TestClient::state() { return impl_->state; }
+ClientState& TestClient::state() { return static_cast<ClientState&>(*impl_->session); }
 
 std::string TestClient::RunRaw(std::vector<std::string> args) {
   std::vector<std::string_view> views(args.begin(), args.end());
-  impl_->dispatcher.Dispatch(impl_->state, impl_->writer, views);
-  impl_->dispatcher.EndBatch();
-  impl_->dispatcher.CommitLog();
+  impl_->runner.Run(*impl_->session, impl_->writer, views);
+  impl_->runner.EndBatch();
+  impl_->runner.EndTurn();
   return Drain(impl_->out);
 }
 
@@ -328,7 +327,7 @@ FamilyTest::~FamilyTest() {
 }
 
 TestClient& FamilyTest::NewClient() {
-  auto impl = std::make_unique<TestClient::Impl>(env_->server, env_->dispatcher);
+  auto impl = std::make_unique<TestClient::Impl>(env_->sink, *env_->runner);
   clients_.push_back(std::unique_ptr<TestClient>(new TestClient(std::move(impl))));
   return *clients_.back();
 }

@@ -357,35 +357,25 @@ void CmdHScan(CommandContext& ctx) {
 void RegisterHashFamily(CommandTable* table) {
   using namespace cmd;
   constexpr uint32_t kW = kWrite | kDenyOom;
-  // clang-format off: one row per command
+  // One row per command.
+  // clang-format off
   table->Register({
       {"hset", -4, kW | kFast, 1, 1, 1, CmdHSet, "hash", "Set the string value of a hash field"},
-      {"hsetnx", 4, kW | kFast, 1, 1, 1, CmdHSetNx, "hash",
-       "Set the value of a hash field, only if the field does not exist"},
-      {"hmset", -4, kW | kFast, 1, 1, 1, CmdHMSet, "hash",
-       "Set multiple hash fields to multiple values"},
+      {"hsetnx", 4, kW | kFast, 1, 1, 1, CmdHSetNx, "hash", "Set the value of a hash field, only if the field does not exist"},
+      {"hmset", -4, kW | kFast, 1, 1, 1, CmdHMSet, "hash", "Set multiple hash fields to multiple values"},
       {"hget", 3, kReadonly | kFast, 1, 1, 1, CmdHGet, "hash", "Get the value of a hash field"},
-      {"hmget", -3, kReadonly | kFast, 1, 1, 1, CmdHMGet, "hash",
-       "Get the values of all the given hash fields"},
+      {"hmget", -3, kReadonly | kFast, 1, 1, 1, CmdHMGet, "hash", "Get the values of all the given hash fields"},
       {"hdel", -3, kWrite | kFast, 1, 1, 1, CmdHDel, "hash", "Delete one or more hash fields"},
-      {"hlen", 2, kReadonly | kFast, 1, 1, 1, CmdHLen, "hash",
-       "Get the number of fields in a hash"},
-      {"hstrlen", 3, kReadonly | kFast, 1, 1, 1, CmdHStrLen, "hash",
-       "Get the length of the value of a hash field"},
-      {"hexists", 3, kReadonly | kFast, 1, 1, 1, CmdHExists, "hash",
-       "Determine if a hash field exists"},
+      {"hlen", 2, kReadonly | kFast, 1, 1, 1, CmdHLen, "hash", "Get the number of fields in a hash"},
+      {"hstrlen", 3, kReadonly | kFast, 1, 1, 1, CmdHStrLen, "hash", "Get the length of the value of a hash field"},
+      {"hexists", 3, kReadonly | kFast, 1, 1, 1, CmdHExists, "hash", "Determine if a hash field exists"},
       {"hkeys", 2, kReadonly, 1, 1, 1, CmdHKeys, "hash", "Get all the fields in a hash"},
       {"hvals", 2, kReadonly, 1, 1, 1, CmdHVals, "hash", "Get all the values in a hash"},
-      {"hgetall", 2, kReadonly, 1, 1, 1, CmdHGetAll, "hash",
-       "Get all the fields and values in a hash"},
-      {"hincrby", 4, kW | kFast, 1, 1, 1, CmdHIncrBy, "hash",
-       "Increment the integer value of a hash field by the given number"},
-      {"hincrbyfloat", 4, kW | kFast, 1, 1, 1, CmdHIncrByFloat, "hash",
-       "Increment the float value of a hash field by the given amount"},
-      {"hrandfield", -2, kReadonly, 1, 1, 1, CmdHRandField, "hash",
-       "Get one or multiple random fields from a hash"},
-      {"hscan", -3, kReadonly, 1, 1, 1, CmdHScan, "hash",
-       "Incrementally iterate hash fields and associated values"},
+      {"hgetall", 2, kReadonly, 1, 1, 1, CmdHGetAll, "hash", "Get all the fields and values in a hash"},
+      {"hincrby", 4, kW | kFast, 1, 1, 1, CmdHIncrBy, "hash", "Increment the integer value of a hash field by the given number"},
+      {"hincrbyfloat", 4, kW | kFast, 1, 1, 1, CmdHIncrByFloat, "hash", "Increment the float value of a hash field by the given amount"},
+      {"hrandfield", -2, kReadonly, 1, 1, 1, CmdHRandField, "hash", "Get one or multiple random fields from a hash"},
+      {"hscan", -3, kReadonly, 1, 1, 1, CmdHScan, "hash", "Incrementally iterate hash fields and associated values"},
   });
   // clang-format on
 }

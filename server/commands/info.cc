@@ -311,7 +311,8 @@ void CmdInfo(CommandContext& ctx) {
 
 void RegisterInfo(CommandTable* table) {
   using namespace cmd;
-  // clang-format off: one row per command
+  // One row per command.
+  // clang-format off
   table->Register({
       {"info", -1, kLoading | kStale | kSharedLock, 0, 0, 0, CmdInfo, "server",
        "Get information and statistics about the server"},

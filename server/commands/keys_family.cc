@@ -260,32 +260,23 @@ void CmdObjectFreq(CommandContext& ctx) {
 
 void RegisterKeysFamily(CommandTable* table) {
   using namespace cmd;
-  // clang-format off: one row per command
+  // One row per command.
+  // clang-format off
   table->Register({
       {"del", -2, kWrite, 1, -1, 1, CmdDel, "generic", "Delete a key"},
       {"unlink", -2, kWrite | kFast, 1, -1, 1, CmdDel, "generic",
-       "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non "
-       "blocking."},
-      {"exists", -2, kReadonly | kFast, 1, -1, 1, CmdExists, "generic",
-       "Determine if a key exists"},
+       "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non blocking."},
+      {"exists", -2, kReadonly | kFast, 1, -1, 1, CmdExists, "generic", "Determine if a key exists"},
       {"touch", -2, kReadonly | kFast, 1, -1, 1, CmdTouch, "generic",
        "Alters the last access time of a key(s). Returns the number of existing keys specified."},
-      {"type", 2, kReadonly | kFast, 1, 1, 1, CmdType, "generic",
-       "Determine the type stored at key"},
+      {"type", 2, kReadonly | kFast, 1, 1, 1, CmdType, "generic", "Determine the type stored at key"},
       {"rename", 3, kWrite, 1, 2, 1, CmdRename, "generic", "Rename a key"},
       {"renamenx", 3, kWrite | kFast, 1, 2, 1, CmdRenameNx, "generic",
        "Rename a key, only if the new key does not exist"},
       {"copy", -3, kWrite | kDenyOom, 1, 2, 1, CmdCopy, "generic", "Copy a key"},
       {"move", 3, kWrite | kFast, 1, 1, 1, CmdMove, "generic", "Move a key to another database"},
       {"swapdb", 3, kWrite | kFast, 0, 0, 0, CmdSwapDb, "server", "Swaps two Redis databases"},
-      {"object",
-       -2,
-       0,
-       0,
-       0,
-       0,
-       nullptr,
-       "generic",
+      {"object", -2, 0, 0, 0, 0, nullptr, "generic",
        "A container for object introspection commands",
        {
            {"object|encoding", 3, kReadonly, 2, 2, 1, CmdObjectEncoding, "generic",

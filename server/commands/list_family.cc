@@ -434,36 +434,25 @@ void CmdRPopLPush(CommandContext& ctx) {
 
 void RegisterListFamily(CommandTable* table) {
   using namespace cmd;
-  // clang-format off: one row per command
+  // One row per command.
+  // clang-format off
   table->Register({
-      {"lpush", -3, kWrite | kDenyOom | kFast, 1, 1, 1, CmdLPush, "list",
-       "Prepend one or multiple elements to a list"},
-      {"rpush", -3, kWrite | kDenyOom | kFast, 1, 1, 1, CmdRPush, "list",
-       "Append one or multiple elements to a list"},
-      {"lpushx", -3, kWrite | kDenyOom | kFast, 1, 1, 1, CmdLPushX, "list",
-       "Prepend an element to a list, only if the list exists"},
-      {"rpushx", -3, kWrite | kDenyOom | kFast, 1, 1, 1, CmdRPushX, "list",
-       "Append an element to a list, only if the list exists"},
-      {"lpop", -2, kWrite | kFast, 1, 1, 1, CmdLPop, "list",
-       "Remove and get the first elements in a list"},
-      {"rpop", -2, kWrite | kFast, 1, 1, 1, CmdRPop, "list",
-       "Remove and get the last elements in a list"},
+      {"lpush", -3, kWrite | kDenyOom | kFast, 1, 1, 1, CmdLPush, "list", "Prepend one or multiple elements to a list"},
+      {"rpush", -3, kWrite | kDenyOom | kFast, 1, 1, 1, CmdRPush, "list", "Append one or multiple elements to a list"},
+      {"lpushx", -3, kWrite | kDenyOom | kFast, 1, 1, 1, CmdLPushX, "list", "Prepend an element to a list, only if the list exists"},
+      {"rpushx", -3, kWrite | kDenyOom | kFast, 1, 1, 1, CmdRPushX, "list", "Append an element to a list, only if the list exists"},
+      {"lpop", -2, kWrite | kFast, 1, 1, 1, CmdLPop, "list", "Remove and get the first elements in a list"},
+      {"rpop", -2, kWrite | kFast, 1, 1, 1, CmdRPop, "list", "Remove and get the last elements in a list"},
       {"llen", 2, kReadonly | kFast, 1, 1, 1, CmdLLen, "list", "Get the length of a list"},
       {"lrange", 4, kReadonly, 1, 1, 1, CmdLRange, "list", "Get a range of elements from a list"},
-      {"lindex", 3, kReadonly, 1, 1, 1, CmdLIndex, "list",
-       "Get an element from a list by its index"},
-      {"lset", 4, kWrite | kDenyOom, 1, 1, 1, CmdLSet, "list",
-       "Set the value of an element in a list by its index"},
+      {"lindex", 3, kReadonly, 1, 1, 1, CmdLIndex, "list", "Get an element from a list by its index"},
+      {"lset", 4, kWrite | kDenyOom, 1, 1, 1, CmdLSet, "list", "Set the value of an element in a list by its index"},
       {"lrem", 4, kWrite, 1, 1, 1, CmdLRem, "list", "Remove elements from a list"},
       {"ltrim", 4, kWrite, 1, 1, 1, CmdLTrim, "list", "Trim a list to the specified range"},
-      {"linsert", 5, kWrite | kDenyOom, 1, 1, 1, CmdLInsert, "list",
-       "Insert an element before or after another element in a list"},
-      {"lpos", -3, kReadonly, 1, 1, 1, CmdLPos, "list",
-       "Return the index of matching elements on a list"},
-      {"lmove", 5, kWrite | kDenyOom, 1, 2, 1, CmdLMove, "list",
-       "Pop an element from a list, push it to another list and return it"},
-      {"rpoplpush", 3, kWrite | kDenyOom, 1, 2, 1, CmdRPopLPush, "list",
-       "Remove the last element in a list, prepend it to another list and return it"},
+      {"linsert", 5, kWrite | kDenyOom, 1, 1, 1, CmdLInsert, "list", "Insert an element before or after another element in a list"},
+      {"lpos", -3, kReadonly, 1, 1, 1, CmdLPos, "list", "Return the index of matching elements on a list"},
+      {"lmove", 5, kWrite | kDenyOom, 1, 2, 1, CmdLMove, "list", "Pop an element from a list, push it to another list and return it"},
+      {"rpoplpush", 3, kWrite | kDenyOom, 1, 2, 1, CmdRPopLPush, "list", "Remove the last element in a list, prepend it to another list and return it"},
   });
   // clang-format on
 }

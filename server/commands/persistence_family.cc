@@ -69,7 +69,8 @@ void CmdLastSave(CommandContext& ctx) { ctx.out.Integer(ctx.services.durability.
 
 void RegisterPersistenceFamily(CommandTable* table) {
   using namespace cmd;
-  // clang-format off: one row per command
+  // One row per command.
+  // clang-format off
   table->Register({
       {"save", 1, kAdmin | kNoScript | kNoMulti, 0, 0, 0, CmdSave, "server",
        "Synchronously save the dataset to disk"},

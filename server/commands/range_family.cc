@@ -227,7 +227,8 @@ void CmdRandomKey(CommandContext& ctx) {
 
 void RegisterRangeFamily(CommandTable* table) {
   using namespace cmd;
-  // clang-format off: one row per command
+  // One row per command.
+  // clang-format off
   table->Register({
       {"krange", -3, kReadonly, 0, 0, 0, CmdKRange, "generic",
        "Return the keys of the selected database in a lexicographical range (ordis)"},

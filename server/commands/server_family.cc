@@ -225,16 +225,10 @@ void CmdMemoryHelp(CommandContext& ctx) {
 
 void RegisterServerFamily(CommandTable* table) {
   using namespace cmd;
-  // clang-format off: one row per command
+  // One row per command.
+  // clang-format off
   table->Register({
-      {"config",
-       -2,
-       kAdmin | kNoScript | kLoading | kStale,
-       0,
-       0,
-       0,
-       nullptr,
-       "server",
+      {"config", -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, nullptr, "server",
        "A container for server configuration commands",
        {
            {"config|get", -3, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdConfigGet,
@@ -243,8 +237,8 @@ void RegisterServerFamily(CommandTable* table) {
             "server", "Set configuration parameters to the given values"},
            {"config|resetstat", 2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0,
             CmdConfigResetStat, "server", "Reset the stats returned by INFO"},
-           {"config|rewrite", 2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdConfigRewrite,
-            "server", "Rewrite the configuration file with the in memory configuration"},
+           {"config|rewrite", 2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0,
+            CmdConfigRewrite, "server", "Rewrite the configuration file with the in memory configuration"},
            {"config|help", 2, kLoading | kStale, 0, 0, 0, CmdConfigHelp, "server",
             "Show helpful text about the different subcommands"},
        }},
@@ -254,21 +248,12 @@ void RegisterServerFamily(CommandTable* table) {
        "Remove all keys from the current database"},
       {"flushall", -1, kWrite | kKeyspaceWide, 0, 0, 0, CmdFlushAll, "server",
        "Remove all keys from all databases"},
-      {"time", 1, kLoading | kStale | kFast, 0, 0, 0, CmdTime, "server",
-       "Return the current server time"},
+      {"time", 1, kLoading | kStale | kFast, 0, 0, 0, CmdTime, "server", "Return the current server time"},
       {"debug", -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdDebug, "server",
        "A container for debugging commands"},
       {"shutdown", -1, kAdmin | kNoScript | kLoading | kStale | kNoMulti, 0, 0, 0, CmdShutdown,
        "server", "Synchronously save the dataset to disk and then shut down the server"},
-      {"memory",
-       -2,
-       0,
-       0,
-       0,
-       0,
-       nullptr,
-       "server",
-       "A container for memory diagnostics commands",
+      {"memory", -2, 0, 0, 0, 0, nullptr, "server", "A container for memory diagnostics commands",
        {
            {"memory|usage", -3, kReadonly, 2, 2, 1, CmdMemoryUsage, "server",
             "Estimate the memory usage of a key"},

@@ -372,36 +372,26 @@ void CmdSScan(CommandContext& ctx) {
 void RegisterSetFamily(CommandTable* table) {
   using namespace cmd;
   constexpr uint32_t kW = kWrite | kDenyOom;
-  // clang-format off: one row per command
+  // One row per command.
+  // clang-format off
   table->Register({
       {"sadd", -3, kW | kFast, 1, 1, 1, CmdSAdd, "set", "Add one or more members to a set"},
-      {"srem", -3, kWrite | kFast, 1, 1, 1, CmdSRem, "set",
-       "Remove one or more members from a set"},
-      {"scard", 2, kReadonly | kFast, 1, 1, 1, CmdSCard, "set",
-       "Get the number of members in a set"},
-      {"sismember", 3, kReadonly | kFast, 1, 1, 1, CmdSIsMember, "set",
-       "Determine if a given value is a member of a set"},
-      {"smismember", -3, kReadonly | kFast, 1, 1, 1, CmdSMIsMember, "set",
-       "Returns the membership associated with the given elements for a set"},
+      {"srem", -3, kWrite | kFast, 1, 1, 1, CmdSRem, "set", "Remove one or more members from a set"},
+      {"scard", 2, kReadonly | kFast, 1, 1, 1, CmdSCard, "set", "Get the number of members in a set"},
+      {"sismember", 3, kReadonly | kFast, 1, 1, 1, CmdSIsMember, "set", "Determine if a given value is a member of a set"},
+      {"smismember", -3, kReadonly | kFast, 1, 1, 1, CmdSMIsMember, "set", "Returns the membership associated with the given elements for a set"},
       {"smembers", 2, kReadonly, 1, 1, 1, CmdSMembers, "set", "Get all the members in a set"},
-      {"spop", -2, kWrite | kFast, 1, 1, 1, CmdSPop, "set",
-       "Remove and return one or multiple random members from a set"},
-      {"srandmember", -2, kReadonly, 1, 1, 1, CmdSRandMember, "set",
-       "Get one or multiple random members from a set"},
-      {"smove", 4, kWrite | kFast, 1, 2, 1, CmdSMove, "set",
-       "Move a member from one set to another"},
+      {"spop", -2, kWrite | kFast, 1, 1, 1, CmdSPop, "set", "Remove and return one or multiple random members from a set"},
+      {"srandmember", -2, kReadonly, 1, 1, 1, CmdSRandMember, "set", "Get one or multiple random members from a set"},
+      {"smove", 4, kWrite | kFast, 1, 2, 1, CmdSMove, "set", "Move a member from one set to another"},
       {"sinter", -2, kReadonly, 1, -1, 1, CmdSInter, "set", "Intersect multiple sets"},
       {"sunion", -2, kReadonly, 1, -1, 1, CmdSUnion, "set", "Add multiple sets"},
       {"sdiff", -2, kReadonly, 1, -1, 1, CmdSDiff, "set", "Subtract multiple sets"},
-      {"sinterstore", -3, kW, 1, -1, 1, CmdSInterStore, "set",
-       "Intersect multiple sets and store the resulting set in a key"},
-      {"sunionstore", -3, kW, 1, -1, 1, CmdSUnionStore, "set",
-       "Add multiple sets and store the resulting set in a key"},
-      {"sdiffstore", -3, kW, 1, -1, 1, CmdSDiffStore, "set",
-       "Subtract multiple sets and store the resulting set in a key"},
+      {"sinterstore", -3, kW, 1, -1, 1, CmdSInterStore, "set", "Intersect multiple sets and store the resulting set in a key"},
+      {"sunionstore", -3, kW, 1, -1, 1, CmdSUnionStore, "set", "Add multiple sets and store the resulting set in a key"},
+      {"sdiffstore", -3, kW, 1, -1, 1, CmdSDiffStore, "set", "Subtract multiple sets and store the resulting set in a key"},
       // Redis reports 0 0 0: its keys are found through numkeys (movablekeys).
-      {"sintercard", -3, kReadonly, 0, 0, 0, CmdSInterCard, "set",
-       "Intersect multiple sets and return the cardinality of the result"},
+      {"sintercard", -3, kReadonly, 0, 0, 0, CmdSInterCard, "set", "Intersect multiple sets and return the cardinality of the result"},
       {"sscan", -3, kReadonly, 1, 1, 1, CmdSScan, "set", "Incrementally iterate Set elements"},
   });
   // clang-format on

@@ -81,16 +81,17 @@ void CmdUnwatch(CommandContext& ctx) {
 
 void RegisterTransactionFamily(CommandTable* table) {
   using namespace cmd;
-  // clang-format off: one row per command
+  // One row per command.
+  // clang-format off
   table->Register({
-      {"multi", 1, kNoScript | kLoading | kStale | kFast | kTransactionControl, 0, 0, 0, CmdMulti,
-       "transactions", "Mark the start of a transaction block"},
-      {"exec", 1, kNoScript | kLoading | kStale | kTransactionControl, 0, 0, 0, CmdExec,
-       "transactions", "Execute all commands issued after MULTI"},
-      {"discard", 1, kNoScript | kLoading | kStale | kFast | kTransactionControl, 0, 0, 0,
-       CmdDiscard, "transactions", "Discard all commands issued after MULTI"},
-      {"watch", -2, kNoScript | kLoading | kStale | kFast | kTransactionControl | kSharedLock, 1,
-       -1, 1, CmdWatch, "transactions",
+      {"multi", 1, kNoScript | kLoading | kStale | kFast | kTransactionControl, 0, 0, 0, CmdMulti, "transactions",
+       "Mark the start of a transaction block"},
+      {"exec", 1, kNoScript | kLoading | kStale | kTransactionControl, 0, 0, 0, CmdExec, "transactions",
+       "Execute all commands issued after MULTI"},
+      {"discard", 1, kNoScript | kLoading | kStale | kFast | kTransactionControl, 0, 0, 0, CmdDiscard,
+       "transactions", "Discard all commands issued after MULTI"},
+      {"watch", -2, kNoScript | kLoading | kStale | kFast | kTransactionControl | kSharedLock, 1, -1, 1,
+       CmdWatch, "transactions",
        "Watch the given keys to determine execution of the MULTI/EXEC block"},
       {"unwatch", 1, kNoScript | kLoading | kStale | kFast, 0, 0, 0, CmdUnwatch, "transactions",
        "Forget about all watched keys"},

@@ -2,9 +2,9 @@
 // ZRANK ZREVRANK ZPOPMIN ZPOPMAX ZRANDMEMBER ZSCAN. Ranges are in zset_range_family.cc, unions,
 // intersections and differences in zset_algebra_family.cc.
 //
-// A sorted set is a ZSetValue (server/zset_value.h): entries ordered by (score, member), members
-// compared bytewise, as Redis orders them. Scores are replied as Redis 7.0 does (Writer::Double:
-// "%.17g", "inf", "-inf"; a RESP3 double).
+// A sorted set is a ZSetValue (server/types/zset_value.h): entries ordered by (score, member),
+// members compared bytewise, as Redis orders them. Scores are replied as Redis 7.0 does
+// (Writer::Double: "%.17g", "inf", "-inf"; a RESP3 double).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -366,32 +366,21 @@ void RegisterZSetFamily(CommandTable* table) {
   using namespace cmd;
   constexpr uint32_t kW = kWrite | kDenyOom;
   constexpr std::string_view kGroup = "sorted-set";  // COMMAND DOCS group, as Redis names it
-  // clang-format off: one row per command
+  // One row per command.
+  // clang-format off
   table->Register({
-      {"zadd", -4, kW | kFast, 1, 1, 1, CmdZAdd, kGroup,
-       "Add one or more members to a sorted set, or update its score if it already exists"},
-      {"zincrby", 4, kW | kFast, 1, 1, 1, CmdZIncrBy, kGroup,
-       "Increment the score of a member in a sorted set"},
-      {"zrem", -3, kWrite | kFast, 1, 1, 1, CmdZRem, kGroup,
-       "Remove one or more members from a sorted set"},
-      {"zcard", 2, kReadonly | kFast, 1, 1, 1, CmdZCard, kGroup,
-       "Get the number of members in a sorted set"},
-      {"zscore", 3, kReadonly | kFast, 1, 1, 1, CmdZScore, kGroup,
-       "Get the score associated with the given member in a sorted set"},
-      {"zmscore", -3, kReadonly | kFast, 1, 1, 1, CmdZMScore, kGroup,
-       "Get the score associated with the given members in a sorted set"},
-      {"zpopmin", -2, kWrite | kFast, 1, 1, 1, CmdZPopMin, kGroup,
-       "Remove and return members with the lowest scores in a sorted set"},
-      {"zpopmax", -2, kWrite | kFast, 1, 1, 1, CmdZPopMax, kGroup,
-       "Remove and return members with the highest scores in a sorted set"},
-      {"zrank", 3, kReadonly | kFast, 1, 1, 1, CmdZRank, kGroup,
-       "Determine the index of a member in a sorted set"},
-      {"zrevrank", 3, kReadonly | kFast, 1, 1, 1, CmdZRevRank, kGroup,
-       "Determine the index of a member in a sorted set, with scores ordered from high to low"},
-      {"zrandmember", -2, kReadonly, 1, 1, 1, CmdZRandMember, kGroup,
-       "Get one or multiple random elements from a sorted set"},
-      {"zscan", -3, kReadonly, 1, 1, 1, CmdZScan, kGroup,
-       "Incrementally iterate sorted sets elements and associated scores"},
+      {"zadd", -4, kW | kFast, 1, 1, 1, CmdZAdd, kGroup, "Add one or more members to a sorted set, or update its score if it already exists"},
+      {"zincrby", 4, kW | kFast, 1, 1, 1, CmdZIncrBy, kGroup, "Increment the score of a member in a sorted set"},
+      {"zrem", -3, kWrite | kFast, 1, 1, 1, CmdZRem, kGroup, "Remove one or more members from a sorted set"},
+      {"zcard", 2, kReadonly | kFast, 1, 1, 1, CmdZCard, kGroup, "Get the number of members in a sorted set"},
+      {"zscore", 3, kReadonly | kFast, 1, 1, 1, CmdZScore, kGroup, "Get the score associated with the given member in a sorted set"},
+      {"zmscore", -3, kReadonly | kFast, 1, 1, 1, CmdZMScore, kGroup, "Get the score associated with the given members in a sorted set"},
+      {"zpopmin", -2, kWrite | kFast, 1, 1, 1, CmdZPopMin, kGroup, "Remove and return members with the lowest scores in a sorted set"},
+      {"zpopmax", -2, kWrite | kFast, 1, 1, 1, CmdZPopMax, kGroup, "Remove and return members with the highest scores in a sorted set"},
+      {"zrank", 3, kReadonly | kFast, 1, 1, 1, CmdZRank, kGroup, "Determine the index of a member in a sorted set"},
+      {"zrevrank", 3, kReadonly | kFast, 1, 1, 1, CmdZRevRank, kGroup, "Determine the index of a member in a sorted set, with scores ordered from high to low"},
+      {"zrandmember", -2, kReadonly, 1, 1, 1, CmdZRandMember, kGroup, "Get one or multiple random elements from a sorted set"},
+      {"zscan", -3, kReadonly, 1, 1, 1, CmdZScan, kGroup, "Incrementally iterate sorted sets elements and associated scores"},
   });
   // clang-format on
 }

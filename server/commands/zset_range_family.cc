@@ -298,33 +298,21 @@ void CmdZRemRangeByLex(CommandContext& ctx) { ZRemRangeGeneric(ctx, RangeBy::kLe
 void RegisterZSetRangeFamily(CommandTable* table) {
   using namespace cmd;
   constexpr std::string_view kGroup = "sorted-set";  // COMMAND DOCS group, as Redis names it
-  // clang-format off: one row per command
+  // One row per command.
+  // clang-format off
   table->Register({
-      {"zrange", -4, kReadonly, 1, 1, 1, CmdZRange, kGroup,
-       "Return a range of members in a sorted set"},
-      {"zrevrange", -4, kReadonly, 1, 1, 1, CmdZRevRange, kGroup,
-       "Return a range of members in a sorted set, by index, with scores ordered from high to low"},
-      {"zrangebyscore", -4, kReadonly, 1, 1, 1, CmdZRangeByScore, kGroup,
-       "Return a range of members in a sorted set, by score"},
-      {"zrevrangebyscore", -4, kReadonly, 1, 1, 1, CmdZRevRangeByScore, kGroup,
-       "Return a range of members in a sorted set, by score, with scores ordered from high to low"},
-      {"zrangebylex", -4, kReadonly, 1, 1, 1, CmdZRangeByLex, kGroup,
-       "Return a range of members in a sorted set, by lexicographical range"},
-      {"zrevrangebylex", -4, kReadonly, 1, 1, 1, CmdZRevRangeByLex, kGroup,
-       "Return a range of members in a sorted set, by lexicographical range, ordered from higher "
-       "to lower strings."},
-      {"zrangestore", -5, kWrite | kDenyOom, 1, 2, 1, CmdZRangeStore, kGroup,
-       "Store a range of members from sorted set into another key"},
-      {"zcount", 4, kReadonly | kFast, 1, 1, 1, CmdZCount, kGroup,
-       "Count the members in a sorted set with scores within the given values"},
-      {"zlexcount", 4, kReadonly | kFast, 1, 1, 1, CmdZLexCount, kGroup,
-       "Count the number of members in a sorted set between a given lexicographical range"},
-      {"zremrangebyrank", 4, kWrite, 1, 1, 1, CmdZRemRangeByRank, kGroup,
-       "Remove all members in a sorted set within the given indexes"},
-      {"zremrangebyscore", 4, kWrite, 1, 1, 1, CmdZRemRangeByScore, kGroup,
-       "Remove all members in a sorted set within the given scores"},
-      {"zremrangebylex", 4, kWrite, 1, 1, 1, CmdZRemRangeByLex, kGroup,
-       "Remove all members in a sorted set between the given lexicographical range"},
+      {"zrange", -4, kReadonly, 1, 1, 1, CmdZRange, kGroup, "Return a range of members in a sorted set"},
+      {"zrevrange", -4, kReadonly, 1, 1, 1, CmdZRevRange, kGroup, "Return a range of members in a sorted set, by index, with scores ordered from high to low"},
+      {"zrangebyscore", -4, kReadonly, 1, 1, 1, CmdZRangeByScore, kGroup, "Return a range of members in a sorted set, by score"},
+      {"zrevrangebyscore", -4, kReadonly, 1, 1, 1, CmdZRevRangeByScore, kGroup, "Return a range of members in a sorted set, by score, with scores ordered from high to low"},
+      {"zrangebylex", -4, kReadonly, 1, 1, 1, CmdZRangeByLex, kGroup, "Return a range of members in a sorted set, by lexicographical range"},
+      {"zrevrangebylex", -4, kReadonly, 1, 1, 1, CmdZRevRangeByLex, kGroup, "Return a range of members in a sorted set, by lexicographical range, ordered from higher to lower strings."},
+      {"zrangestore", -5, kWrite | kDenyOom, 1, 2, 1, CmdZRangeStore, kGroup, "Store a range of members from sorted set into another key"},
+      {"zcount", 4, kReadonly | kFast, 1, 1, 1, CmdZCount, kGroup, "Count the members in a sorted set with scores within the given values"},
+      {"zlexcount", 4, kReadonly | kFast, 1, 1, 1, CmdZLexCount, kGroup, "Count the number of members in a sorted set between a given lexicographical range"},
+      {"zremrangebyrank", 4, kWrite, 1, 1, 1, CmdZRemRangeByRank, kGroup, "Remove all members in a sorted set within the given indexes"},
+      {"zremrangebyscore", 4, kWrite, 1, 1, 1, CmdZRemRangeByScore, kGroup, "Remove all members in a sorted set within the given scores"},
+      {"zremrangebylex", 4, kWrite, 1, 1, 1, CmdZRemRangeByLex, kGroup, "Remove all members in a sorted set between the given lexicographical range"},
   });
   // clang-format on
 }

@@ -78,7 +78,6 @@ std::string Persistence::IncrName(uint64_t seq) const {
 // --- Start-up -----------------------------------------------------------------------------------
 
 Status Persistence::Start(const Services& services) {
-  replay_services_ = &services;
   const int64_t start_ms = NowMs();
   const bool appendonly = config_.Value("appendonly") == "yes";
   last_save_s_ = control_.start_time_ms() / 1000;
@@ -91,7 +90,7 @@ Status Persistence::Start(const Services& services) {
     status = persistence::Manifest::Load(ManifestPath(), &manifest_, &have_log);
     if (!status.ok()) return status;
     for (const auto& f : manifest_.files) next_seq_ = std::max(next_seq_, f.seq + 1);
-    if (have_log) status = LoadLog(manifest_);
+    if (have_log) status = LoadLog(manifest_, services);
   }
   if (!have_log && status.ok() && FileExists(SnapshotPath())) {
     status = LoadSnapshot(SnapshotPath(), keyspace_, start_ms, ZSetLimitsFromConfig());
@@ -134,7 +133,7 @@ Status Persistence::Start(const Services& services) {
   return Status::Ok();
 }
 
-Status Persistence::LoadLog(const persistence::Manifest& manifest) {
+Status Persistence::LoadLog(const persistence::Manifest& manifest, const Services& services) {
   size_t first_incr = 0;
   if (!manifest.files.empty() && manifest.files.front().base) {
     Status status = LoadSnapshot(AofPath(manifest.files.front().name), keyspace_, NowMs(),
@@ -142,7 +141,9 @@ Status Persistence::LoadLog(const persistence::Manifest& manifest) {
     if (!status.ok()) return status;
     first_incr = 1;
   }
-  Dispatcher dispatcher(*replay_services_, replay_services_->stats.background());
+  // Replayed commands are not statistics (Redis runs them outside call()): their own block.
+  ThreadStats stats(services.commands.flat().size());
+  Dispatcher dispatcher(services, stats);
   {
     std::unique_lock lock(keyspace_.mu());
     keyspace_.SetLoading(true);

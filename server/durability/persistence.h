@@ -9,8 +9,8 @@
 // With appendonly yes the log is the source of truth at start-up (as in Redis); else the snapshot.
 //
 // Background work (BGSAVE, BGREWRITEAOF) runs on one job thread at a time, dumping a consistent
-// view without fork (server/snapshotter.h); this class is the keyspace's observer and forwards
-// changes to the running dump and expiry deletions to the log.
+// view without fork (server/durability/snapshotter.h); this class is the keyspace's observer and
+// forwards changes to the running dump and expiry deletions to the log.
 //
 // Thread safety: thread safe. Observer calls come under the keyspace's exclusive lock.
 #pragma once
@@ -82,7 +82,8 @@ class Persistence : public KeyspaceObserver, public Durability {
   std::string IncrName(uint64_t seq) const;
 
   ZSetLimits ZSetLimitsFromConfig() const;
-  persistence::Status LoadLog(const persistence::Manifest& manifest);
+  // Replays the log's files through a dispatcher over services.
+  persistence::Status LoadLog(const persistence::Manifest& manifest, const Services& services);
   persistence::Status ReplayFile(const std::string& path, bool last, Dispatcher& dispatcher);
   // Writes a snapshot of the keyspace to path (via a dump that observes changes if clients run).
   persistence::Status Dump(const std::string& path, bool lock_held = false);
@@ -100,7 +101,6 @@ class Persistence : public KeyspaceObserver, public Durability {
   Config& config_;
   Keyspace& keyspace_;
   ServerControl& control_;
-  const Services* replay_services_ = nullptr;  // Start's: what the log's replay runs on
   // Opens the log on writer (the exclusive keyspace lock held).
   void OpenLog(std::unique_ptr<persistence::AofWriter> writer);
   // appendonly was set to no: stop logging (Redis's stopAppendOnly).

@@ -1,13 +1,13 @@
 // Point-in-time snapshots of the keyspace, written while the server keeps serving, without fork.
 //
 // A dump walks the databases in (db, key) order, a chunk of keys at a time under the shared lock,
-// encoding each object (server/object_codec.h) and writing outside the lock. Between chunks the
-// writers run; the keyspace tells the dump (as its observer, through Persistence) before any key
-// changes, and a key the dump has not reached yet has its current state kept aside first (its
-// pre-image, or "absent" for a key about to be created). The dump then writes a key's pre-image
-// instead of its live object, and writes pre-images of keys deleted since the start, so the file
-// holds exactly the keyspace as it was when the dump began. A key is copied at most once, and only
-// if it changes before the dump reaches it.
+// encoding each object (server/durability/object_codec.h) and writing outside the lock. Between
+// chunks the writers run; the keyspace tells the dump (as its observer, through Persistence) before
+// any key changes, and a key the dump has not reached yet has its current state kept aside first
+// (its pre-image, or "absent" for a key about to be created). The dump then writes a key's
+// pre-image instead of its live object, and writes pre-images of keys deleted since the start, so
+// the file holds exactly the keyspace as it was when the dump began. A key is copied at most once,
+// and only if it changes before the dump reaches it.
 //
 // Thread safety: BeforeKeyChange and BeforeDbChange run under the keyspace's exclusive lock; Run
 // runs on one thread and takes the shared lock itself. Pre-images are touched only under the lock.

@@ -22,10 +22,12 @@ inline constexpr int64_t kNoExpire = -1;
 inline constexpr uint32_t kNoTtlSlot = UINT32_MAX;
 
 using ListValue = std::deque<std::string>;
-// SetValue (server/set_value.h): members in a vector, found through a hash index of positions.
+// SetValue (server/types/set_value.h): members in a vector, found through a hash index of
+// positions.
 using HashValue = absl::flat_hash_map<std::string, std::string>;
 
-// ZSetValue (server/zset_value.h): a small packed array or a hash index plus a counted B+tree.
+// ZSetValue (server/types/zset_value.h): a small packed array or a hash index plus a counted
+// B+tree.
 
 // Payload of the collection types, allocated only for them so a string key pays 8 bytes for it.
 using Collection = std::variant<ListValue, SetValue, HashValue, ZSetValue>;

@@ -12,6 +12,7 @@
 #include "resp/writer.h"
 #include "server/net/connection_host.h"
 #include "server/net/session.h"
+#include "server/stats/stats.h"
 
 namespace ordis::server {
 
@@ -26,7 +27,8 @@ class CommandRunner {
   // Whether an idle client may be closed by the `timeout` parameter now.
   virtual bool IdleTimeoutApplies(const Session& session) const = 0;
 
-  // Adds the keys of a command about to run to the turn's prefetch list; returns the list's size.
+  // Adds the keys of a command about to run to the turn's prefetch list (which has a bound of its
+  // own); returns the list's size.
   virtual size_t CollectKeys(const Session& session, std::span<const std::string_view> args) = 0;
   // Prefetches the listed keys (a hint) and empties the list.
   virtual void PrefetchCollected() = 0;
@@ -51,10 +53,12 @@ class CommandSink {
   virtual void SessionStarted(Session& session, ConnectionHost* host) = 0;
   // The connection moved to another I/O thread.
   virtual void SessionMoved(Session& session, ConnectionHost* host) = 0;
-  // On the connection's thread, as it closes (the session is freed afterwards).
+  // As the connection closes (the session is freed afterwards): on its thread, or, for a
+  // connection caught between threads at shutdown, on the thread that frees it.
   virtual void SessionEnded(Session& session) = 0;
 
-  virtual std::unique_ptr<CommandRunner> NewRunner(int thread_index) = 0;
+  // A runner for one I/O thread, counting into that thread's statistics.
+  virtual std::unique_ptr<CommandRunner> NewRunner(ThreadStats& stats) = 0;
   // Thread 0's cron, ten times a second: active expiry, persistence.
   virtual void Cron(int64_t now_ms) = 0;
 };

@@ -133,7 +133,7 @@ void Connection::HandleRead() {
   }
   session_->last_interaction_ms.store(CoarseNowMs(), std::memory_order_relaxed);
   // Run at the end of the loop turn's reads, with every connection that read in it: their keys
-  // are prefetched together (IoThread::OnProcess).
+  // are prefetched together (IoThread::ProcessQueuedInput).
   if (!input_queued_) {
     input_queued_ = true;
     thread_->QueueInput(session_->id);
@@ -170,13 +170,9 @@ bool Connection::ParseBatch() {
 }
 
 size_t Connection::CollectBatchKeys() {
-  // Enough to overlap a turn's lookups; more would evict the first before they are used (each
-  // lookup touches about ten cache lines).
-  constexpr size_t kMaxPrefetch = 256;
   CommandRunner& runner = thread_->runner();
   size_t listed = 0;
   for (const ParsedCommand& cmd : batch_) {
-    if (listed >= kMaxPrefetch) break;
     listed = runner.CollectKeys(*session_, {batch_args_.data() + cmd.first_arg, cmd.argc});
   }
   return listed;

@@ -10,18 +10,18 @@
 #include "base/clock.h"
 #include "base/logging.h"
 #include "server/net/connection.h"
-#include "server/net/io_threads.h"
+#include "server/net/io_thread_pool.h"
 
 namespace ordis::server {
 
-IoThread::IoThread(IoThreads& pool, int index, Config& config, CommandSink& sink,
+IoThread::IoThread(IoThreadPool& pool, int index, Config& config, CommandSink& sink,
                    ThreadStats& stats)
     : pool_(pool),
       index_(index),
       config_(config),
       sink_(sink),
       stats_(stats),
-      runner_(sink.NewRunner(index)),
+      runner_(sink.NewRunner(stats)),
       base_(event_base_new()),
       notify_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
   notify_event_ = event_new(base_, notify_fd_, EV_READ | EV_PERSIST, &IoThread::OnNotify, this);

@@ -9,8 +9,8 @@
 // ready; pre-parse each one's first batch and prefetch all their keys together; run the commands;
 // commit the append-only log once; send every connection's replies.
 //
-// Thread safety: Post(), Stop(), CloseConnection(), assigned() and cpu_clock() may be called from
-// any thread; everything else runs on the thread itself.
+// Thread safety: Post(), Stop(), CloseConnection(), assigned(), AddAssigned() and cpu_clock() may
+// be called from any thread; everything else runs on the thread itself.
 #pragma once
 
 #include <event2/event.h>
@@ -32,11 +32,11 @@
 namespace ordis::server {
 
 class Connection;
-class IoThreads;
+class IoThreadPool;
 
 class IoThread : public ConnectionHost {
  public:
-  IoThread(IoThreads& pool, int index, Config& config, CommandSink& sink, ThreadStats& stats);
+  IoThread(IoThreadPool& pool, int index, Config& config, CommandSink& sink, ThreadStats& stats);
   ~IoThread();
 
   void Start();
@@ -91,7 +91,7 @@ class IoThread : public ConnectionHost {
   void Cron();
   void RunPendingMoves();
 
-  IoThreads& pool_;
+  IoThreadPool& pool_;
   int index_;
   Config& config_;
   CommandSink& sink_;
@@ -101,7 +101,7 @@ class IoThread : public ConnectionHost {
   int notify_fd_;
   event* notify_event_;
   event* cron_event_;
-  event* balance_event_ = nullptr;  // thread 0 only: IoThreads::Balance every 50 ms
+  event* balance_event_ = nullptr;  // thread 0 only: IoThreadPool::Balance every 50 ms
   // Activated by the turn's first QueueInput or ScheduleFlush; libevent runs it after the I/O
   // callbacks already active in the turn (it joins the end of the same active queue).
   event* turn_end_event_;

@@ -19,7 +19,7 @@ constexpr std::string_view kMaxClientsReply = "-ERR max number of clients reache
 
 }  // namespace
 
-Listener::Listener(Config& config, IoThreads& threads, std::function<void()> on_stop_signal)
+Listener::Listener(Config& config, IoThreadPool& threads, std::function<void()> on_stop_signal)
     : config_(config), threads_(threads), on_stop_signal_(std::move(on_stop_signal)) {}
 
 Listener::~Listener() {

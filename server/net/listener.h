@@ -1,5 +1,5 @@
 // The listening sockets and the process's stop signals, on thread 0's event loop: accepted
-// sockets go to the I/O threads (IoThreads::Accept); SIGINT and SIGTERM call the stop callback.
+// sockets go to the I/O threads (IoThreadPool::Accept); SIGINT and SIGTERM call the stop callback.
 //
 // Thread safety: construct and Listen before the threads start; the callbacks run on thread 0.
 #pragma once
@@ -11,14 +11,14 @@
 #include <vector>
 
 #include "server/config/config.h"
-#include "server/net/io_threads.h"
+#include "server/net/io_thread_pool.h"
 #include "server/stats/stats.h"
 
 namespace ordis::server {
 
 class Listener {
  public:
-  Listener(Config& config, IoThreads& threads, std::function<void()> on_stop_signal);
+  Listener(Config& config, IoThreadPool& threads, std::function<void()> on_stop_signal);
   ~Listener();
   Listener(const Listener&) = delete;
   Listener& operator=(const Listener&) = delete;
@@ -34,7 +34,7 @@ class Listener {
   static void OnSignal(evutil_socket_t sig, short what, void* arg);
 
   Config& config_;
-  IoThreads& threads_;
+  IoThreadPool& threads_;
   std::function<void()> on_stop_signal_;
   std::vector<evconnlistener*> listeners_;
   std::vector<event*> signal_events_;

@@ -1,6 +1,6 @@
 // What the I/O layer and the command layer share about one client. The I/O layer fills in the
 // connection's facts at accept and obeys the flags; the command layer derives its client state
-// (command/client_state.h) from it and creates it (CommandSink::OpenSession).
+// (command/client_state.h) from it and creates it (CommandSink::NewSession).
 //
 // Thread safety: owned by the connection's thread, except the fields marked "shared", which
 // CLIENT LIST / CLIENT KILL / INFO read or set from other threads (atomics, relaxed: statistics

@@ -16,7 +16,7 @@
 // thread back takes three in a row (a lull of 150 ms), and the window after a change is skipped
 // (connections are moving and its samples mix both layouts).
 //
-// Thread safety: none; one caller (Server::BalanceThreads on thread 0).
+// Thread safety: none; one caller (IoThreadPool::Balance on thread 0).
 #pragma once
 
 #include <cstddef>

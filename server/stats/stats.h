@@ -77,18 +77,16 @@ struct ThreadStats {
   size_t num_commands;
 };
 
-// Every thread's statistics: one block per I/O thread, and one for work outside them (loading
-// the log at start-up).
+// Every I/O thread's statistics, one block each.
 class ServerStats {
  public:
   ServerStats(size_t threads, size_t num_commands) {
-    for (size_t i = 0; i <= threads; ++i) {
+    for (size_t i = 0; i < threads; ++i) {
       blocks_.push_back(std::make_unique<ThreadStats>(num_commands));
     }
   }
-  size_t threads() const { return blocks_.size() - 1; }
+  size_t threads() const { return blocks_.size(); }
   ThreadStats& thread(size_t i) { return *blocks_[i]; }
-  ThreadStats& background() { return *blocks_.back(); }
 
   uint64_t Sum(Stat s) const {
     uint64_t total = 0;

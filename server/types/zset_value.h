@@ -4,11 +4,13 @@
 // path and each costs O(log n + m), as in Redis.
 //
 // Representation (two forms, switched as Redis switches listpack and skiplist):
-//   - small (ZSetSmall, server/zset_small.h): the entries packed in one sorted byte array. A set of
+//   - small (ZSetSmall, server/types/zset_small.h): the entries packed in one sorted byte array. A
+//   set of
 //     at most `max_small_entries` members, none longer than `max_small_member` bytes
 //     (zset-max-listpack-entries / -value), pays a few bytes per member; every operation is a
 //     linear pass over at most that many entries.
-//   - large (ZSetTree, server/zset_tree.h): each member's bytes and score in one allocation, found
+//   - large (ZSetTree, server/types/zset_tree.h): each member's bytes and score in one allocation,
+//   found
 //     by a hash index (ZSCORE, ZADD and ZREM are O(1) to find the member), and ordered by a counted
 //     B+tree of (score, member pointer) entries whose inner nodes keep subtree sizes (rank
 //     operations are O(log n), range reads walk packed leaves).
@@ -45,7 +47,7 @@ struct ZSetLimits {
 
 class ZSetValue {
  public:
-  using Visit = ZVisit;  // server/zset_entry.h
+  using Visit = ZVisit;  // server/types/zset_entry.h
   using Before = ZBefore;
 
   ZSetValue() = default;

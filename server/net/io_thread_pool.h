@@ -19,10 +19,10 @@
 
 namespace ordis::server {
 
-class IoThreads {
+class IoThreadPool {
  public:
   // config's `threads` threads, thread i counting into stats.thread(i).
-  IoThreads(Config& config, CommandSink& sink, ServerStats& stats);
+  IoThreadPool(Config& config, CommandSink& sink, ServerStats& stats);
 
   void Start();
   // Returns once every thread has left its loop.

@@ -1,4 +1,4 @@
-#include "server/net/io_threads.h"
+#include "server/net/io_thread_pool.h"
 
 #include <event2/util.h>
 
@@ -7,7 +7,8 @@
 
 namespace ordis::server {
 
-IoThreads::IoThreads(Config& config, CommandSink& sink, ServerStats& stats) : config_(config) {
+IoThreadPool::IoThreadPool(Config& config, CommandSink& sink, ServerStats& stats)
+    : config_(config) {
   const int n = config.threads();
   for (int i = 0; i < n; ++i) {
     threads_.push_back(std::make_unique<IoThread>(*this, i, config, sink, stats.thread(i)));
@@ -17,25 +18,28 @@ IoThreads::IoThreads(Config& config, CommandSink& sink, ServerStats& stats) : co
   active_.store(balancer_.active(), std::memory_order_relaxed);
 }
 
-void IoThreads::Start() {
+void IoThreadPool::Start() {
   for (auto& t : threads_) t->Start();
 }
 
-void IoThreads::Join() {
+void IoThreadPool::Join() {
   for (auto& t : threads_) t->Join();
 }
 
-void IoThreads::Stop() {
+void IoThreadPool::Stop() {
   for (auto& t : threads_) t->Stop();
 }
 
-std::vector<size_t> IoThreads::Assigned() const {
+std::vector<size_t> IoThreadPool::Assigned() const {
   std::vector<size_t> assigned;
   for (const auto& t : threads_) assigned.push_back(t->assigned());
   return assigned;
 }
 
-bool IoThreads::Accept(int fd) {
+bool IoThreadPool::Accept(int fd) {
+  // Connections living on the threads or on their way to one: the clients connected, counted
+  // before their sessions are registered (INFO's connected_clients counts those), so a burst of
+  // accepts cannot overshoot maxclients.
   size_t connected = 0;
   for (const auto& t : threads_) connected += t->assigned();
   if (static_cast<int64_t>(connected) >= config_.maxclients()) return false;
@@ -58,7 +62,7 @@ bool IoThreads::Accept(int fd) {
   return true;
 }
 
-void IoThreads::Balance() {
+void IoThreadPool::Balance() {
   const int n = static_cast<int>(threads_.size());
   if (n == 1) return;
   if (!config_.adaptive_threads()) {
