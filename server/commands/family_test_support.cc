@@ -332,6 +332,15 @@ TestClient& FamilyTest::NewClient() {
   return *clients_.back();
 }
 
+Reply FamilyTest::WatchedExec(std::string_view key, std::vector<std::string> change) {
+  TestClient& other = NewClient();
+  EXPECT_EQ(Run({"watch", std::string(key)}), Ok());
+  other.Run(std::move(change));
+  EXPECT_EQ(Run({"multi"}), Ok());
+  EXPECT_EQ(Run({"ping"}), Status("QUEUED"));
+  return Run({"exec"});
+}
+
 Keyspace& FamilyTest::keyspace() { return env_->server.keyspace(); }
 Config& FamilyTest::config() { return env_->server.config(); }
 

@@ -117,6 +117,10 @@ class FamilyTest : public ::testing::Test {
   // A further client, alive until the end of the test.
   TestClient& NewClient();
 
+  // EXEC's reply after the default client WATCHes key, another client runs change, and the
+  // default client queues a PING: a nil array iff change counts as modifying key.
+  Reply WatchedExec(std::string_view key, std::vector<std::string> change);
+
   Keyspace& keyspace();
   Config& config();
   // The scratch directory the server's files go to (`dir`).

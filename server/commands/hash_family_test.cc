@@ -37,17 +37,6 @@ std::map<std::string, std::string> Pairs(const std::vector<Reply>& flat) {
 
 class HashFamilyTest : public FamilyTest {
  protected:
-  // EXEC's reply after the default client WATCHes key, another client runs change, and the
-  // default client queues a PING.
-  Reply WatchedExec(std::string_view key, std::vector<std::string> change) {
-    TestClient& other = NewClient();
-    EXPECT_EQ(Run({"watch", std::string(key)}), Ok());
-    other.Run(std::move(change));
-    EXPECT_EQ(Run({"multi"}), Ok());
-    EXPECT_EQ(Run({"ping"}), Status("QUEUED"));
-    return Run({"exec"});
-  }
-
   // Makes h = {f0: v0 ... f9: v9}.
   void MakeTenFields() {
     std::vector<std::string> args = {"hset", "h"};

@@ -13,19 +13,7 @@ constexpr std::string_view kWrongType =
 constexpr std::string_view kNotInteger = "ERR value is not an integer or out of range";
 constexpr std::string_view kNotPositive = "ERR value is out of range, must be positive";
 
-class ListFamilyTest : public FamilyTest {
- protected:
-  // EXEC's reply after the default client WATCHes key, `other` runs change, and the default
-  // client queues a PING.
-  Reply WatchedExec(std::string_view key, std::vector<std::string> change) {
-    TestClient& other = NewClient();
-    EXPECT_EQ(Run({"watch", std::string(key)}), Ok());
-    other.Run(std::move(change));
-    EXPECT_EQ(Run({"multi"}), Ok());
-    EXPECT_EQ(Run({"ping"}), Status("QUEUED"));
-    return Run({"exec"});
-  }
-};
+class ListFamilyTest : public FamilyTest {};
 
 TEST_F(ListFamilyTest, PushOrderAndLength) {
   EXPECT_EQ(Run({"rpush", "l", "a", "b", "c"}), Int(3));

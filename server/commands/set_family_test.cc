@@ -32,17 +32,6 @@ bool Distinct(const Members& members) {
 
 class SetFamilyTest : public FamilyTest {
  protected:
-  // EXEC's reply after the default client WATCHes key, another client runs change, and the
-  // default client queues a PING.
-  Reply WatchedExec(std::string_view key, std::vector<std::string> change) {
-    TestClient& other = NewClient();
-    EXPECT_EQ(Run({"watch", std::string(key)}), Ok());
-    other.Run(std::move(change));
-    EXPECT_EQ(Run({"multi"}), Ok());
-    EXPECT_EQ(Run({"ping"}), Status("QUEUED"));
-    return Run({"exec"});
-  }
-
   // Adds m0 ... m<n-1> to key.
   void AddNumbered(const std::string& key, int n) {
     std::vector<std::string> args = {"sadd", key};
