@@ -11,7 +11,7 @@ cmake --build "$root/build-test" -j"$(nproc)"
 cmake -S "$root" -B "$root/build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DORDIS_BUILD_TESTS=ON \
   -DORDIS_SANITIZE=thread >/dev/null
 cmake --build "$root/build-tsan" -j"$(nproc)" \
-  --target index_test learned_store_test hot_cache_test keyspace_stress_test \
+  --target index_test learned_store_test hot_cache_test keyspace_stress_test durability_test \
   connection_move_stress_test
 (cd "$root/build-tsan" && ctest --output-on-failure -j"$(nproc)" -R 'stress|Concurrent')
 
