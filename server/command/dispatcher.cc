@@ -50,10 +50,6 @@ void Dispatcher::PrefetchCollected() {
   prefetch_.clear();
 }
 
-void Dispatcher::Run(Session& session, resp::Writer& out, std::span<const std::string_view> args) {
-  Dispatch(static_cast<ClientState&>(session), out, args);
-}
-
 void Dispatcher::Reject(const CommandSpec* spec, ClientState& client, resp::Writer& out,
                         std::string_view error) {
   if (spec != nullptr) Bump(stats_.per_command[spec->id][CommandStat::kRejectedCalls]);
@@ -94,8 +90,8 @@ const CommandSpec* Dispatcher::Resolve(ClientState& client, resp::Writer& out,
   return spec;
 }
 
-void Dispatcher::Dispatch(ClientState& client, resp::Writer& out,
-                          std::span<const std::string_view> args) {
+void Dispatcher::Run(Session& session, resp::Writer& out, std::span<const std::string_view> args) {
+  ClientState& client = static_cast<ClientState&>(session);
   // CLIENT REPLY: OFF discards every reply; SKIP discards the next command's.
   if (client.reply_mode == ReplyMode::kSkipNext) client.reply_mode = ReplyMode::kSkipThis;
   if (client.reply_mode == ReplyMode::kOn) {

@@ -26,10 +26,6 @@ class Dispatcher : public CommandRunner {
   Dispatcher(const Services& services, ThreadStats& stats)
       : commands_(services.commands), services_(services), stats_(stats) {}
 
-  // One command from a client, replying through out (unless the client turned replies off).
-  // Consecutive commands of one input batch that need the same keyspace lock run under one
-  // acquisition; EndBatch() must follow the batch.
-  void Dispatch(ClientState& client, resp::Writer& out, std::span<const std::string_view> args);
   // Releases the lock held for the batch and deletes the expired keys readers reported.
   void EndBatch() override;
   // Returns once every log record staged by the commands run so far is written (durable under
@@ -39,18 +35,22 @@ class Dispatcher : public CommandRunner {
   // EXEC: runs the queued commands of client under the exclusive lock, replying with an array.
   void ExecQueued(ClientState& client, resp::Writer& out);
 
-  // CommandRunner: the I/O layer's view. Sessions are the ClientStates the CommandSink made.
+  // CommandRunner: the I/O layer's view. Sessions are the ClientStates the CommandSink made (or,
+  // replaying the log, a ClientState of its own).
   bool NeedsAuth(const Session& session) const override;
   bool IdleTimeoutApplies(const Session& session) const override;
   size_t CollectKeys(const Session& session, std::span<const std::string_view> args) override;
   void PrefetchCollected() override;
+  // One command from a client, replying through out (unless the client turned replies off).
+  // Consecutive commands of one input batch that need the same keyspace lock run under one
+  // acquisition; EndBatch() must follow the batch.
   void Run(Session& session, resp::Writer& out, std::span<const std::string_view> args) override;
   void EndTurn() override { CommitLog(); }
 
  private:
   enum class Locking { kByFlags, kHeld };
   enum class LockMode { kNone, kShared, kExclusive };
-  // Dispatch without the CLIENT REPLY handling.
+  // Run without the CLIENT REPLY handling.
   void DispatchCommand(ClientState& client, resp::Writer& out,
                        std::span<const std::string_view> args);
   void Hold(LockMode mode);

@@ -178,7 +178,7 @@ Status Persistence::ReplayFile(const std::string& path, bool last, Dispatcher& d
         return Status::Error("append-only file " + path + ": record #" + std::to_string(records) +
                              " does not hold whole commands");
       }
-      dispatcher.Dispatch(client, out, args);
+      dispatcher.Run(client, out, args);
       discard.Clear();
       payload.remove_prefix(consumed);
     }

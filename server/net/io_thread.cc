@@ -134,13 +134,18 @@ void IoThread::CloseConnection(uint64_t id) {
 }
 
 void IoThread::QueueInput(uint64_t client_id) {
-  if (to_process_.empty() && to_flush_.empty()) event_active(turn_end_event_, 0, 0);
+  EndTurnSoon();
   to_process_.push_back(client_id);
 }
 
 void IoThread::ScheduleFlush(uint64_t client_id) {
-  if (to_process_.empty() && to_flush_.empty()) event_active(turn_end_event_, 0, 0);
+  EndTurnSoon();
   to_flush_.push_back(client_id);
+}
+
+void IoThread::EndTurnSoon() {
+  // The turn's first queued connection activates the event; Turn empties both lists.
+  if (to_process_.empty() && to_flush_.empty()) event_active(turn_end_event_, 0, 0);
 }
 
 void IoThread::OnTurnEnd(evutil_socket_t, short, void* arg) { static_cast<IoThread*>(arg)->Turn(); }

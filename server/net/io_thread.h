@@ -77,13 +77,14 @@ class IoThread : public ConnectionHost {
   CommandRunner& runner() { return *runner_; }
   Config& config() { return config_; }
   ThreadStats& stats() { return stats_; }
-  int index() const { return index_; }
 
  private:
   static void OnNotify(evutil_socket_t fd, short what, void* arg);
   static void OnCron(evutil_socket_t fd, short what, void* arg);
   static void OnBalance(evutil_socket_t fd, short what, void* arg);
   static void OnTurnEnd(evutil_socket_t fd, short what, void* arg);
+  // Makes Turn run at the end of this loop turn (once, however many connections ask).
+  void EndTurnSoon();
   // The loop turn after its reads, phase by phase.
   void Turn();
   void ProcessQueuedInput();  // pre-parse, prefetch, execute

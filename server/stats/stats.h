@@ -85,7 +85,6 @@ class ServerStats {
       blocks_.push_back(std::make_unique<ThreadStats>(num_commands));
     }
   }
-  size_t threads() const { return blocks_.size(); }
   ThreadStats& thread(size_t i) { return *blocks_[i]; }
 
   uint64_t Sum(Stat s) const {
