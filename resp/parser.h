@@ -63,6 +63,11 @@ class Parser {
   // a large value in one allocation (0 when unknown).
   uint64_t BulkBytesPending() const;
 
+  // Bytes of the incomplete command already parsed into whole arguments (and the current bulk's
+  // header): the rest of the caller's buffer is what Redis's query buffer would still hold, the
+  // part client-query-buffer-limit counts.
+  size_t ParsedBytes() const { return state_ == State::kMultibulkArgs ? pos_ : 0; }
+
  private:
   // kStart: between commands. kInline / kMultibulkCount: looking for the end of the first line
   // (scan_ says how far). kMultibulkArgs: reading "$<len>" headers and payloads (pos_, bulk_len_).

@@ -559,6 +559,22 @@ TEST(Parser, BulkBytesPending) {
   EXPECT_EQ(parser.BulkBytesPending(), 5u);
 }
 
+TEST(Parser, ParsedBytes) {
+  Parser parser;
+  size_t consumed = 0;
+  std::vector<std::string_view> args;
+  EXPECT_EQ(parser.Parse("*3\r\n$3\r\nSET", &consumed, &args), ParseStatus::kNeedMore);
+  EXPECT_EQ(parser.ParsedBytes(), 8u);  // the count line and the first header
+  EXPECT_EQ(parser.Parse("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$10\r\nabc", &consumed, &args),
+            ParseStatus::kNeedMore);
+  EXPECT_EQ(parser.ParsedBytes(), 25u);  // up to the value's payload
+  EXPECT_EQ(parser.Parse("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$10\r\nabcdefghij\r\n", &consumed, &args),
+            ParseStatus::kCommand);
+  EXPECT_EQ(parser.ParsedBytes(), 0u);  // between commands
+  EXPECT_EQ(parser.Parse("PIN", &consumed, &args), ParseStatus::kNeedMore);
+  EXPECT_EQ(parser.ParsedBytes(), 0u);  // an inline line counts whole
+}
+
 TEST(Parser, InProgress) {
   Parser parser;
   size_t consumed = 0;

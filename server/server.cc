@@ -24,11 +24,19 @@ std::unique_ptr<index::OrderedStore> NewIndexStore(const Config& config) {
 Server::Server(std::unique_ptr<Config> config)
     : start_time_ms_(NowMs()),
       config_(std::move(config)),
+      command_table_(
+          CommandTable::WithRenames(AllCommands(), config_->command_renames(), &rename_error_)),
       keyspace_(std::make_unique<Keyspace>(config_->databases(), NewIndexStore(*config_))),
       stats_(static_cast<size_t>(config_->threads()), AllCommands().flat().size()),
       persistence_(*config_, *keyspace_, *this),
-      services_{AllCommands(), *config_, *keyspace_,   clients_,
-                scan_cursors_, stats_,   persistence_, *this},
+      services_{command_table_ ? *command_table_ : AllCommands(),
+                *config_,
+                *keyspace_,
+                clients_,
+                scan_cursors_,
+                stats_,
+                persistence_,
+                *this},
       commands_(services_, [this](int64_t now_ms) { persistence_.Cron(now_ms); }) {}
 
 Server::~Server() = default;
@@ -51,6 +59,10 @@ bool Server::WaitUntilListening() {
 
 int Server::Serve() {
   signal(SIGPIPE, SIG_IGN);
+  if (!rename_error_.empty()) {
+    log::Warning("Fatal config error: rename-command: {}", rename_error_);
+    return 1;
+  }
   {
     // Data first, then the port: clients never see a half-loaded keyspace.
     persistence::Status status = LoadData();
@@ -58,6 +70,12 @@ int Server::Serve() {
       log::Warning("Fatal error loading the data set: {}", status.message());
       return 1;
     }
+  }
+  {
+    DescriptorFit fit = config_->FitMaxClientsToDescriptors();
+    for (const std::string& line : fit.warnings) log::Warning("{}", line);
+    for (const std::string& line : fit.notices) log::Notice("{}", line);
+    if (fit.too_low) return 1;
   }
   threads_ = std::make_unique<IoThreadPool>(*config_, commands_, stats_);
   listener_ = std::make_unique<Listener>(*config_, *threads_, [this] { RequestShutdown(); });

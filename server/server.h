@@ -63,6 +63,10 @@ class Server : public ServerControl {
 
   const int64_t start_time_ms_;
   std::unique_ptr<Config> config_;
+  // The command table with the config file's rename-command lines applied (nullptr and
+  // rename_error_ when one is invalid: Run refuses to start).
+  std::string rename_error_;
+  std::unique_ptr<CommandTable> command_table_;
   std::unique_ptr<Keyspace> keyspace_;
   ClientRegistry clients_;
   ScanCursors scan_cursors_;

@@ -2,6 +2,7 @@
 
 #include "server/command/client_state.h"
 #include "server/command/dispatcher.h"
+#include "server/command/errors.h"
 #include "server/command/transaction.h"
 #include "server/keyspace/expiry.h"
 
@@ -16,6 +17,12 @@ std::unique_ptr<Session> CommandService::NewSession() {
   // stays authenticated even if requirepass is set later.
   client->authenticated = !services_.config.auth_required();
   return client;
+}
+
+std::string_view CommandService::Refusal(const Session& session) {
+  if (session.local || services_.config.auth_required()) return "";
+  if (services_.config.Value("protected-mode") != "yes") return "";
+  return errors::kProtectedModeDenied;
 }
 
 void CommandService::SessionStarted(Session& session, ConnectionHost* host) {

@@ -21,6 +21,8 @@ class CommandService : public CommandSink {
   CommandService(const Services& services, std::function<void(int64_t now_ms)> cron);
 
   std::unique_ptr<Session> NewSession() override;
+  // Protected mode: with no password for the default user, only local clients are served.
+  std::string_view Refusal(const Session& session) override;
   void SessionStarted(Session& session, ConnectionHost* host) override;
   void SessionMoved(Session& session, ConnectionHost* host) override;
   void SessionEnded(Session& session) override;

@@ -44,6 +44,7 @@ void CommandTable::Register(std::initializer_list<CommandSpec> specs) {
 
 void CommandTable::Freeze() {
   by_name_.clear();
+  by_original_name_.clear();
   flat_.clear();
   for (CommandSpec& spec : specs_) {
     spec.id = static_cast<int>(flat_.size());
@@ -52,10 +53,41 @@ void CommandTable::Freeze() {
       sub.id = static_cast<int>(flat_.size());
       flat_.push_back(&sub);
     }
-    bool inserted = by_name_.emplace(spec.name, &spec).second;
+    std::string_view name = spec.name;
+    if (!renamed_.empty()) by_original_name_.emplace(spec.name, &spec);
+    if (auto it = renamed_.find(spec.name); it != renamed_.end()) {
+      if (it->second.empty()) continue;  // disabled
+      name = it->second;
+    }
+    bool inserted = by_name_.emplace(name, &spec).second;
     assert(inserted && "duplicate command name");
     (void)inserted;
   }
+}
+
+std::unique_ptr<CommandTable> CommandTable::WithRenames(
+    const CommandTable& base, const std::vector<std::pair<std::string, std::string>>& renames,
+    std::string* error) {
+  auto table = std::make_unique<CommandTable>();
+  table->specs_ = base.specs_;
+  table->renamed_ = base.renamed_;
+  table->Freeze();
+  for (const auto& [from, to] : renames) {
+    const CommandSpec* spec = table->Find(from);
+    if (spec == nullptr) {
+      *error = "No such command in rename-command";
+      return nullptr;
+    }
+    if (!to.empty() && table->Find(to) != nullptr) {
+      *error = "Target command name already exists";
+      return nullptr;
+    }
+    std::string& name = table->renamed_[spec->name];
+    name.clear();
+    for (char c : to) name += Lower(c);
+    table->Freeze();
+  }
+  return table;
 }
 
 const CommandSpec* CommandTable::FindSubcommand(const CommandSpec& container,
@@ -71,6 +103,12 @@ const CommandSpec* CommandTable::FindSubcommand(const CommandSpec& container,
 const CommandSpec* CommandTable::Find(std::string_view name) const {
   auto it = by_name_.find(name);
   return it == by_name_.end() ? nullptr : it->second;
+}
+
+const CommandSpec* CommandTable::FindOriginal(std::string_view name) const {
+  if (renamed_.empty()) return Find(name);
+  auto it = by_original_name_.find(name);
+  return it == by_original_name_.end() ? nullptr : it->second;
 }
 
 void KeyPositions(const CommandSpec& spec, size_t argc, std::vector<size_t>* out) {

@@ -33,8 +33,12 @@ bool Dispatcher::IdleTimeoutApplies(const Session& session) const {
   return !static_cast<const ClientState&>(session).in_multi;
 }
 
+const CommandSpec* Dispatcher::Lookup(std::string_view name) const {
+  return names_ == Names::kOriginal ? commands_.FindOriginal(name) : commands_.Find(name);
+}
+
 size_t Dispatcher::CollectKeys(const Session& session, std::span<const std::string_view> args) {
-  const CommandSpec* spec = commands_.Find(args[0]);
+  const CommandSpec* spec = Lookup(args[0]);
   if (spec == nullptr) return prefetch_.size();
   const int db = static_cast<const ClientState&>(session).db.load(std::memory_order_relaxed);
   ForEachKeyPosition(*spec, args.size(), [&](size_t i) {
@@ -60,7 +64,7 @@ void Dispatcher::Reject(const CommandSpec* spec, ClientState& client, resp::Writ
 
 const CommandSpec* Dispatcher::Resolve(ClientState& client, resp::Writer& out,
                                        std::span<const std::string_view> args) {
-  const CommandSpec* spec = commands_.Find(args[0]);
+  const CommandSpec* spec = Lookup(args[0]);
   if (spec == nullptr) {
     Reject(nullptr, client, out, errors::UnknownCommand(args[0], args.data() + 1, args.size() - 1));
     return nullptr;
@@ -211,7 +215,12 @@ void Dispatcher::RunSpec(const CommandSpec& spec, ClientState& client, resp::Wri
   if (aof != nullptr && ks.changes() != changes_before) {
     // Staged under the exclusive lock: the log's order is the order of the changes.
     uint64_t seq;
-    if (propagate_.empty()) {
+    if (propagate_.empty() && commands_.has_renames()) {
+      // Logged under the command's own name (FindOriginal replays it).
+      std::vector<std::string_view> views(args.begin(), args.end());
+      views[0] = Lookup(args[0])->name;
+      seq = aof->StageCommand(db, views);
+    } else if (propagate_.empty()) {
       seq = aof->StageCommand(db, args);
     } else {
       std::vector<std::string_view> views(propagate_.begin(), propagate_.end());
@@ -259,7 +268,7 @@ void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
   if (aof != nullptr) aof->BeginGroup();
   for (const auto& queued : client.queued) {
     argv_.assign(queued.begin(), queued.end());
-    const CommandSpec* spec = commands_.Find(argv_[0]);
+    const CommandSpec* spec = Lookup(argv_[0]);
     if (!spec->subcommands.empty() && argv_.size() >= 2) {
       spec = CommandTable::FindSubcommand(*spec, argv_[1]);  // resolved once already at queuing
     }

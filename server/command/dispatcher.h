@@ -23,8 +23,11 @@ namespace ordis::server {
 
 class Dispatcher : public CommandRunner {
  public:
-  Dispatcher(const Services& services, ThreadStats& stats)
-      : commands_(services.commands), services_(services), stats_(stats) {}
+  // kOriginal: commands are looked up by their own names, not the ones rename-command gave them
+  // (replaying the append-only log, which records those).
+  enum class Names { kConfigured, kOriginal };
+  Dispatcher(const Services& services, ThreadStats& stats, Names names = Names::kConfigured)
+      : commands_(services.commands), services_(services), stats_(stats), names_(names) {}
 
   // Releases the lock held for the batch and deletes the expired keys readers reported.
   void EndBatch() override;
@@ -54,6 +57,7 @@ class Dispatcher : public CommandRunner {
   void DispatchCommand(ClientState& client, resp::Writer& out,
                        std::span<const std::string_view> args);
   void Hold(LockMode mode);
+  const CommandSpec* Lookup(std::string_view name) const;
   void RunSpec(const CommandSpec& spec, ClientState& client, resp::Writer& out,
                std::span<const std::string_view> args, int64_t start_us, Locking locking);
   // The spec to run for args (a subcommand's for containers), or nullptr after replying with
@@ -66,6 +70,7 @@ class Dispatcher : public CommandRunner {
   const CommandTable& commands_;
   const Services& services_;
   ThreadStats& stats_;
+  const Names names_;
   LockMode held_ = LockMode::kNone;
   std::vector<ExpiredKey> expired_;     // reported by readers during the batch
   std::vector<std::string_view> argv_;  // scratch for EXEC

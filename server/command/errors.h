@@ -18,6 +18,21 @@ inline constexpr std::string_view kDbIndexOutOfRange = "ERR DB index is out of r
 inline constexpr std::string_view kInvalidDbIndex = "ERR invalid DB index";
 inline constexpr std::string_view kSameObject = "ERR source and destination objects are the same";
 inline constexpr std::string_view kNoAuth = "NOAUTH Authentication required.";
+// Protected mode's reply to a client it refuses (Redis 7.0's words, typo included), sent before
+// closing the connection.
+inline constexpr std::string_view kProtectedModeDenied =
+    "-DENIED Redis is running in protected mode because protected mode is enabled and no password "
+    "is set for the default user. In this mode connections are only accepted from the loopback "
+    "interface. If you want to connect from external computers to Redis you may adopt one of the "
+    "following solutions: 1) Just disable protected mode sending the command 'CONFIG SET "
+    "protected-mode no' from the loopback interface by connecting to Redis from the same host the "
+    "server is running, however MAKE SURE Redis is not publicly accessible from internet if you do "
+    "so. Use CONFIG REWRITE to make this change permanent. 2) Alternatively you can just disable "
+    "the protected mode by editing the Redis configuration file, and setting the protected mode "
+    "option to 'no', and then restarting the server. 3) If you started the server manually just "
+    "for testing, restart it with the '--protected-mode no' option. 4) Setup a an authentication "
+    "password for the default user. NOTE: You only need to do one of the above things in order for "
+    "the server to start accepting connections from the outside.\r\n";
 inline constexpr std::string_view kWrongPass =
     "WRONGPASS invalid username-password pair or user is disabled.";
 inline constexpr std::string_view kAuthNotConfigured =

@@ -132,6 +132,33 @@ TEST(CommandTable, FindRejectsUnknownNames) {
 }
 
 // Arities and key positions as Redis 7 declares them (COMMAND INFO), for the commands ordis has.
+// rename-command: the new name finds the command, the old one nothing; "" disables it; the
+// log's replay still finds every command by its own name.
+TEST(CommandTable, WithRenames) {
+  std::string error;
+  auto table = CommandTable::WithRenames(AllCommands(), {{"GET", "Get2"}, {"config", ""}}, &error);
+  ASSERT_NE(table, nullptr) << error;
+  EXPECT_EQ(table->Find("get"), nullptr);
+  EXPECT_EQ(table->Find("config"), nullptr);
+  ASSERT_NE(table->Find("GET2"), nullptr);
+  EXPECT_EQ(table->Find("get2")->name, "get");
+  EXPECT_EQ(table->Find("get2")->id, AllCommands().Find("get")->id);
+  ASSERT_NE(table->FindOriginal("GET"), nullptr);
+  EXPECT_EQ(table->FindOriginal("config")->name, "config");
+  EXPECT_EQ(table->FindOriginal("get2"), nullptr);
+  EXPECT_TRUE(table->has_renames());
+  EXPECT_EQ(table->flat().size(), AllCommands().flat().size());
+
+  EXPECT_EQ(CommandTable::WithRenames(AllCommands(), {{"nosuch", "x"}}, &error), nullptr);
+  EXPECT_EQ(error, "No such command in rename-command");
+  EXPECT_EQ(CommandTable::WithRenames(AllCommands(), {{"get", "set"}}, &error), nullptr);
+  EXPECT_EQ(error, "Target command name already exists");
+  auto none = CommandTable::WithRenames(AllCommands(), {}, &error);
+  ASSERT_NE(none, nullptr);
+  EXPECT_FALSE(none->has_renames());
+  EXPECT_EQ(none->FindOriginal("get"), none->Find("get"));
+}
+
 TEST(CommandTable, RedisArities) {
   struct Want {
     std::string_view name;

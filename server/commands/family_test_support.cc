@@ -270,6 +270,7 @@ struct TestClient::Impl {
     session->id = next_id.fetch_add(1, std::memory_order_relaxed);
     session->addr = "127.0.0.1:" + std::to_string(40000 + session->id);
     session->laddr = "127.0.0.1:6379";
+    session->local = true;
     session->created_ms = NowMs();
     session->last_interaction_ms.store(session->created_ms, std::memory_order_relaxed);
     sink.SessionStarted(*session, &no_thread);

@@ -28,6 +28,12 @@ void CmdConfigGet(CommandContext& ctx) {
   }
 }
 
+// Redis 7's enable-debug-command / enable-protected-configs: "yes", "no", or "local" (the client
+// is local, net/session.h).
+bool AllowedBySetting(const CommandContext& ctx, std::string_view setting) {
+  return setting == "yes" || (setting == "local" && ctx.client.local);
+}
+
 // CONFIG SET parameter value [parameter value ...]
 void CmdConfigSet(CommandContext& ctx) {
   if (ctx.args.size() % 2 != 0) {
@@ -38,7 +44,8 @@ void CmdConfigSet(CommandContext& ctx) {
   for (size_t i = 2; i + 1 < ctx.args.size(); i += 2) {
     pairs.emplace_back(ctx.args[i], ctx.args[i + 1]);
   }
-  std::string error = ctx.config().Set(pairs);
+  std::string error = ctx.config().Set(
+      pairs, AllowedBySetting(ctx, ctx.config().Value("enable-protected-configs")));
   if (error.empty()) {
     ctx.out.Ok();
   } else {
@@ -121,9 +128,7 @@ void CmdTime(CommandContext& ctx) {
 
 // DEBUG SLEEP seconds | DEBUG HELP
 void CmdDebug(CommandContext& ctx) {
-  std::string mode = ctx.config().Value("enable-debug-command");
-  bool local = ctx.client.addr.starts_with("127.") || ctx.client.addr.starts_with("::1:");
-  if (mode == "no" || (mode == "local" && !local)) {
+  if (!AllowedBySetting(ctx, ctx.config().Value("enable-debug-command"))) {
     ctx.out.Error(errors::kDebugNotAllowed);
     return;
   }

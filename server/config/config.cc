@@ -36,6 +36,12 @@ struct Config::Param {
   bool startup_only = false;
   // Accepted and reported for Redis compatibility, without effect in ordis yet (--help says so).
   bool no_effect_yet = false;
+  // Redis's PROTECTED_CONFIG: CONFIG SET refuses it unless enable-protected-configs allows the
+  // client (a writable dir and file name are how attackers make a server write a file of theirs).
+  bool protected_config = false;
+  // kString: a file or directory name inside dir, never a path ("filename" or "dirname" in the
+  // error).
+  std::string_view plain_name = {};
 };
 
 namespace {
@@ -53,6 +59,8 @@ const std::vector<Config::Param>& Params() {
       {.name = "port", .kind = Kind::kInt, .default_value = "6379", .max = 65535,
        .startup_only = true},
       {.name = "bind", .kind = Kind::kString, .default_value = "127.0.0.1", .startup_only = true},
+      // Without a password for the default user, serve only local clients (net/session.h).
+      {.name = "protected-mode", .kind = Kind::kBool, .default_value = "yes"},
       // Default (set by Config()): the number of cores.
       {.name = "threads", .kind = Kind::kInt, .default_value = "", .min = 1, .max = 256,
        .startup_only = true},
@@ -65,7 +73,7 @@ const std::vector<Config::Param>& Params() {
        .max = 2147483647},
       {.name = "timeout", .kind = Kind::kInt, .default_value = "0", .max = 2147483647},
       // Default (set by Config()): the working directory at start.
-      {.name = "dir", .kind = Kind::kString, .default_value = ""},
+      {.name = "dir", .kind = Kind::kString, .default_value = "", .protected_config = true},
       {.name = "databases", .kind = Kind::kInt, .default_value = "16", .min = 1, .max = 256,
        .startup_only = true},
       {.name = "proto-max-bulk-len", .kind = Kind::kMemory, .default_value = "536870912",
@@ -100,19 +108,18 @@ const std::vector<Config::Param>& Params() {
       {.name = "appendfsync", .kind = Kind::kEnum, .default_value = "everysec",
        .choices = {"always", "everysec", "no"}},
       {.name = "appendfilename", .kind = Kind::kString, .default_value = "appendonly.aof",
-       .startup_only = true},
+       .startup_only = true, .plain_name = "filename"},
       {.name = "appenddirname", .kind = Kind::kString, .default_value = "appendonlydir",
-       .startup_only = true},
+       .startup_only = true, .plain_name = "dirname"},
       // Not "dump.rdb": the file is ordis's own format, which Redis tools must not mistake for RDB.
-      {.name = "dbfilename", .kind = Kind::kString, .default_value = "dump.osnap"},
+      {.name = "dbfilename", .kind = Kind::kString, .default_value = "dump.osnap",
+       .protected_config = true, .plain_name = "filename"},
       {.name = "loglevel", .kind = Kind::kEnum, .default_value = "notice",
        .choices = {"debug", "verbose", "notice", "warning"}},
       {.name = "logfile", .kind = Kind::kString, .default_value = "", .startup_only = true},
       {.name = "daemonize", .kind = Kind::kBool, .default_value = "no", .startup_only = true,
        .no_effect_yet = true},
       {.name = "pidfile", .kind = Kind::kString, .default_value = "", .startup_only = true,
-       .no_effect_yet = true},
-      {.name = "protected-mode", .kind = Kind::kBool, .default_value = "yes",
        .no_effect_yet = true},
       {.name = "tcp-backlog", .kind = Kind::kInt, .default_value = "511", .max = INT32_MAX,
        .startup_only = true},
@@ -190,6 +197,11 @@ const std::vector<Config::Param>& Params() {
        .no_effect_yet = true},
       {.name = "enable-debug-command", .kind = Kind::kEnum, .default_value = "no",
        .choices = {"no", "yes", "local"}, .startup_only = true},
+      {.name = "enable-protected-configs", .kind = Kind::kEnum, .default_value = "no",
+       .choices = {"no", "yes", "local"}, .startup_only = true},
+      // ordis has no modules (and no MODULE command): accepted so Redis 7 files load.
+      {.name = "enable-module-command", .kind = Kind::kEnum, .default_value = "no",
+       .choices = {"no", "yes", "local"}, .startup_only = true},
   };
   // clang-format on
   return params;
@@ -255,6 +267,9 @@ std::string Canonicalize(const Config::Param& p, const std::string& value, std::
       return "argument(s) must be one of the following: " + list;
     }
     case Kind::kString:
+      if (!p.plain_name.empty() && value.find_first_of("/\\") != std::string::npos) {
+        return std::string(p.name) + " can't be a path, just a " + std::string(p.plain_name);
+      }
       *out = value;
       return "";
     case Kind::kSave: {
@@ -378,9 +393,19 @@ void Config::LoadCommandLine(int argc, char** argv) {
       throw ConfigError("Invalid argument '" + std::string(flag) + "'; expected --name value");
     }
     std::string name = Lower(flag.substr(2));
+    ++i;
+    if (name == "rename-command") {
+      // Its words are kept apart: "" (disable the command) must survive.
+      if (i + 1 >= argc || std::string_view(argv[i + 1]).starts_with("--")) {
+        throw ConfigError("--rename-command: wrong number of arguments");
+      }
+      std::lock_guard lock(mu_);
+      command_renames_.emplace_back(argv[i], argv[i + 1]);
+      i += 2;
+      continue;
+    }
     std::string value;
     bool first = true;
-    ++i;
     while (i < argc && std::string_view(argv[i]).substr(0, 2) != "--") {
       if (!first) value += ' ';
       value += argv[i];
@@ -465,6 +490,12 @@ void Config::LoadFile(const std::string& path) {
       config_file_ = path;
       continue;
     }
+    if (name == "rename-command") {
+      if (words.size() != 3) fail("wrong number of arguments");
+      std::lock_guard lock(mu_);
+      command_renames_.emplace_back(words[1], words[2]);
+      continue;
+    }
     std::string value;
     for (size_t w = 1; w < words.size(); ++w) value += (w > 1 ? " " : "") + words[w];
     std::lock_guard lock(mu_);
@@ -484,6 +515,16 @@ std::string Config::SetLocked(const std::string& name, const std::string& value,
   if (name == "dir") {
     if (chdir(canon.c_str()) != 0) return "No such file or directory";
     canon = CurrentDir();
+  }
+  if (name == "maxclients" && !startup) {
+    int64_t wanted = 0;
+    ParseInt64(canon, &wanted);
+    DescriptorFit fit = FitDescriptorLimit(wanted, ReservedDescriptors(threads()));
+    if (fit.maxclients < wanted) {
+      return "The operating system is not able to handle the specified number of clients, try "
+             "with " +
+             std::to_string(fit.maxclients);
+    }
   }
   values_[name] = canon;
   if (!startup) changed_[name] = canon;
@@ -532,7 +573,8 @@ void Config::Mirror(const std::string& name) {
   }
 }
 
-std::string Config::Set(const std::vector<std::pair<std::string, std::string>>& pairs) {
+std::string Config::Set(const std::vector<std::pair<std::string, std::string>>& pairs,
+                        bool protected_allowed) {
   std::lock_guard lock(mu_);
   // Validate everything first so a bad pair changes nothing.
   std::set<std::string> seen;
@@ -544,6 +586,9 @@ std::string Config::Set(const std::vector<std::pair<std::string, std::string>>& 
       return "ERR Unknown option or number of arguments for CONFIG SET - '" + raw_name + "'";
     }
     if (p->startup_only) return SetFailed(raw_name, "can't set immutable config");
+    if (p->protected_config && !protected_allowed) {
+      return SetFailed(raw_name, "can't set protected config");
+    }
     std::string canon;
     std::string err = Canonicalize(*p, value, &canon);
     if (!err.empty()) return SetFailed(raw_name, err);
@@ -578,10 +623,25 @@ std::vector<std::pair<std::string, std::string>> Config::Get(
   return out;
 }
 
+DescriptorFit Config::FitMaxClientsToDescriptors() {
+  std::lock_guard lock(mu_);
+  DescriptorFit fit = FitDescriptorLimit(maxclients(), ReservedDescriptors(threads()));
+  if (fit.maxclients != maxclients() && !fit.too_low) {
+    values_["maxclients"] = std::to_string(fit.maxclients);
+    Mirror("maxclients");
+  }
+  return fit;
+}
+
 std::string Config::Value(std::string_view name) const {
   std::lock_guard lock(mu_);
   auto it = values_.find(std::string(name));
   return it == values_.end() ? std::string() : it->second;
+}
+
+std::vector<std::pair<std::string, std::string>> Config::command_renames() const {
+  std::lock_guard lock(mu_);
+  return command_renames_;
 }
 
 std::string Config::config_file() const {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "index/learned_store.h"
+#include "server/config/descriptor_limit.h"
 
 namespace ordis::server {
 
@@ -44,15 +45,23 @@ class Config {
   void LoadFile(const std::string& path);
 
   // CONFIG SET name value [name value ...]: all or nothing. Returns "" or Redis's error text.
-  std::string Set(const std::vector<std::pair<std::string, std::string>>& pairs);
+  // protected_allowed: enable-protected-configs allows this client to set protected parameters.
+  std::string Set(const std::vector<std::pair<std::string, std::string>>& pairs,
+                  bool protected_allowed = false);
   // CONFIG GET patterns: (name, value) of every parameter matching any pattern, deduplicated.
   std::vector<std::pair<std::string, std::string>> Get(
       const std::vector<std::string>& patterns) const;
   // CONFIG REWRITE: rewrites the start-up file with current values. Returns "" or error text.
   std::string Rewrite() const;
 
+  // Start-up, before listening: raises the open-file limit for maxclients or lowers maxclients
+  // to fit it (the caller logs the result's lines and stops if too_low).
+  DescriptorFit FitMaxClientsToDescriptors();
+
   std::string Value(std::string_view name) const;
   std::string config_file() const;
+  // rename-command directives in order: (command, new name), "" disabling the command.
+  std::vector<std::pair<std::string, std::string>> command_renames() const;
   // The text of --help: every parameter with its default.
   static std::string Help();
 
@@ -97,6 +106,7 @@ class Config {
   std::map<std::string, std::string> values_;   // GUARDED_BY(mu_); canonical text by name
   std::map<std::string, std::string> changed_;  // GUARDED_BY(mu_); set since start-up, for REWRITE
   std::string config_file_;                     // GUARDED_BY(mu_)
+  std::vector<std::pair<std::string, std::string>> command_renames_;  // GUARDED_BY(mu_)
 
   std::atomic<int> port_{6379};
   std::atomic<int> threads_{1};

@@ -1,6 +1,7 @@
 #include "server/config/config.h"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -284,13 +285,13 @@ TEST_F(ConfigTest, SetIsAllOrNothing) {
 // "dir" is checked only when applied (chdir); a failure there still rolls back the others.
 TEST_F(ConfigTest, SetDirAndRollbackOnDirFailure) {
   Config c;
-  EXPECT_EQ(c.Set({{"dir", dir_}}), "");
+  EXPECT_EQ(c.Set({{"dir", dir_}}, /*protected_allowed=*/true), "");
   char real[4096];
   ASSERT_NE(realpath(dir_.c_str(), real), nullptr);
   EXPECT_EQ(c.Value("dir"), real);
   EXPECT_EQ(Cwd(), real);
 
-  std::string err = c.Set({{"timeout", "5"}, {"dir", dir_ + "/does/not/exist"}});
+  std::string err = c.Set({{"timeout", "5"}, {"dir", dir_ + "/does/not/exist"}}, true);
   EXPECT_EQ(err,
             "ERR CONFIG SET failed (possibly related to argument 'dir') - No such file or "
             "directory");
@@ -307,7 +308,7 @@ TEST_F(ConfigTest, RewriteAfterFailedSetWritesNothingRejected) {
   WriteFile(file, "maxclients 50\n");
   Config c;
   Load(&c, {file});
-  EXPECT_NE(c.Set({{"timeout", "5"}, {"dir", dir_ + "/does/not/exist"}}), "");
+  EXPECT_NE(c.Set({{"timeout", "5"}, {"dir", dir_ + "/does/not/exist"}}, true), "");
   EXPECT_EQ(c.Value("timeout"), "0");
   EXPECT_EQ(c.Rewrite(), "");
   std::string text = ReadFile(file);
@@ -577,6 +578,82 @@ TEST_F(ConfigTest, IndexParametersAreImmutable) {
   EXPECT_NE(help.find("  index (default: learned) [start-up only]\n"), std::string::npos) << help;
   EXPECT_NE(help.find("  index-leaf-error (default: 8) [start-up only]\n"), std::string::npos);
   EXPECT_NE(help.find("  index-hot-cache (default: yes) [start-up only]\n"), std::string::npos);
+}
+
+// Redis 7's protected configs: dir and dbfilename only when enable-protected-configs allows the
+// client (the caller decides, from the setting and the client's address).
+TEST_F(ConfigTest, ProtectedConfigsNeedPermission) {
+  Config c;
+  EXPECT_EQ(c.Set({{"dbfilename", "evil.sh"}}),
+            "ERR CONFIG SET failed (possibly related to argument 'dbfilename') - can't set "
+            "protected config");
+  EXPECT_EQ(c.Set({{"timeout", "5"}, {"dir", dir_}}),
+            "ERR CONFIG SET failed (possibly related to argument 'dir') - can't set protected "
+            "config");
+  EXPECT_EQ(c.timeout_s(), 0);  // all or nothing
+  EXPECT_EQ(c.Value("dbfilename"), "dump.osnap");
+  EXPECT_EQ(c.Set({{"dbfilename", "other.osnap"}}, /*protected_allowed=*/true), "");
+  EXPECT_EQ(c.Value("dbfilename"), "other.osnap");
+  EXPECT_EQ(c.Set({{"enable-protected-configs", "yes"}}, true),
+            "ERR CONFIG SET failed (possibly related to argument 'enable-protected-configs') - "
+            "can't set immutable config");
+}
+
+TEST_F(ConfigTest, FileNamesAreNeverPaths) {
+  Config c;
+  EXPECT_EQ(c.Set({{"dbfilename", "../escape.osnap"}}, true),
+            "ERR CONFIG SET failed (possibly related to argument 'dbfilename') - dbfilename can't "
+            "be a path, just a filename");
+  EXPECT_EQ(c.Set({{"dbfilename", "a\\b"}}, true),
+            "ERR CONFIG SET failed (possibly related to argument 'dbfilename') - dbfilename can't "
+            "be a path, just a filename");
+  Config from_flags;
+  EXPECT_THROW(Load(&from_flags, {"--appendfilename", "dir/log.aof"}), ConfigError);
+  Config dirname;
+  try {
+    Load(&dirname, {"--appenddirname", "/tmp/x"});
+    ADD_FAILURE() << "accepted a path";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("appenddirname can't be a path, just a dirname"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(ConfigTest, RenameCommandKeepsEmptyNames) {
+  std::string file = Path("ordis.conf");
+  WriteFile(file, "rename-command CONFIG \"\"\nrename-command get get2\n");
+  Config c;
+  Load(&c, {file, "--rename-command", "SET", ""});
+  using Renames = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(c.command_renames(), (Renames{{"CONFIG", ""}, {"get", "get2"}, {"SET", ""}}));
+  std::string bad = Path("bad.conf");
+  WriteFile(bad, "rename-command CONFIG\n");
+  Config d;
+  EXPECT_THROW(Load(&d, {bad}), ConfigError);
+}
+
+// Raising the soft limit within the hard one always works; the fit reports it as Redis logs it.
+TEST_F(ConfigTest, DescriptorLimitRaisedWithinHardLimit) {
+  rlimit saved{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &saved), 0);
+  if (saved.rlim_max != RLIM_INFINITY && saved.rlim_max < 2048) GTEST_SKIP() << "hard limit";
+  rlimit low{256, saved.rlim_max};
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &low), 0);
+  DescriptorFit fit = FitDescriptorLimit(1000, 36);
+  rlimit now{};
+  getrlimit(RLIMIT_NOFILE, &now);
+  setrlimit(RLIMIT_NOFILE, &saved);
+  EXPECT_EQ(fit.maxclients, 1000);
+  EXPECT_FALSE(fit.too_low);
+  EXPECT_TRUE(fit.warnings.empty());
+  ASSERT_EQ(fit.notices.size(), 1u);
+  EXPECT_EQ(fit.notices[0],
+            "Increased maximum number of open files to 1036 (it was originally set to 256).");
+  EXPECT_EQ(now.rlim_cur, 1036u);
+  // Already enough: nothing to say.
+  DescriptorFit enough = FitDescriptorLimit(10, 36);
+  EXPECT_TRUE(enough.notices.empty() && enough.warnings.empty());
 }
 
 }  // namespace

@@ -143,7 +143,7 @@ Status Persistence::LoadLog(const persistence::Manifest& manifest, const Service
   }
   // Replayed commands are not statistics (Redis runs them outside call()): their own block.
   ThreadStats stats(services.commands.flat().size());
-  Dispatcher dispatcher(services, stats);
+  Dispatcher dispatcher(services, stats, Dispatcher::Names::kOriginal);
   {
     std::unique_lock lock(keyspace_.mu());
     keyspace_.SetLoading(true);

@@ -50,6 +50,9 @@ class CommandSink {
   // On the connection's thread, when it is accepted: the client's session (the I/O layer fills in
   // its facts and then calls SessionStarted).
   virtual std::unique_ptr<Session> NewSession() = 0;
+  // Once the I/O layer filled in the session's facts: "" to serve the client, or the whole reply
+  // (RESP, CRLF included) to send before closing it unserved (protected mode's -DENIED).
+  virtual std::string_view Refusal(const Session& session) = 0;
   virtual void SessionStarted(Session& session, ConnectionHost* host) = 0;
   // The connection moved to another I/O thread.
   virtual void SessionMoved(Session& session, ConnectionHost* host) = 0;

@@ -1,6 +1,7 @@
 #include "server/net/io_thread.h"
 
 #include <sys/eventfd.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cassert>
@@ -105,6 +106,21 @@ void IoThread::Cron() {
 
 void IoThread::AddConnection(int fd, uint64_t id) {
   auto conn = std::make_unique<Connection>(*this, fd, id, sink_.NewSession());
+  if (std::string_view refusal = sink_.Refusal(conn->session()); !refusal.empty()) {
+    // Protected mode: the reason goes out on the bare socket and the connection is closed (with
+    // its session, never started).
+    [[maybe_unused]] ssize_t n = write(fd, refusal.data(), refusal.size());
+    // Closing with unread input would reset the connection and could destroy the reply before the
+    // client reads it: end our side first and drop the client's first request if it is here.
+    shutdown(fd, SHUT_WR);
+    char discard[4096];
+    while (read(fd, discard, sizeof(discard)) > 0) {
+    }
+    Bump(stats_[Stat::kRejectedConnections]);
+    log::Verbose("Refused {} (client id={})", conn->session().addr, id);
+    AddAssigned(-1);
+    return;
+  }
   Connection* raw = conn.get();
   connections_[id] = std::move(conn);
   sink_.SessionStarted(raw->session(), this);

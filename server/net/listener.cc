@@ -4,10 +4,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 
+#include "base/clock.h"
 #include "base/logging.h"
 
 namespace ordis::server {
@@ -17,12 +20,17 @@ namespace {
 // I/O layer sends itself, before the connection has a session.
 constexpr std::string_view kMaxClientsReply = "-ERR max number of clients reached\r\n";
 
+constexpr int64_t kFirstBackoffMs = 10;
+constexpr int64_t kMaxBackoffMs = 1000;
+constexpr int64_t kAcceptErrorLogIntervalMs = 10'000;
+
 }  // namespace
 
 Listener::Listener(Config& config, IoThreadPool& threads, std::function<void()> on_stop_signal)
     : config_(config), threads_(threads), on_stop_signal_(std::move(on_stop_signal)) {}
 
 Listener::~Listener() {
+  if (resume_event_ != nullptr) event_free(resume_event_);
   for (evconnlistener* l : listeners_) evconnlistener_free(l);
   for (event* ev : signal_events_) event_free(ev);
 }
@@ -63,6 +71,7 @@ std::string Listener::Listen() {
     listeners_.push_back(listener);
   }
   if (listeners_.empty()) return "No listening socket";
+  resume_event_ = evtimer_new(base, &Listener::OnResume, this);
   port_ = port;
   for (int sig : {SIGINT, SIGTERM}) {
     event* ev = evsignal_new(base, sig, &Listener::OnSignal, this);
@@ -79,6 +88,7 @@ void Listener::OnSignal(evutil_socket_t, short, void* arg) {
 
 void Listener::OnAccept(evconnlistener*, evutil_socket_t fd, sockaddr*, int, void* arg) {
   auto* self = static_cast<Listener*>(arg);
+  self->backoff_ms_ = 0;
   if (!self->threads_.Accept(fd)) {
     [[maybe_unused]] ssize_t n = write(fd, kMaxClientsReply.data(), kMaxClientsReply.size());
     close(fd);
@@ -86,8 +96,37 @@ void Listener::OnAccept(evconnlistener*, evutil_socket_t fd, sockaddr*, int, voi
   }
 }
 
-void Listener::OnAcceptError(evconnlistener*, void*) {
-  log::Warning("Accepting client connection: {}", std::strerror(errno));
+void Listener::OnAcceptError(evconnlistener*, void* arg) {
+  auto* self = static_cast<Listener*>(arg);
+  const int err = EVUTIL_SOCKET_ERROR();
+  const int64_t now_ms = NowMs();
+  if (self->last_error_log_ms_ < 0 ||
+      now_ms - self->last_error_log_ms_ >= kAcceptErrorLogIntervalMs) {
+    if (self->errors_not_logged_ > 0) {
+      log::Warning("Accepting client connection: {} ({} more accept errors since the last report)",
+                   std::strerror(err), self->errors_not_logged_);
+    } else {
+      log::Warning("Accepting client connection: {}", std::strerror(err));
+    }
+    self->last_error_log_ms_ = now_ms;
+    self->errors_not_logged_ = 0;
+  } else {
+    ++self->errors_not_logged_;
+  }
+  if (err != EMFILE && err != ENFILE && err != ENOBUFS && err != ENOMEM) return;
+  // The pending connection stays in the backlog until a descriptor frees up: pause every listener
+  // (they share the shortage) and try again later.
+  for (evconnlistener* l : self->listeners_) evconnlistener_disable(l);
+  self->backoff_ms_ =
+      self->backoff_ms_ == 0 ? kFirstBackoffMs : std::min(self->backoff_ms_ * 2, kMaxBackoffMs);
+  timeval tv{static_cast<time_t>(self->backoff_ms_ / 1000),
+             static_cast<suseconds_t>(self->backoff_ms_ % 1000 * 1000)};
+  event_add(self->resume_event_, &tv);
+}
+
+void Listener::OnResume(evutil_socket_t, short, void* arg) {
+  auto* self = static_cast<Listener*>(arg);
+  for (evconnlistener* l : self->listeners_) evconnlistener_enable(l);
 }
 
 }  // namespace ordis::server

@@ -32,6 +32,7 @@ class Listener {
                        void* arg);
   static void OnAcceptError(evconnlistener* listener, void* arg);
   static void OnSignal(evutil_socket_t sig, short what, void* arg);
+  static void OnResume(evutil_socket_t fd, short what, void* arg);
 
   Config& config_;
   IoThreadPool& threads_;
@@ -39,6 +40,14 @@ class Listener {
   std::vector<evconnlistener*> listeners_;
   std::vector<event*> signal_events_;
   int port_ = 0;
+
+  // Out of descriptors (or memory), accept fails at once and the socket stays readable: the
+  // listeners pause (backoff_ms_, doubling while accepts keep failing) instead of spinning, and
+  // the errors are logged at most once per kAcceptErrorLogIntervalMs, with a count.
+  event* resume_event_ = nullptr;
+  int64_t backoff_ms_ = 0;
+  int64_t last_error_log_ms_ = -1;
+  uint64_t errors_not_logged_ = 0;
 };
 
 }  // namespace ordis::server

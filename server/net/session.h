@@ -20,6 +20,9 @@ struct Session {
   std::string addr;   // "ip:port" of the peer; immutable after accept
   std::string laddr;  // local "ip:port"; immutable after accept
   int fd = -1;
+  // The peer is 127.0.0.1 or ::1: what protected mode and the "local" settings of
+  // enable-debug-command and enable-protected-configs trust. Immutable after accept.
+  bool local = false;
   int64_t created_ms = 0;
   // Set by a command (QUIT, CLIENT KILL of itself, SHUTDOWN): the connection closes once its
   // replies are sent.
