@@ -232,5 +232,38 @@ class AofDirChangeRefusedTest(unittest.TestCase):
         self.srv.stop()
 
 
+
+@unittest.skipUnless(IS_ORDIS, "ordis's choice: Redis moves the log to the new dir at its next rewrite")
+class AofDirChangeAllowedTest(unittest.TestCase):
+    """With protected configs allowed, CONFIG SET dir moves snapshots but not the open log (README,
+    Security): every write the log acknowledged is in one directory, the one it was opened in."""
+
+    def setUp(self):
+        self.srv = Server(["--appendonly", "yes", "--appendfsync", "always",
+                           "--enable-protected-configs", "yes"], keep_dir=True).start()
+        self.addCleanup(self.srv.remove_dir)
+        self.other = os.path.join(self.srv.dir, "elsewhere")
+        os.mkdir(self.other)
+
+    def test_writes_survive_a_crash(self):
+        c = RawClient(self.srv.port)
+        self.addCleanup(c.close)
+        self.assertEqual(c.call("SET", "k1", "v1"), "OK")
+        self.assertEqual(c.call("CONFIG", "SET", "dir", self.other), "OK")
+        self.assertEqual(c.call("SET", "k2", "v2"), "OK")
+        before = rewrites(c)
+        c.call("BGREWRITEAOF")
+        wait_rewrite(c, before)
+        self.assertEqual(c.call("SET", "k3", "v3"), "OK")
+        self.assertEqual(c.call("SAVE"), "OK")  # the snapshot goes to the new dir
+        c.close()
+        self.srv.kill()
+        self.assertIn("dump.osnap", os.listdir(self.other))
+        self.assertNotIn("appendonlydir", os.listdir(self.other))
+        self.srv.start()
+        with RawClient(self.srv.port) as d:
+            self.assertEqual(d.call("MGET", "k1", "k2", "k3"), [b"v1", b"v2", b"v3"])
+        self.srv.stop()
+
 if __name__ == "__main__":
     unittest.main()

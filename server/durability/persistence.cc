@@ -63,7 +63,9 @@ Persistence::~Persistence() {
 
 std::string Persistence::Dir() const { return config_.Value("dir"); }
 std::string Persistence::SnapshotPath() const { return Dir() + "/" + config_.Value("dbfilename"); }
-std::string Persistence::AofDir() const { return Dir() + "/" + config_.Value("appenddirname"); }
+std::string Persistence::AofDir() const {
+  return log_dir_.empty() ? Dir() + "/" + config_.Value("appenddirname") : log_dir_;
+}
 std::string Persistence::AofPath(const std::string& name) const { return AofDir() + "/" + name; }
 std::string Persistence::ManifestPath() const {
   return AofPath(config_.Value("appendfilename") + ".manifest");
@@ -85,6 +87,7 @@ Status Persistence::Start(const Services& services) {
   Status status = Status::Ok();
   bool have_log = false;
   if (appendonly) {
+    log_dir_ = AofDir();
     status = persistence::EnsureDirectory(AofDir());
     if (!status.ok()) return status;
     status = persistence::Manifest::Load(ManifestPath(), &manifest_, &have_log);
@@ -429,7 +432,10 @@ Status Persistence::Rewrite() {
 void Persistence::Cron(int64_t now_ms) {
   // CONFIG SET appendonly / appendfsync take effect here.
   const bool want_log = config_.Value("appendonly") == "yes";
-  if (!want_log && aof() != nullptr && !job_running_) CloseLog();
+  if (!want_log && aof() != nullptr && !job_running_) {
+    CloseLog();
+    log_dir_.clear();  // a log opened later goes to the dir of that time
+  }
   if (AofLog* log = aof()) {
     log->set_policy(PolicyFrom(config_.Value("appendfsync")));
     log->SyncIfDue(now_ms);
@@ -443,6 +449,8 @@ void Persistence::Cron(int64_t now_ms) {
       last_ok = info_.last_rewrite_ok;
     }
     if (!last_ok && now_ms - last_save_attempt_ms_ < kRetryAfterFailureMs) return;
+    log_dir_.clear();
+    log_dir_ = AofDir();
     StartJob(true);
     return;
   }

@@ -110,6 +110,10 @@ class Persistence : public KeyspaceObserver, public Durability {
   std::vector<std::unique_ptr<AofLog>> logs_;  // every log opened; the last is aof_ when on
   persistence::Manifest manifest_;             // under the exclusive keyspace lock or job ownership
   uint64_t next_seq_ = 1;
+  // The log's directory, fixed when the log opens (start-up, or appendonly turned on): a CONFIG SET
+  // dir while it is on moves snapshots, never the log, so the log's files (and every write it
+  // acknowledged) stay together in one directory. Written only while no job runs.
+  std::string log_dir_;
   // Start-up loaded a log only up to its corruption (aof-load-corrupted yes).
   bool log_cut_ = false;
 
