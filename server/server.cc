@@ -8,6 +8,7 @@
 #include "base/clock.h"
 #include "base/logging.h"
 #include "index/learned_store.h"
+#include "server/command/acl_bridge.h"
 #include "server/commands/families.h"
 
 namespace ordis::server {
@@ -19,13 +20,40 @@ std::unique_ptr<index::OrderedStore> NewIndexStore(const Config& config) {
   return index::NewLearnedStore(config.learned_store_options());
 }
 
+// The users: the default one (with requirepass as its password), then the config file's user lines
+// or the ACL file (not both, as Redis). *error gets what stops the start.
+std::unique_ptr<acl::Users> NewUsers(const Config& config, std::string* error) {
+  auto users = std::make_unique<acl::Users>(BuildAclCatalog(AllCommands()),
+                                            config.Value("acl-pubsub-default") == "allchannels");
+  users->SetRequirePass(config.Value("requirepass"));
+  if (!error->empty()) return users;
+  const std::vector<std::vector<std::string>> lines = config.user_directives();
+  const std::string aclfile = config.Value("aclfile");
+  if (!lines.empty() && !aclfile.empty()) {
+    *error =
+        "Configuring Redis with users defined in redis.conf and at the same setting an ACL file "
+        "path is invalid. This setup is very likely to lead to configuration errors and security "
+        "holes, please define either an ACL file or declare users directly in your redis.conf, "
+        "but not both.";
+    return users;
+  }
+  for (const std::vector<std::string>& line : lines) {
+    *error = users->ParseUserDirective(line);
+    if (!error->empty()) return users;
+  }
+  *error = aclfile.empty() ? users->LoadConfiguredUsers() : users->LoadFile(aclfile);
+  return users;
+}
+
 }  // namespace
 
 Server::Server(std::unique_ptr<Config> config)
     : start_time_ms_(NowMs()),
       config_(std::move(config)),
       command_table_(
-          CommandTable::WithRenames(AllCommands(), config_->command_renames(), &rename_error_)),
+          CommandTable::WithRenames(AllCommands(), config_->command_renames(), &config_error_)),
+      users_(NewUsers(*config_, &config_error_)),
+      acl_log_(static_cast<size_t>(std::stoll(config_->Value("acllog-max-len")))),
       keyspace_(std::make_unique<Keyspace>(config_->databases(), NewIndexStore(*config_))),
       stats_(static_cast<size_t>(config_->threads()), AllCommands().flat().size()),
       persistence_(*config_, *keyspace_, *this),
@@ -36,7 +64,9 @@ Server::Server(std::unique_ptr<Config> config)
                 scan_cursors_,
                 stats_,
                 persistence_,
-                *this},
+                *this,
+                *users_,
+                acl_log_},
       commands_(services_, [this](int64_t now_ms) { persistence_.Cron(now_ms); }) {}
 
 Server::~Server() = default;
@@ -59,8 +89,8 @@ bool Server::WaitUntilListening() {
 
 int Server::Serve() {
   signal(SIGPIPE, SIG_IGN);
-  if (!rename_error_.empty()) {
-    log::Warning("Fatal config error: rename-command: {}", rename_error_);
+  if (!config_error_.empty()) {
+    log::Warning("Fatal config error: {}", config_error_);
     return 1;
   }
   {

@@ -63,10 +63,13 @@ class Server : public ServerControl {
 
   const int64_t start_time_ms_;
   std::unique_ptr<Config> config_;
-  // The command table with the config file's rename-command lines applied (nullptr and
-  // rename_error_ when one is invalid: Run refuses to start).
-  std::string rename_error_;
+  // What makes the configuration unusable (a bad rename-command or user line, an ACL file that
+  // does not load): Run refuses to start.
+  std::string config_error_;
+  // The command table with the config file's rename-command lines applied (nullptr on error).
   std::unique_ptr<CommandTable> command_table_;
+  std::unique_ptr<acl::Users> users_;  // from requirepass, the user lines or the ACL file
+  acl::AclLog acl_log_;
   std::unique_ptr<Keyspace> keyspace_;
   ClientRegistry clients_;
   ScanCursors scan_cursors_;

@@ -149,6 +149,9 @@ class User {
     if (Selector::Test(unrestricted_, request.command_id)) return {};
     return CheckSlow(request);
   }
+  // True iff a selector with allkeys and allchannels allows the command: Check would pass without
+  // looking at keys or channels, so the caller need not list them.
+  bool Unrestricted(int command_id) const { return Selector::Test(unrestricted_, command_id); }
   // Whether any selector may touch key with access / the channel (SORT BY, SUBSCRIBE checks).
   bool CheckKey(std::string_view key, uint8_t access) const;
   bool CheckChannel(std::string_view channel, bool pattern) const;

@@ -92,6 +92,8 @@ class Users {
   // UnknownCategoryError).
   std::optional<std::vector<std::string>> CommandsInCategory(std::string_view category) const;
   static std::string UnknownCategoryError(std::string_view category);
+  // CONFIG SET acl-pubsub-default: the channels of users created from now on.
+  void SetAllChannelsDefault(bool all) { all_channels_default_.store(all); }
 
   // requirepass: the default user gets exactly this password; "" makes it nopass.
   void SetRequirePass(std::string_view password);
@@ -125,7 +127,7 @@ class Users {
                                     std::string* error) const;
 
   std::shared_ptr<const Catalog> catalog_;
-  bool all_channels_default_;
+  std::atomic<bool> all_channels_default_;  // acl-pubsub-default, for users made from now on
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<UserSlot>, std::less<>> users_;  // GUARDED_BY(mu_)
   std::vector<std::vector<std::string>> pending_;  // GUARDED_BY(mu_); config "user" lines

@@ -16,6 +16,12 @@
 
 namespace ordis::server {
 
+class CommandTable;
+
+// Appends CLIENT LIST's line for c, ending in "\n". Caller holds the registry lock (ForEach).
+void AppendClientInfo(const CommandTable& commands, const ClientState& c, int64_t now_ms,
+                      std::string* out);
+
 class ClientRegistry {
  public:
   void Add(ClientState* client, ConnectionHost* host);
@@ -28,6 +34,10 @@ class ClientRegistry {
 
   void SetName(ClientState* client, std::string_view name);
   std::string Name(const ClientState* client) const;
+  void SetUserName(ClientState* client, std::string_view name);
+  // CLIENT LIST's line for client, without the newline (ACL LOG's client-info).
+  std::string Describe(const CommandTable& commands, const ClientState& client,
+                       int64_t now_ms) const;
 
   // Visits clients in id order under the lock; visit must not call back into the registry.
   void ForEach(const std::function<void(ClientState&)>& visit) const;

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "server/acl/users.h"
 #include "server/keyspace/watch_registry.h"
 #include "server/net/session.h"
 
@@ -24,6 +25,7 @@ enum class ReplyMode { kOn, kOff, kSkipNext, kSkipThis };
 
 struct ClientState : Session {
   bool authenticated = false;  // set at accept when no password is required
+  acl::UserRef user;           // the default user until AUTH
   ReplyMode reply_mode = ReplyMode::kOn;
 
   // MULTI: queued commands as owned copies of their arguments.
@@ -36,7 +38,8 @@ struct ClientState : Session {
   // Watched keys that were live with a TTL when watched: EXEC aborts if one expired since.
   std::vector<std::pair<int, std::string>> watched_with_ttl;
 
-  std::string name;  // GUARDED_BY(ClientRegistry::mu_) for cross-thread reads
+  std::string name;                   // GUARDED_BY(ClientRegistry::mu_) for cross-thread reads
+  std::string user_name = "default";  // GUARDED_BY(ClientRegistry::mu_), as name
 
   // shared
   std::atomic<int> db{0};

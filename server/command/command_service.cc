@@ -15,12 +15,13 @@ std::unique_ptr<Session> CommandService::NewSession() {
   auto client = std::make_unique<ClientState>();
   // As Redis: the default user has no password when none is required, so a client accepted then
   // stays authenticated even if requirepass is set later.
-  client->authenticated = !services_.config.auth_required();
+  client->user = services_.users.DefaultUser();
+  client->authenticated = !services_.DefaultUserNeedsAuth();
   return client;
 }
 
 std::string_view CommandService::Refusal(const Session& session) {
-  if (session.local || services_.config.auth_required()) return "";
+  if (session.local || services_.DefaultUserNeedsAuth()) return "";
   if (services_.config.Value("protected-mode") != "yes") return "";
   return errors::kProtectedModeDenied;
 }

@@ -7,6 +7,7 @@
 
 #include "base/clock.h"
 #include "base/logging.h"
+#include "server/command/acl_bridge.h"
 #include "server/command/client_state.h"
 #include "server/command/errors.h"
 #include "server/command/transaction.h"
@@ -31,6 +32,46 @@ bool Dispatcher::NeedsAuth(const Session& session) const {
 
 bool Dispatcher::IdleTimeoutApplies(const Session& session) const {
   return !static_cast<const ClientState&>(session).in_multi;
+}
+
+std::string_view Dispatcher::AclDenial(const CommandSpec& spec, ClientState& client,
+                                       std::span<const std::string_view> args,
+                                       acl::LogContext context) {
+  if (!client.user) return "";  // the log's replay: no user, no limits (Redis's AOF client)
+  const acl::User* user = client.user.Current();
+  if (user == nullptr) {
+    // Deleted (ACL DELUSER, or replaced by ACL LOAD): Redis disconnects its clients.
+    client.close_after_reply = true;
+    return kUserDeleted;
+  }
+  const acl::Verdict verdict = CheckCommand(*user, spec, args, &acl_keys_);
+  if (verdict.ok()) return "";
+  std::string_view object;
+  acl::DenyReason reason;
+  std::string_view error;
+  switch (verdict.kind) {
+    case acl::Verdict::kDeniedKey:
+      reason = acl::DenyReason::kKey;
+      object = acl_keys_[verdict.index].name;
+      error = errors::kNoPermKey;
+      Bump(stats_[Stat::kAclDeniedKey]);
+      break;
+    case acl::Verdict::kDeniedChannel:
+      reason = acl::DenyReason::kChannel;
+      error = errors::kNoPermChannel;
+      Bump(stats_[Stat::kAclDeniedChannel]);
+      break;
+    default:
+      reason = acl::DenyReason::kCommand;
+      object = spec.name;
+      denial_ = errors::NoPermCommand(spec.name);
+      error = denial_;
+      Bump(stats_[Stat::kAclDeniedCmd]);
+      break;
+  }
+  services_.acl_log.Add(reason, context, object, user->name(),
+                        services_.clients.Describe(commands_, client, NowMs()), NowMs());
+  return error;
 }
 
 const CommandSpec* Dispatcher::Lookup(std::string_view name) const {
@@ -123,6 +164,11 @@ void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
   if (spec == nullptr) return;
   if (!(spec->flags & cmd::kNoAuth) && services_.NeedsAuth(client)) {
     Reject(spec, client, out, errors::kNoAuth);
+    return;
+  }
+  if (std::string_view denial = AclDenial(*spec, client, args, acl::LogContext::kTopLevel);
+      !denial.empty()) {
+    if (denial != kUserDeleted) Reject(spec, client, out, denial);
     return;
   }
   if (client.in_multi && (spec->flags & cmd::kNoMulti)) {
@@ -275,6 +321,14 @@ void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
     // Queuing already checked name and arity; auth may have been revoked since.
     if (!(spec->flags & cmd::kNoAuth) && services_.NeedsAuth(client)) {
       out.Error(errors::kNoAuth);
+      continue;
+    }
+    // So may the user's permissions (Redis checks them again at EXEC).
+    if (std::string_view denial = AclDenial(*spec, client, argv_, acl::LogContext::kMulti);
+        !denial.empty()) {
+      if (denial == kUserDeleted) denial = errors::kNoAuth;
+      Bump(stats_[Stat::kErrorReplies]);
+      out.Error(denial);
       continue;
     }
     RunSpec(*spec, client, out, argv_, now_us, Locking::kHeld);

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "resp/out_buffer.h"
+#include "server/acl/log.h"
+#include "server/acl/user.h"
 #include "server/command/command.h"
 #include "server/command/command_table.h"
 #include "server/command/services.h"
@@ -58,6 +60,11 @@ class Dispatcher : public CommandRunner {
                        std::span<const std::string_view> args);
   void Hold(LockMode mode);
   const CommandSpec* Lookup(std::string_view name) const;
+  // The ACL check: "" when client's user may run spec with args; else the NOPERM error to reply
+  // (logged in ACL LOG and counted), or kUserDeleted (no reply: the client is closing).
+  std::string_view AclDenial(const CommandSpec& spec, ClientState& client,
+                             std::span<const std::string_view> args, acl::LogContext context);
+  static constexpr std::string_view kUserDeleted = "-";
   void RunSpec(const CommandSpec& spec, ClientState& client, resp::Writer& out,
                std::span<const std::string_view> args, int64_t start_us, Locking locking);
   // The spec to run for args (a subcommand's for containers), or nullptr after replying with
@@ -74,6 +81,8 @@ class Dispatcher : public CommandRunner {
   LockMode held_ = LockMode::kNone;
   std::vector<ExpiredKey> expired_;     // reported by readers during the batch
   std::vector<std::string_view> argv_;  // scratch for EXEC
+  std::vector<acl::KeyRef> acl_keys_;   // scratch for AclDenial
+  std::string denial_;                  // AclDenial's error when it names the command
   resp::OutBuffer discarded_;           // replies CLIENT REPLY OFF or SKIP drop
   std::vector<std::string> propagate_;  // a command's own log record (CommandContext::propagate)
   // Enough to overlap a turn's lookups; more would evict the first before they are used (each

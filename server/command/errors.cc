@@ -26,6 +26,10 @@ std::string WrongArity(std::string_view command) {
   return "ERR wrong number of arguments for '" + Lower(command) + "' command";
 }
 
+std::string NoPermCommand(std::string_view full_name) {
+  return "NOPERM this user has no permissions to run the '" + std::string(full_name) + "' command";
+}
+
 std::string UnknownCommand(std::string_view command, const std::string_view* args, size_t nargs) {
   // As processCommand: the quoted arguments together print at most 128 bytes of argument text.
   std::string quoted;

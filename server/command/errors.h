@@ -18,6 +18,12 @@ inline constexpr std::string_view kDbIndexOutOfRange = "ERR DB index is out of r
 inline constexpr std::string_view kInvalidDbIndex = "ERR invalid DB index";
 inline constexpr std::string_view kSameObject = "ERR source and destination objects are the same";
 inline constexpr std::string_view kNoAuth = "NOAUTH Authentication required.";
+inline constexpr std::string_view kNoPermKey =
+    "NOPERM this user has no permissions to access one of the keys used as arguments";
+inline constexpr std::string_view kNoPermChannel =
+    "NOPERM this user has no permissions to access one of the channels used as arguments";
+// "NOPERM this user has no permissions to run the 'get' command" (the full name: 'acl|whoami').
+std::string NoPermCommand(std::string_view full_name);
 // Protected mode's reply to a client it refuses (Redis 7.0's words, typo included), sent before
 // closing the connection.
 inline constexpr std::string_view kProtectedModeDenied =

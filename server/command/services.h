@@ -3,6 +3,8 @@
 // another (commands/family_test_support.h).
 #pragma once
 
+#include "server/acl/log.h"
+#include "server/acl/users.h"
 #include "server/command/client_registry.h"
 #include "server/command/command_table.h"
 #include "server/command/durability.h"
@@ -23,10 +25,18 @@ struct Services {
   ServerStats& stats;
   Durability& durability;
   ServerControl& control;
+  acl::Users& users;
+  acl::AclLog& acl_log;
 
-  // True iff client must AUTH before commands other than the kNoAuth ones.
+  // True iff the default user needs a password (it has none, or it is off): clients then start
+  // unauthenticated. Not on the hot path: authenticated clients never ask.
+  bool DefaultUserNeedsAuth() const {
+    std::shared_ptr<const acl::User> user = users.Find("default");
+    return user == nullptr || !user->enabled() || !user->nopass();
+  }
+  // True iff client must AUTH before commands other than the kNoAuth ones (Redis's authRequired).
   bool NeedsAuth(const ClientState& client) const {
-    return !client.authenticated && config.auth_required();
+    return !client.authenticated && DefaultUserNeedsAuth();
   }
 };
 

@@ -26,57 +26,6 @@ bool ValidClientName(std::string_view name) {
   return true;
 }
 
-void AppendClientInfo(const CommandTable& commands, const ClientState& c, int64_t now_ms,
-                      std::string* out) {
-  auto num = [&](std::string_view field, int64_t v) {
-    out->append(field);
-    out->push_back('=');
-    AppendInt64(out, v);
-    out->push_back(' ');
-  };
-  auto str = [&](std::string_view field, std::string_view v) {
-    out->append(field);
-    out->push_back('=');
-    out->append(v);
-    out->push_back(' ');
-  };
-  num("id", static_cast<int64_t>(c.id));
-  str("addr", c.addr);
-  str("laddr", c.laddr);
-  num("fd", c.fd);
-  str("name", c.name);
-  num("age", (now_ms - c.created_ms) / 1000);
-  num("idle", (now_ms - c.last_interaction_ms.load(std::memory_order_relaxed)) / 1000);
-  int multi = c.multi_count.load(std::memory_order_relaxed);
-  str("flags", multi >= 0 ? "x" : "N");
-  num("db", c.db.load(std::memory_order_relaxed));
-  num("sub", 0);
-  num("psub", 0);
-  num("ssub", 0);
-  num("multi", multi);
-  int64_t qbuf = static_cast<int64_t>(c.query_buffer_bytes.load(std::memory_order_relaxed));
-  int64_t omem = static_cast<int64_t>(c.output_buffer_bytes.load(std::memory_order_relaxed));
-  num("qbuf", qbuf);
-  num("qbuf-free", 0);
-  num("argv-mem", 0);
-  num("multi-mem", 0);
-  num("rbs", 16384);
-  num("rbp", 0);
-  num("obl", 0);
-  num("oll", 0);
-  num("omem", omem);
-  num("tot-mem", qbuf + omem);
-  str("events", "r");
-  int cmd_id = c.last_command_id.load(std::memory_order_relaxed);
-  const auto& all = commands.flat();
-  str("cmd", cmd_id >= 0 && cmd_id < static_cast<int>(all.size()) ? all[cmd_id]->name : "NULL");
-  str("user", "default");
-  num("redir", -1);
-  out->append("resp=");
-  AppendInt64(out, c.protocol.load(std::memory_order_relaxed));
-  out->push_back('\n');
-}
-
 bool ClientFilter::Matches(const ClientState& c, int64_t now_ms) const {
   if (type_other) return false;
   if (id != 0 && c.id != id) return false;

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "server/command/client_registry.h"
 #include "server/command/client_state.h"
 
 namespace ordis::server {
@@ -19,10 +20,6 @@ inline constexpr std::string_view kOrdisVersion = "0.1.0";
 
 // Redis accepts names of printable characters without spaces ('!' to '~').
 bool ValidClientName(std::string_view name);
-
-// Appends CLIENT LIST's line for c, ending in "\n". Caller holds the registry lock (ForEach).
-void AppendClientInfo(const CommandTable& commands, const ClientState& c, int64_t now_ms,
-                      std::string* out);
 
 // A client type as CLIENT LIST TYPE and CLIENT KILL TYPE name them: "normal", or one of
 // "master", "replica" ("slave"), "pubsub", which no ordis client has yet.

@@ -25,14 +25,22 @@ void CmdPing(CommandContext& ctx) {
 // ECHO message
 void CmdEcho(CommandContext& ctx) { ctx.out.Bulk(ctx.args[1]); }
 
-// True iff user/password are valid; the default user without requirepass accepts any password.
+// AUTH's check (user names are case-sensitive, passwords compared as SHA-256 digests in constant
+// time): logs the client in as user, or records the failure in ACL LOG and INFO stats.
 bool Authenticate(CommandContext& ctx, std::string_view user, std::string_view password) {
-  if (!EqualsIgnoreCase(user, "default")) return false;
-  if (!ctx.config().auth_required() || ctx.config().CheckPassword(password)) {
-    ctx.client.authenticated = true;
-    return true;
+  acl::UserRef ref = ctx.services.users.Authenticate(user, password);
+  if (!ref) {
+    Bump(ctx.stats()[Stat::kAclDeniedAuth]);
+    ctx.services.acl_log.Add(
+        acl::DenyReason::kAuth,
+        ctx.client.in_multi ? acl::LogContext::kMulti : acl::LogContext::kTopLevel, "AUTH", user,
+        ctx.services.clients.Describe(ctx.services.commands, ctx.client, ctx.now_ms), ctx.now_ms);
+    return false;
   }
-  return false;
+  ctx.client.user = std::move(ref);
+  ctx.client.authenticated = true;
+  ctx.services.clients.SetUserName(&ctx.client, user);
+  return true;
 }
 
 // AUTH [username] password
@@ -43,7 +51,7 @@ void CmdAuth(CommandContext& ctx) {
   }
   std::string_view user = ctx.args.size() == 3 ? ctx.args[1] : "default";
   std::string_view password = ctx.args.back();
-  if (ctx.args.size() == 2 && !ctx.config().auth_required()) {
+  if (ctx.args.size() == 2 && !ctx.services.DefaultUserNeedsAuth()) {
     ctx.out.Error(errors::kAuthNotConfigured);
     return;
   }
@@ -88,7 +96,7 @@ void CmdHello(CommandContext& ctx) {
       return;
     }
   }
-  if (!ctx.client.authenticated && ctx.config().auth_required()) {
+  if (ctx.services.NeedsAuth(ctx.client)) {
     ctx.out.Error(errors::kHelloNoAuth);
     return;
   }
@@ -147,7 +155,10 @@ void CmdReset(CommandContext& ctx) {
   c.db.store(0, std::memory_order_relaxed);
   c.reply_mode = ReplyMode::kOn;
   ctx.services.clients.SetName(&c, "");
-  c.authenticated = !ctx.config().auth_required();
+  // Back to the default user, logged in only if it needs no password.
+  c.user = ctx.services.users.DefaultUser();
+  c.authenticated = !ctx.services.DefaultUserNeedsAuth();
+  ctx.services.clients.SetUserName(&c, "default");
   c.protocol.store(2, std::memory_order_relaxed);
   ctx.out.set_protocol(2);
   // With replies off until now, this one is sent: the connection sends the reply of a command

@@ -6,6 +6,7 @@ const CommandTable& AllCommands() {
   static const CommandTable* table = [] {
     auto* t = new CommandTable;
     RegisterConnectionFamily(t);
+    RegisterAclFamily(t);
     RegisterServerFamily(t);
     RegisterInfo(t);
     RegisterCommandDocs(t);

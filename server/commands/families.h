@@ -6,6 +6,7 @@
 
 namespace ordis::server {
 
+void RegisterAclFamily(CommandTable* table);
 void RegisterConnectionFamily(CommandTable* table);
 void RegisterServerFamily(CommandTable* table);
 void RegisterInfo(CommandTable* table);

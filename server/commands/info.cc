@@ -158,6 +158,10 @@ void StatsSection(CommandContext& ctx, InfoBuilder& b) {
   b.Field("keyspace_misses", t.Sum(Stat::kKeyspaceMisses));
   b.Field("client_output_buffer_limit_disconnections", t.Sum(Stat::kOutputLimitDisconnections));
   b.Field("total_error_replies", t.Sum(Stat::kErrorReplies));
+  b.Field("acl_access_denied_auth", t.Sum(Stat::kAclDeniedAuth));
+  b.Field("acl_access_denied_cmd", t.Sum(Stat::kAclDeniedCmd));
+  b.Field("acl_access_denied_key", t.Sum(Stat::kAclDeniedKey));
+  b.Field("acl_access_denied_channel", t.Sum(Stat::kAclDeniedChannel));
 }
 
 // ordis only: the I/O threads, how many take connections (ThreadBalancer) and what each holds.

@@ -47,6 +47,17 @@ void CmdConfigSet(CommandContext& ctx) {
   std::string error = ctx.config().Set(
       pairs, AllowedBySetting(ctx, ctx.config().Value("enable-protected-configs")));
   if (error.empty()) {
+    // Parameters whose values live in the ACL's objects.
+    for (const auto& [name, value] : pairs) {
+      if (EqualsIgnoreCase(name, "requirepass")) ctx.services.users.SetRequirePass(value);
+      if (EqualsIgnoreCase(name, "acllog-max-len")) {
+        ctx.services.acl_log.SetMaxLen(std::stoull(ctx.config().Value("acllog-max-len")));
+      }
+      if (EqualsIgnoreCase(name, "acl-pubsub-default")) {
+        ctx.services.users.SetAllChannelsDefault(ctx.config().Value("acl-pubsub-default") ==
+                                                 "allchannels");
+      }
+    }
     ctx.out.Ok();
   } else {
     ctx.out.Error(error);

@@ -68,7 +68,12 @@ const std::vector<Config::Param>& Params() {
       // saturated and the machine has idle CPU (ThreadBalancer); no: spread over all from the
       // start.
       {.name = "adaptive-threads", .kind = Kind::kBool, .default_value = "yes"},
+      // The default user's password (acl::Users::SetRequirePass); "" makes it nopass.
       {.name = "requirepass", .kind = Kind::kString, .default_value = ""},
+      {.name = "aclfile", .kind = Kind::kString, .default_value = "", .startup_only = true},
+      {.name = "acllog-max-len", .kind = Kind::kInt, .default_value = "128", .max = INT32_MAX},
+      {.name = "acl-pubsub-default", .kind = Kind::kEnum, .default_value = "resetchannels",
+       .choices = {"allchannels", "resetchannels"}},
       {.name = "maxclients", .kind = Kind::kInt, .default_value = "10000", .min = 1,
        .max = 2147483647},
       {.name = "timeout", .kind = Kind::kInt, .default_value = "0", .max = 2147483647},
@@ -404,6 +409,15 @@ void Config::LoadCommandLine(int argc, char** argv) {
       i += 2;
       continue;
     }
+    if (name == "user") {
+      std::vector<std::string> words = {"user"};
+      while (i < argc && !std::string_view(argv[i]).starts_with("--"))
+        words.emplace_back(argv[i++]);
+      if (words.size() < 2) throw ConfigError("--user: wrong number of arguments");
+      std::lock_guard lock(mu_);
+      user_directives_.push_back(std::move(words));
+      continue;
+    }
     std::string value;
     bool first = true;
     while (i < argc && std::string_view(argv[i]).substr(0, 2) != "--") {
@@ -496,6 +510,12 @@ void Config::LoadFile(const std::string& path) {
       command_renames_.emplace_back(words[1], words[2]);
       continue;
     }
+    if (name == "user") {
+      if (words.size() < 2) fail("wrong number of arguments");
+      std::lock_guard lock(mu_);
+      user_directives_.push_back(words);
+      continue;
+    }
     std::string value;
     for (size_t w = 1; w < words.size(); ++w) value += (w > 1 ? " " : "") + words[w];
     std::lock_guard lock(mu_);
@@ -550,7 +570,6 @@ void Config::Mirror(const std::string& name) {
   else if (name == "client-query-buffer-limit") query_buffer_limit_ = as_int();
   else if (name == "zset-max-listpack-entries") zset_max_listpack_entries_ = as_int();
   else if (name == "zset-max-listpack-value") zset_max_listpack_value_ = as_int();
-  else if (name == "requirepass") auth_required_ = !v.empty();
   else if (name == "maxmemory-policy") lfu_policy_ = v.find("lfu") != std::string::npos;
   else if (name == "loglevel") {
     log::Level level;
@@ -644,6 +663,11 @@ std::vector<std::pair<std::string, std::string>> Config::command_renames() const
   return command_renames_;
 }
 
+std::vector<std::vector<std::string>> Config::user_directives() const {
+  std::lock_guard lock(mu_);
+  return user_directives_;
+}
+
 std::string Config::config_file() const {
   std::lock_guard lock(mu_);
   return config_file_;
@@ -653,12 +677,6 @@ std::vector<std::string> Config::bind_addresses() const {
   std::vector<std::string> out;
   SplitArgs(Value("bind"), &out);
   return out;
-}
-
-bool Config::CheckPassword(std::string_view password) const {
-  std::lock_guard lock(mu_);
-  auto it = values_.find("requirepass");
-  return it != values_.end() && !it->second.empty() && it->second == password;
 }
 
 namespace {

@@ -62,6 +62,8 @@ class Config {
   std::string config_file() const;
   // rename-command directives in order: (command, new name), "" disabling the command.
   std::vector<std::pair<std::string, std::string>> command_renames() const;
+  // "user <name> <rules...>" directives in order, each as its words ("user" first).
+  std::vector<std::vector<std::string>> user_directives() const;
   // The text of --help: every parameter with its default.
   static std::string Help();
 
@@ -73,7 +75,6 @@ class Config {
   int64_t maxclients() const { return maxclients_.load(std::memory_order_relaxed); }
   int64_t timeout_s() const { return timeout_s_.load(std::memory_order_relaxed); }
   int64_t proto_max_bulk_len() const { return proto_max_bulk_len_.load(std::memory_order_relaxed); }
-  bool auth_required() const { return auth_required_.load(std::memory_order_relaxed); }
   bool lfu_policy() const { return lfu_policy_.load(std::memory_order_relaxed); }
   OutputBufferLimit normal_output_limit() const {
     return {out_hard_.load(std::memory_order_relaxed), out_soft_.load(std::memory_order_relaxed),
@@ -92,7 +93,6 @@ class Config {
   // and the learned tree's options from the index-* parameters.
   bool learned_index() const;
   index::LearnedStoreOptions learned_store_options() const;
-  bool CheckPassword(std::string_view password) const;
 
   struct Param;
 
@@ -107,6 +107,7 @@ class Config {
   std::map<std::string, std::string> changed_;  // GUARDED_BY(mu_); set since start-up, for REWRITE
   std::string config_file_;                     // GUARDED_BY(mu_)
   std::vector<std::pair<std::string, std::string>> command_renames_;  // GUARDED_BY(mu_)
+  std::vector<std::vector<std::string>> user_directives_;             // GUARDED_BY(mu_)
 
   std::atomic<int> port_{6379};
   std::atomic<int> threads_{1};
@@ -115,7 +116,6 @@ class Config {
   std::atomic<int64_t> maxclients_{10000};
   std::atomic<int64_t> timeout_s_{0};
   std::atomic<int64_t> proto_max_bulk_len_{512ll * 1024 * 1024};
-  std::atomic<bool> auth_required_{false};
   std::atomic<bool> lfu_policy_{false};
   std::atomic<int64_t> out_hard_{0};
   std::atomic<int64_t> out_soft_{0};

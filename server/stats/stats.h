@@ -49,6 +49,11 @@ enum class Stat {
   kKeyspaceMisses,
   kErrorReplies,
   kOutputLimitDisconnections,
+  // ACL denials, as Redis 7.2's INFO stats names them (acl_access_denied_*).
+  kAclDeniedAuth,
+  kAclDeniedCmd,
+  kAclDeniedKey,
+  kAclDeniedChannel,
   kCount
 };
 

@@ -1,0 +1,36 @@
+// What the ACL needs to know of the command table: each command's categories and how it uses its
+// keys, from its flags, its group and Redis's explicit ACL categories, and the catalog built from
+// them once at start-up.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "server/acl/catalog.h"
+#include "server/acl/user.h"
+#include "server/command/command_table.h"
+
+namespace ordis::server {
+
+// Redis 7.0's ACL categories of spec: @read/@write/@admin/@fast/@slow from its flags (admin
+// implies @dangerous), the data-type category from its group, and the categories Redis's command
+// files name explicitly (KEYS and FLUSHALL are @dangerous, DBSIZE is @keyspace ...).
+uint32_t AclCategories(const CommandSpec& spec);
+
+// How spec uses its keys (acl::KeyAccess bits), after Redis's key-spec flags: reads read (ACCESS),
+// writes read and write (RW ACCESS UPDATE), except writes that never return what they replace,
+// which only write (OW / RM / RW INSERT: SET, DEL, LPUSH ...).
+uint8_t AclKeyAccess(const CommandSpec& spec);
+
+// Whether user may run spec with args (its keys with AclKeyAccess); keys is scratch space, and
+// holds the keys checked afterwards (Verdict::index points into it).
+acl::Verdict CheckCommand(const acl::User& user, const CommandSpec& spec,
+                          std::span<const std::string_view> args, std::vector<acl::KeyRef>* keys);
+
+// The catalog of every command and subcommand, ids as CommandSpec::id.
+std::shared_ptr<const acl::Catalog> BuildAclCatalog(const CommandTable& table);
+
+}  // namespace ordis::server
