@@ -3,6 +3,7 @@
 # fuzz-corpus/<target> (gitignored; seeded here). Crash inputs are written to the build directory.
 #   scripts/fuzz.sh [seconds=600] [more libFuzzer flags...]     the RESP parser
 #   FUZZ_TARGET=persistence scripts/fuzz.sh [seconds] [...]     the snapshot, log and manifest readers
+#   FUZZ_TARGET=acl scripts/fuzz.sh [seconds] [...]             ACL SETUSER rules, user lines, ACL files
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-600}
@@ -15,7 +16,8 @@ target=${FUZZ_TARGET:-resp}
 case "$target" in
   resp) layer=resp fuzzer=resp_parser_fuzz build="$root/build-fuzz" ;;
   persistence) layer=persistence fuzzer=persistence_reader_fuzz build="$root/build-fuzz-persistence" ;;
-  *) echo "FUZZ_TARGET must be resp or persistence" >&2; exit 2 ;;
+  acl) layer=server/acl fuzzer=acl_rules_fuzz build="$root/build-fuzz-acl" ;;
+  *) echo "FUZZ_TARGET must be resp, persistence or acl" >&2; exit 2 ;;
 esac
 corpus="$root/fuzz-corpus/$target"
 CC=clang CXX=clang++ cmake -S "$root/$layer" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -44,6 +46,16 @@ seed_persistence() {
     { printf '\x01'; cat "$dir"/appendonlydir/*.incr.aof; } >"$corpus/seed-log"
     rm -rf "$dir"
   fi
+}
+
+seed_acl() {
+  # Lines: "setuser <name> <rules...>" (ACL SETUSER) or "user <name> <rules...>" (a config line);
+  # the whole input is also loaded as an ACL file.
+  printf 'setuser alice on >pw ~k* %%R~r* %%W~w* &c* +get +set -@admin +config|get\n' >"$corpus/seed-setuser"
+  printf 'setuser bob on nopass (~a* +get) (%%RW~b* +@string -append) clearselectors resetpass\n' \
+    >"$corpus/seed-selectors"
+  printf 'user default on nopass ~* &* +@all\nuser carol off #%s +select|0 allkeys\n' \
+    "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881" >"$corpus/seed-file"
 }
 
 seed_resp() {
@@ -82,6 +94,8 @@ flags=(-max_total_time="$seconds" -artifact_prefix="$build/" -print_final_stats=
 if [ "$target" = persistence ]; then
   seed_persistence
   flags+=(-rss_limit_mb=2048)
+elif [ "$target" = acl ]; then
+  seed_acl
 else
   seed_resp
   flags+=(-dict="$build/resp.dict")

@@ -46,6 +46,11 @@ std::string PatternText(const KeyPattern& p) {
     out = "%R~";
   } else if (p.access == kKeyWrite) {
     out = "%W~";
+  } else if (p.pattern == "*") {
+    // A read-write "*" pattern that is not allkeys ("%RW~*"): Redis shows it as "~*", which reads
+    // back as allkeys and makes the patterns after it an error, so its ACL SAVE writes a file it
+    // cannot load. This form reads back as itself.
+    out = "%RW~";
   } else {
     out = "~";
   }

@@ -77,6 +77,11 @@ TEST_F(UserTest, KeyAndChannelPatternsDescribeAsRedis) {
             "%W~c* ~d* resetchannels &ch* -@all");
   EXPECT_EQ(Make({"%R~a", "%W~a"}).Describe(), "off ~a resetchannels -@all");
   EXPECT_EQ(Make({"%RW"}).Describe(), "off ~ resetchannels -@all");
+  // A difference from Redis, which shows "~* %R~r*" here: that reads back as allkeys followed by
+  // a pattern, an error, so Redis's ACL SAVE of this user writes a file ACL LOAD refuses.
+  User star = Make({"%RW~*", "%R~r*"});
+  EXPECT_EQ(star.Describe(), "off %RW~* %R~r* resetchannels -@all");
+  EXPECT_EQ(Make({"%RW~*", "%R~r*", "%RW~*"}).Describe(), star.Describe());
   EXPECT_EQ(Make({"%R"}).Describe(), "off %R~ resetchannels -@all");
   EXPECT_EQ(Make({"&"}).Describe(), "off resetchannels & -@all");
   EXPECT_EQ(Make({"&a", "&b", "&a", "allchannels"}).Describe(), "off &* -@all");
