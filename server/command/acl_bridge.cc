@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
 
 namespace ordis::server {
 namespace {
@@ -19,7 +18,7 @@ uint32_t GroupCategory(std::string_view group) {
       {"list", kList},
       {"hash", kHash},
       {"set", kSet},
-      {"sorted_set", kSortedSet},
+      {"sorted-set", kSortedSet},  // COMMAND DOCS spells it so
       {"generic", kKeyspace},
       {"connection", kConnection},
       {"transactions", kTransaction},
@@ -43,6 +42,7 @@ uint32_t ExplicitCategories(std::string_view name) {
       {"swapdb", kKeyspace | kDangerous},
       {"dbsize", kKeyspace},
       {"info", kDangerous},
+      {"lastsave", kAdmin | kDangerous},
       {"sort", kSet | kSortedSet | kList | kDangerous},
       {"sort_ro", kSet | kSortedSet | kList},
       {"restore", kDangerous},
@@ -51,26 +51,105 @@ uint32_t ExplicitCategories(std::string_view name) {
       {"object|freq", kKeyspace},
       {"object|idletime", kKeyspace},
       {"object|refcount", kKeyspace},
+      // COMMAND is in the server group but Redis files it under @connection, subcommands too.
+      {"command", kConnection},
+      {"command|count", kConnection},
+      {"command|docs", kConnection},
+      {"command|getkeys", kConnection},
+      {"command|getkeysandflags", kConnection},
+      {"command|help", kConnection},
+      {"command|info", kConnection},
+      {"command|list", kConnection},
   };
   auto it = kExplicit.find(name);
   return it == kExplicit.end() ? 0 : it->second;
 }
 
-// Writes whose keys Redis's key specs mark without ACCESS: they neither return nor depend on what
-// the key held before (OW UPDATE, RM DELETE, RW INSERT).
-bool WriteOnlyKeys(std::string_view name) {
-  static const absl::flat_hash_set<std::string_view> kWriteOnly = {
-      "set",      "mset",      "msetnx",  "setex",   "psetex",   "setnx",  "append",
-      "del",      "unlink",    "lpush",   "rpush",   "lpushx",   "rpushx", "linsert",
-      "sadd",     "hset",      "hsetnx",  "hmset",   "zadd",     "expire", "pexpire",
-      "expireat", "pexpireat", "persist", "flushdb", "flushall",
+// Commands whose one key spec in Redis 7.0 differs from the default (a write's keys are read
+// and written: RW ACCESS UPDATE; a read's are read: RO ACCESS). Write-only: OW / RM / RW with
+// INSERT, DELETE or UPDATE but no ACCESS, the command neither returns nor depends on what the
+// key held. No access (0): RO without ACCESS, the command looks at the key's existence, type or
+// size only, and any pattern matching its name allows it (%R~ or %W~ alike).
+constexpr uint8_t kKeyNone = 0;
+const absl::flat_hash_map<std::string_view, uint8_t>& KeyAccessExceptions() {
+  static const absl::flat_hash_map<std::string_view, uint8_t> kExceptions = {
+      // Write-only.
+      {"append", kKeyWrite},
+      {"del", kKeyWrite},
+      {"unlink", kKeyWrite},
+      {"expire", kKeyWrite},
+      {"expireat", kKeyWrite},
+      {"pexpire", kKeyWrite},
+      {"pexpireat", kKeyWrite},
+      {"persist", kKeyWrite},
+      {"set", kKeyWrite},  // without GET (AclKeyAccess's args overload)
+      {"setex", kKeyWrite},
+      {"psetex", kKeyWrite},
+      {"setnx", kKeyWrite},
+      {"setrange", kKeyWrite},
+      {"mset", kKeyWrite},
+      {"msetnx", kKeyWrite},
+      {"hset", kKeyWrite},
+      {"hmset", kKeyWrite},
+      {"hsetnx", kKeyWrite},
+      {"hdel", kKeyWrite},
+      {"lpush", kKeyWrite},
+      {"rpush", kKeyWrite},
+      {"lpushx", kKeyWrite},
+      {"rpushx", kKeyWrite},
+      {"linsert", kKeyWrite},
+      {"lrem", kKeyWrite},
+      {"lset", kKeyWrite},
+      {"ltrim", kKeyWrite},
+      {"sadd", kKeyWrite},
+      {"srem", kKeyWrite},
+      {"zadd", kKeyWrite},
+      {"zrem", kKeyWrite},
+      {"zremrangebylex", kKeyWrite},
+      {"zremrangebyrank", kKeyWrite},
+      {"zremrangebyscore", kKeyWrite},
+      // Neither read nor written.
+      {"exists", kKeyNone},
+      {"touch", kKeyNone},
+      {"type", kKeyNone},
+      {"strlen", kKeyNone},
+      {"hexists", kKeyNone},
+      {"hlen", kKeyNone},
+      {"hstrlen", kKeyNone},
+      {"llen", kKeyNone},
+      {"scard", kKeyNone},
+      {"sismember", kKeyNone},
+      {"zcard", kKeyNone},
+      {"watch", kKeyNone},
+      {"memory|usage", kKeyNone},
+      {"object|encoding", kKeyNone},
+      {"object|freq", kKeyNone},
+      {"object|idletime", kKeyNone},
+      {"object|refcount", kKeyNone},
   };
-  return kWriteOnly.contains(name);
+  return kExceptions;
+}
+
+// SET's key spec has VARIABLE_FLAGS: with a GET argument (after the value) it returns the old
+// value, RW ACCESS UPDATE; without, OW UPDATE (Redis's setGetKeys).
+bool SetWithGet(std::span<const std::string_view> args) {
+  for (size_t i = 3; i < args.size(); ++i) {
+    if (args[i].size() == 3 && (args[i][0] | 0x20) == 'g' && (args[i][1] | 0x20) == 'e' &&
+        (args[i][2] | 0x20) == 't') {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace
 
 uint32_t AclCategories(const CommandSpec& spec) {
+  if (!spec.subcommands.empty() && spec.handler == nullptr) {
+    // A container that only dispatches (CONFIG, CLIENT, OBJECT ...): Redis gives it no flags
+    // and no categories of its own, so it is @slow only.
+    return kSlow | ExplicitCategories(spec.name);
+  }
   uint32_t categories = GroupCategory(spec.group) | ExplicitCategories(spec.name);
   if (spec.flags & cmd::kWrite) categories |= kWrite;
   if (spec.flags & cmd::kReadonly) categories |= kRead;
@@ -80,17 +159,21 @@ uint32_t AclCategories(const CommandSpec& spec) {
 }
 
 uint8_t AclKeyAccess(const CommandSpec& spec) {
-  if (spec.flags & cmd::kWrite) {
-    return WriteOnlyKeys(spec.name) ? kKeyWrite : static_cast<uint8_t>(kKeyRead | kKeyWrite);
-  }
-  return kKeyRead;
+  const auto& exceptions = KeyAccessExceptions();
+  if (auto it = exceptions.find(spec.name); it != exceptions.end()) return it->second;
+  return static_cast<uint8_t>((spec.flags & cmd::kWrite) ? kKeyRead | kKeyWrite : kKeyRead);
+}
+
+uint8_t AclKeyAccess(const CommandSpec& spec, std::span<const std::string_view> args) {
+  if (spec.name == "set" && SetWithGet(args)) return kKeyRead | kKeyWrite;
+  return AclKeyAccess(spec);
 }
 
 Verdict CheckCommand(const User& user, const CommandSpec& spec,
                      std::span<const std::string_view> args, std::vector<KeyRef>* keys) {
   keys->clear();
   if (user.Unrestricted(spec.id)) return {};
-  const uint8_t access = AclKeyAccess(spec);
+  const uint8_t access = AclKeyAccess(spec, args);
   ForEachKeyPosition(spec, args.size(), [&](size_t i) {
     keys->push_back({args[i], access});
     return true;

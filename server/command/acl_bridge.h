@@ -17,13 +17,18 @@ namespace ordis::server {
 
 // Redis 7.0's ACL categories of spec: @read/@write/@admin/@fast/@slow from its flags (admin
 // implies @dangerous), the data-type category from its group, and the categories Redis's command
-// files name explicitly (KEYS and FLUSHALL are @dangerous, DBSIZE is @keyspace ...).
+// files name explicitly (KEYS and FLUSHALL are @dangerous, DBSIZE is @keyspace ...). A container
+// without a handler of its own (CONFIG) is @slow only, as in Redis.
 uint32_t AclCategories(const CommandSpec& spec);
 
-// How spec uses its keys (acl::KeyAccess bits), after Redis's key-spec flags: reads read (ACCESS),
-// writes read and write (RW ACCESS UPDATE), except writes that never return what they replace,
-// which only write (OW / RM / RW INSERT: SET, DEL, LPUSH ...).
+// How spec uses its keys (acl::KeyAccess bits), after Redis 7.0's key-spec flags: reads read
+// (ACCESS), writes read and write (RW ACCESS UPDATE), except writes that never return or depend on
+// what they replace, which only write (OW / RM / RW INSERT: SET, DEL, LPUSH ...), and reads of a
+// key's existence, type or size, which need neither (0: EXISTS, TYPE, LLEN ...). Commands with
+// several key specs (RENAME, SMOVE, *STORE) get one access for all their keys, the strictest.
 uint8_t AclKeyAccess(const CommandSpec& spec);
+// The same for one call: SET k v GET reads its key too.
+uint8_t AclKeyAccess(const CommandSpec& spec, std::span<const std::string_view> args);
 
 // Whether user may run spec with args (its keys with AclKeyAccess); keys is scratch space, and
 // holds the keys checked afterwards (Verdict::index points into it).

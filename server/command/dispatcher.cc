@@ -36,7 +36,7 @@ bool Dispatcher::IdleTimeoutApplies(const Session& session) const {
 
 std::string_view Dispatcher::AclDenial(const CommandSpec& spec, ClientState& client,
                                        std::span<const std::string_view> args,
-                                       acl::LogContext context) {
+                                       acl::LogContext context, bool at_exec) {
   if (!client.user) return "";  // the log's replay: no user, no limits (Redis's AOF client)
   const acl::User* user = client.user.Current();
   if (user == nullptr) {
@@ -53,19 +53,23 @@ std::string_view Dispatcher::AclDenial(const CommandSpec& spec, ClientState& cli
     case acl::Verdict::kDeniedKey:
       reason = acl::DenyReason::kKey;
       object = acl_keys_[verdict.index].name;
-      error = errors::kNoPermKey;
+      error = at_exec ? errors::kNoPermKeyAtExec : errors::kNoPermKey;
       Bump(stats_[Stat::kAclDeniedKey]);
       break;
     case acl::Verdict::kDeniedChannel:
       reason = acl::DenyReason::kChannel;
-      error = errors::kNoPermChannel;
+      error = at_exec ? errors::kNoPermChannelAtExec : errors::kNoPermChannel;
       Bump(stats_[Stat::kAclDeniedChannel]);
       break;
     default:
       reason = acl::DenyReason::kCommand;
       object = spec.name;
-      denial_ = errors::NoPermCommand(spec.name);
-      error = denial_;
+      if (at_exec) {
+        error = errors::kNoPermCommandAtExec;
+      } else {
+        denial_ = errors::NoPermCommand(spec.name);
+        error = denial_;
+      }
       Bump(stats_[Stat::kAclDeniedCmd]);
       break;
   }
@@ -162,12 +166,17 @@ void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
   }
   const CommandSpec* spec = Resolve(client, out, args);
   if (spec == nullptr) return;
+  // As Redis's processCommand: CLIENT LIST's cmd= (and the ACL LOG's client-info) name the
+  // command even when it is refused or only queued.
+  client.last_command_id.store(spec->id, std::memory_order_relaxed);
   if (!(spec->flags & cmd::kNoAuth) && services_.NeedsAuth(client)) {
     Reject(spec, client, out, errors::kNoAuth);
     return;
   }
-  if (std::string_view denial = AclDenial(*spec, client, args, acl::LogContext::kTopLevel);
-      !denial.empty()) {
+  // Redis logs a denial while queuing a transaction with the "multi" context too.
+  const acl::LogContext context =
+      client.in_multi ? acl::LogContext::kMulti : acl::LogContext::kTopLevel;
+  if (std::string_view denial = AclDenial(*spec, client, args, context); !denial.empty()) {
     if (denial != kUserDeleted) Reject(spec, client, out, denial);
     return;
   }
@@ -324,7 +333,8 @@ void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
       continue;
     }
     // So may the user's permissions (Redis checks them again at EXEC).
-    if (std::string_view denial = AclDenial(*spec, client, argv_, acl::LogContext::kMulti);
+    if (std::string_view denial =
+            AclDenial(*spec, client, argv_, acl::LogContext::kMulti, /*at_exec=*/true);
         !denial.empty()) {
       if (denial == kUserDeleted) denial = errors::kNoAuth;
       Bump(stats_[Stat::kErrorReplies]);

@@ -61,9 +61,11 @@ class Dispatcher : public CommandRunner {
   void Hold(LockMode mode);
   const CommandSpec* Lookup(std::string_view name) const;
   // The ACL check: "" when client's user may run spec with args; else the NOPERM error to reply
-  // (logged in ACL LOG and counted), or kUserDeleted (no reply: the client is closing).
+  // (logged in ACL LOG and counted), or kUserDeleted (no reply: the client is closing). At EXEC
+  // (at_exec) the error is Redis's "ACLs rules changed ..." one.
   std::string_view AclDenial(const CommandSpec& spec, ClientState& client,
-                             std::span<const std::string_view> args, acl::LogContext context);
+                             std::span<const std::string_view> args, acl::LogContext context,
+                             bool at_exec = false);
   static constexpr std::string_view kUserDeleted = "-";
   void RunSpec(const CommandSpec& spec, ClientState& client, resp::Writer& out,
                std::span<const std::string_view> args, int64_t start_us, Locking locking);

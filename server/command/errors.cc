@@ -68,6 +68,11 @@ std::string DebugUnknownSubcommand(std::string_view sub) {
          "'. Try DEBUG HELP.";
 }
 
+std::string SubcommandSyntax(std::string_view container, std::string_view sub) {
+  return "ERR unknown subcommand or wrong number of arguments for '" + std::string(Clip(sub)) +
+         "'. Try " + Upper(container) + " HELP.";
+}
+
 std::string AtLeastOneInputKey(std::string_view command) {
   return "ERR at least 1 input key is needed for '" + Lower(command) + "' command";
 }

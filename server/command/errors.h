@@ -24,6 +24,19 @@ inline constexpr std::string_view kNoPermChannel =
     "NOPERM this user has no permissions to access one of the channels used as arguments";
 // "NOPERM this user has no permissions to run the 'get' command" (the full name: 'acl|whoami').
 std::string NoPermCommand(std::string_view full_name);
+// EXEC's reply for a queued command the user's rules no longer allow (Redis 7.0 execCommand).
+inline constexpr std::string_view kNoPermCommandAtExec =
+    "NOPERM ACLs rules changed between the moment the transaction was accumulated and the EXEC "
+    "call. This command is no longer allowed for the following reason: no permission to "
+    "execute the command or subcommand";
+inline constexpr std::string_view kNoPermKeyAtExec =
+    "NOPERM ACLs rules changed between the moment the transaction was accumulated and the EXEC "
+    "call. This command is no longer allowed for the following reason: no permission to "
+    "touch the specified keys";
+inline constexpr std::string_view kNoPermChannelAtExec =
+    "NOPERM ACLs rules changed between the moment the transaction was accumulated and the EXEC "
+    "call. This command is no longer allowed for the following reason: no permission to "
+    "access one of the channels used as arguments";
 // Protected mode's reply to a client it refuses (Redis 7.0's words, typo included), sent before
 // closing the connection.
 inline constexpr std::string_view kProtectedModeDenied =
@@ -148,6 +161,9 @@ std::string UnsupportedOption(std::string_view option);
 std::string NoSuchUser(std::string_view user);
 // "ERR unknown subcommand or wrong number of arguments for 'foo'. Try DEBUG HELP."
 std::string DebugUnknownSubcommand(std::string_view sub);
+// "ERR unknown subcommand or wrong number of arguments for 'CAT'. Try ACL HELP." (sub as typed):
+// Redis's addReplySubcommandSyntaxError, for a subcommand whose own arity check passed.
+std::string SubcommandSyntax(std::string_view container, std::string_view sub);
 // "ERR wrong number of arguments for 'get' command"
 std::string WrongArity(std::string_view command);
 // "ERR unknown command 'foo', with args beginning with: 'a' 'b' "

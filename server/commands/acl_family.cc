@@ -29,7 +29,7 @@ std::vector<std::string> Rest(const CommandContext& ctx, size_t from) {
 // ACL CAT [category]
 void CmdAclCat(CommandContext& ctx) {
   if (ctx.args.size() > 3) {
-    ctx.out.Error(errors::WrongArity("acl|cat"));
+    ctx.out.Error(errors::SubcommandSyntax("acl", ctx.args[1]));
     return;
   }
   if (ctx.args.size() == 2) {
@@ -126,7 +126,7 @@ void CmdAclWhoAmI(CommandContext& ctx) {
 // ACL GENPASS [bits]
 void CmdAclGenPass(CommandContext& ctx) {
   if (ctx.args.size() > 3) {
-    ctx.out.Error(errors::WrongArity("acl|genpass"));
+    ctx.out.Error(errors::SubcommandSyntax("acl", ctx.args[1]));
     return;
   }
   int64_t bits = 256;
@@ -145,7 +145,7 @@ void CmdAclGenPass(CommandContext& ctx) {
 // ACL LOG [count | RESET]
 void CmdAclLog(CommandContext& ctx) {
   if (ctx.args.size() > 3) {
-    ctx.out.Error(errors::WrongArity("acl|log"));
+    ctx.out.Error(errors::SubcommandSyntax("acl", ctx.args[1]));
     return;
   }
   int64_t count = 10;

@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "base/glob.h"
+#include "server/acl/categories.h"
+#include "server/command/acl_bridge.h"
 #include "server/command/arg_parser.h"
 #include "server/command/errors.h"
 #include "server/command/services.h"
@@ -25,23 +27,13 @@ std::vector<std::string_view> FlagNames(uint32_t flags) {
   return out;
 }
 
-std::vector<std::string> AclCategories(const CommandSpec& spec) {
+// The ACL categories the ACL itself uses (ACL CAT, +@category), in Redis's order.
+std::vector<std::string> AclCategoryNames(const CommandSpec& spec) {
+  const uint32_t bits = AclCategories(spec);
   std::vector<std::string> out;
-  if (spec.flags & cmd::kWrite) out.push_back("@write");
-  if (spec.flags & cmd::kReadonly) out.push_back("@read");
-  if (spec.flags & cmd::kAdmin) {
-    out.push_back("@admin");
-    out.push_back("@dangerous");
+  for (int i = 0; i < acl::kCategoryCount; ++i) {
+    if (bits & (1u << i)) out.push_back("@" + std::string(acl::CategoryName(i)));
   }
-  if (spec.flags & cmd::kKeyspaceWide) out.push_back("@dangerous");
-  std::string_view g = spec.group;
-  std::string category = "@";
-  category += g == "generic"        ? "keyspace"
-              : g == "transactions" ? "transaction"
-              : g == "sorted-set"   ? "sortedset"
-                                    : g;
-  out.push_back(std::move(category));
-  out.push_back(spec.flags & cmd::kFast ? "@fast" : "@slow");
   return out;
 }
 
@@ -89,7 +81,7 @@ void WriteInfo(resp::Writer& out, const CommandSpec& spec) {
   out.Integer(spec.first_key);
   out.Integer(spec.last_key);
   out.Integer(spec.key_step);
-  auto cats = AclCategories(spec);
+  auto cats = AclCategoryNames(spec);
   out.SetHeader(static_cast<int64_t>(cats.size()));
   for (const auto& c : cats) out.SimpleString(c);
   out.SetHeader(0);  // tips
@@ -181,7 +173,8 @@ void CmdCommandList(CommandContext& ctx) {
     if (!pattern.empty() && !GlobMatch(pattern, spec->name, true)) continue;
     if (!category.empty()) {
       bool in = false;
-      for (const auto& c : AclCategories(*spec)) in = in || EqualsIgnoreCase(c.substr(1), category);
+      for (const auto& c : AclCategoryNames(*spec))
+        in = in || EqualsIgnoreCase(c.substr(1), category);
       if (!in) continue;
     }
     names.push_back(spec->name);

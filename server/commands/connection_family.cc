@@ -33,7 +33,8 @@ bool Authenticate(CommandContext& ctx, std::string_view user, std::string_view p
     Bump(ctx.stats()[Stat::kAclDeniedAuth]);
     ctx.services.acl_log.Add(
         acl::DenyReason::kAuth,
-        ctx.client.in_multi ? acl::LogContext::kMulti : acl::LogContext::kTopLevel, "AUTH", user,
+        ctx.client.in_multi ? acl::LogContext::kMulti : acl::LogContext::kTopLevel,
+        ctx.args[0] /* as typed: "auth", "HELLO" */, user,
         ctx.services.clients.Describe(ctx.services.commands, ctx.client, ctx.now_ms), ctx.now_ms);
     return false;
   }
