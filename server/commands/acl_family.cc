@@ -1,5 +1,6 @@
 // ACL: SETUSER GETUSER DELUSER LIST USERS WHOAMI CAT GENPASS LOG DRYRUN LOAD SAVE HELP. The users
 // and their checks live in server/acl; the dispatcher runs the checks (command/acl_bridge.h).
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "server/command/arg_parser.h"
 #include "server/command/errors.h"
 #include "server/command/services.h"
+#include "server/commands/client_info.h"
 #include "server/commands/families.h"
 
 namespace ordis::server {
@@ -60,8 +62,12 @@ void CmdAclSetUser(CommandContext& ctx) {
 // ACL DELUSER username [username ...]
 void CmdAclDelUser(CommandContext& ctx) {
   int deleted = 0;
-  std::string error = ctx.services.users.DelUsers(Rest(ctx, 2), &deleted);
+  const std::vector<std::string> names = Rest(ctx, 2);
+  std::string error = ctx.services.users.DelUsers(names, &deleted);
   if (error.empty()) {
+    KillClientsOfUsers(ctx, [&](std::string_view user) {
+      return std::find(names.begin(), names.end(), user) != names.end();
+    });
     ctx.out.Integer(deleted);
   } else {
     ctx.out.Error(error);
@@ -229,6 +235,8 @@ void CmdAclLoad(CommandContext& ctx) {
   }
   std::string error = ctx.services.users.LoadFile(path);
   if (error.empty()) {
+    // Every user but default was replaced: their clients go, as in Redis.
+    KillClientsOfUsers(ctx, [](std::string_view user) { return user != "default"; });
     ctx.out.Ok();
   } else {
     ctx.out.Error("ERR " + error);

@@ -157,7 +157,8 @@ TEST_F(AclFamilyTest, DelUserClosesItsClients) {
   TestClient& u1 = ClientAs("u1");
   EXPECT_EQ(u1.Run({"ping"}), Status("PONG"));
   EXPECT_EQ(Run({"acl", "deluser", "u1"}), Int(1));
-  // Its next command is not run or answered: the connection closes.
+  EXPECT_TRUE(u1.state().kill_requested.load());  // closed at once, as Redis
+  // Had it sent a command before closing, it is not run or answered.
   EXPECT_EQ(u1.RunRaw({"set", "k", "v"}), "");
   EXPECT_TRUE(u1.state().close_after_reply);
   EXPECT_EQ(Run({"exists", "k"}), Int(0));
@@ -229,6 +230,12 @@ TEST_F(AclFileTest, SaveThenLoad) {
   TestClient& bob = NewClient();
   EXPECT_EQ(bob.Run({"auth", "bob", "p1"}), Ok());
   EXPECT_EQ(bob.Run({"get", "b1"}), Nil());
+  // A reload replaces every user but default: their clients are closed, the default user's stay.
+  TestClient& plain = NewClient();
+  EXPECT_EQ(Run({"acl", "load"}), Ok());
+  EXPECT_TRUE(bob.state().kill_requested.load());
+  EXPECT_FALSE(plain.state().kill_requested.load());
+  EXPECT_FALSE(client().state().close_after_reply);
 }
 
 TEST_F(AclFamilyTest, Help) {

@@ -2,6 +2,7 @@
 
 #include "server/command/arg_parser.h"
 #include "server/command/command_table.h"
+#include "server/command/services.h"
 
 namespace ordis::server {
 
@@ -17,6 +18,23 @@ bool ParseClientType(std::string_view name, ClientType* out) {
     }
   }
   return false;
+}
+
+void KillClient(CommandContext& ctx, uint64_t id) {
+  if (id == ctx.client.id) {
+    ctx.client.close_after_reply = true;
+  } else {
+    ctx.services.clients.Kill(id);
+  }
+}
+
+void KillClientsOfUsers(CommandContext& ctx,
+                        const std::function<bool(std::string_view user)>& doomed) {
+  std::vector<uint64_t> ids;
+  ctx.services.clients.ForEach([&](ClientState& c) {
+    if (doomed(c.user_name)) ids.push_back(c.id);
+  });
+  for (uint64_t id : ids) KillClient(ctx, id);
 }
 
 bool ValidClientName(std::string_view name) {

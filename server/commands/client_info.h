@@ -2,12 +2,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
 
 #include "server/command/client_registry.h"
 #include "server/command/client_state.h"
+#include "server/command/command.h"
 
 namespace ordis::server {
 
@@ -20,6 +22,12 @@ inline constexpr std::string_view kOrdisVersion = "0.1.0";
 
 // Redis accepts names of printable characters without spaces ('!' to '~').
 bool ValidClientName(std::string_view name);
+
+// Closes client id: the calling client after this reply, any other on its own thread.
+void KillClient(CommandContext& ctx, uint64_t id);
+// Closes every client whose user the predicate names (ACL DELUSER, ACL LOAD), as Redis does.
+void KillClientsOfUsers(CommandContext& ctx,
+                        const std::function<bool(std::string_view user)>& doomed);
 
 // A client type as CLIENT LIST TYPE and CLIENT KILL TYPE name them: "normal", or one of
 // "master", "replica" ("slave"), "pubsub", which no ordis client has yet.

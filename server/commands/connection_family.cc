@@ -167,15 +167,6 @@ void CmdReset(CommandContext& ctx) {
   ctx.out.SimpleString("RESET");
 }
 
-// Closes client id: the calling client after this reply, any other on its own thread.
-void Kill(CommandContext& ctx, uint64_t id) {
-  if (id == ctx.client.id) {
-    ctx.client.close_after_reply = true;
-  } else {
-    ctx.services.clients.Kill(id);
-  }
-}
-
 // CLIENT KILL ip:port | CLIENT KILL <filter> <value> [<filter> <value> ...]
 void CmdClientKill(CommandContext& ctx) {
   auto& args = ctx.args;
@@ -189,7 +180,7 @@ void CmdClientKill(CommandContext& ctx) {
       ctx.out.Error(errors::kNoSuchClient);
       return;
     }
-    Kill(ctx, target);
+    KillClient(ctx, target);
     ctx.out.Ok();
     return;
   }
@@ -209,7 +200,7 @@ void CmdClientKill(CommandContext& ctx) {
     if (filter.skip_me && c.id == ctx.client.id) return;
     if (filter.Matches(c, now_ms)) victims.push_back(c.id);
   });
-  for (uint64_t id : victims) Kill(ctx, id);
+  for (uint64_t id : victims) KillClient(ctx, id);
   ctx.out.Integer(static_cast<int64_t>(victims.size()));
 }
 
