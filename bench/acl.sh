@@ -13,7 +13,9 @@
 #   bench/acl.sh [rounds]        (default 5)
 #   ACL_BENCH_N=2000000          requests per run (default 2000000: a few seconds per run)
 #   QUIET_SECS=30 QUIET_MAX=900  before measuring, wait until no compiler (cc1plus, ninja,
-#                                cmake --build) has run for QUIET_SECS seconds, at most QUIET_MAX
+#                                cmake --build) has run for QUIET_SECS seconds, at most QUIET_MAX;
+#   RUN_QUIET_SECS=10            and before each run, while one runs, until it has been gone
+#                                RUN_QUIET_SECS (at most QUIET_MAX); the counts are printed
 #   ORDIS_THREADS=1              I/O threads for ordis. Default 1, not ordis's own default (one
 #                                per core): on the 2-core machines here redis-benchmark takes the
 #                                other core, and redis-server serves from one thread too.
@@ -31,6 +33,7 @@ rounds=${1:-5}
 n=${ACL_BENCH_N:-2000000}
 quiet_secs=${QUIET_SECS:-30}
 quiet_max=${QUIET_MAX:-900}
+run_quiet_secs=${RUN_QUIET_SECS:-10}
 row_timeout=${ROW_TIMEOUT:-60}
 ordis_threads=${ORDIS_THREADS:-1}
 "$root/scripts/deps.sh" $(cat "$root/scripts/build-packages.txt") redis-server redis-tools
@@ -75,19 +78,17 @@ start_servers() {
 
 # The compilers another engineer may run on this machine; pgrep never matches itself.
 compiling() { pgrep -f 'cc1plus|ninja|cmake --build' >/dev/null; }
-wait_quiet() {
-  local quiet=0 waited=0
-  while [ "$quiet" -lt "$quiet_secs" ]; do
+# Waits until no compiler has run for $1 seconds (polling every second), at most $2 seconds;
+# returns 1 when it gave up. Sets waited.
+wait_quiet() {  # quiet_secs max_secs
+  local quiet=0
+  waited=0
+  while [ "$quiet" -lt "$1" ]; do
     if compiling; then quiet=0; else quiet=$((quiet + 1)); fi
+    [ "$waited" -ge "$2" ] && return 1
     sleep 1
     waited=$((waited + 1))
-    if [ "$waited" -ge "$quiet_max" ]; then
-      echo "warning: a compiler was still running within the last ${quiet_secs}s after ${quiet_max}s of waiting; measuring anyway" >&2
-      quiet_note="not quiet: a compiler ran within ${quiet_secs}s before measuring (waited ${waited}s)"
-      return 0
-    fi
   done
-  quiet_note="quiet: no compiler for ${quiet_secs}s before measuring (waited ${waited}s)"
 }
 
 cpu_ticks() {  # pid -> utime+stime of the process (all its threads), in clock ticks
@@ -115,11 +116,16 @@ setup_users() {  # port
 }
 
 declare -A rps cpu errors
-busy_runs=0 total_runs=0
+busy_runs=0 total_runs=0 paused=0
 # server test user round: one redis-benchmark run into rps[] and cpu[] (us per request).
 run() {
   local server=$1 test=$2 user=$3 round=$4 port pid c0 c1 out
   if [ "$server" = ordis ]; then port=$ordis_port pid=$ordis_pid; else port=$redis_port pid=$redis_pid; fi
+  # A compiler started since: pause until it has been gone for RUN_QUIET_SECS (at most QUIET_MAX).
+  if compiling; then
+    wait_quiet "$run_quiet_secs" "$quiet_max" || true
+    paused=$((paused + waited))
+  fi
   compiling && busy_runs=$((busy_runs + 1))
   total_runs=$((total_runs + 1))
   c0=$(cpu_ticks "$pid")
@@ -169,7 +175,11 @@ setup_users "$redis_port"
 for port in "$ordis_port" "$redis_port"; do
   redis-benchmark -p "$port" -q -n 1000000 -r 1000000 -P 64 -c 50 -t set >/dev/null 2>&1
 done
-wait_quiet
+if wait_quiet "$quiet_secs" "$quiet_max"; then
+  quiet_note="quiet: no compiler for ${quiet_secs}s before measuring (waited ${waited}s)"
+else
+  quiet_note="NOT quiet: a compiler still ran after ${quiet_max}s of waiting; measured anyway"
+fi
 echo "$quiet_note" >&2
 for round in $(seq 1 "$rounds"); do
   order=("${users[@]:$(((round - 1) % 3))}" "${users[@]:0:$(((round - 1) % 3))}")
@@ -224,6 +234,6 @@ for test in set get; do
       awk '{a[NR]=$1} END {if (NR) printf "%.3f (%.0f..%.0f)", a[NR]/a[1], a[1], a[NR]; else print "n/a"}')"
   done
 done
-echo "$quiet_note; a compiler was running at the start or end of $busy_runs of $((total_runs * 2)) run boundaries"
+echo "$quiet_note; runs paused ${paused}s for compilers; a compiler was running at the start or end of $busy_runs of $((total_runs * 2)) run boundaries"
 for key in "${!errors[@]}"; do echo "n/a: $key: ${errors[$key]}"; done
 exit 0
