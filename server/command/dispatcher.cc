@@ -174,11 +174,13 @@ void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
     return;
   }
   // Redis logs a denial while queuing a transaction with the "multi" context too.
-  const acl::LogContext context =
-      client.in_multi ? acl::LogContext::kMulti : acl::LogContext::kTopLevel;
-  if (std::string_view denial = AclDenial(*spec, client, args, context); !denial.empty()) {
-    if (denial != kUserDeleted) Reject(spec, client, out, denial);
-    return;
+  if (!AclAllows(client, *spec)) {
+    const acl::LogContext context =
+        client.in_multi ? acl::LogContext::kMulti : acl::LogContext::kTopLevel;
+    if (std::string_view denial = AclDenial(*spec, client, args, context); !denial.empty()) {
+      if (denial != kUserDeleted) Reject(spec, client, out, denial);
+      return;
+    }
   }
   if (client.in_multi && (spec->flags & cmd::kNoMulti)) {
     Reject(spec, client, out, errors::kNotAllowedInMulti);
@@ -333,9 +335,11 @@ void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
       continue;
     }
     // So may the user's permissions (Redis checks them again at EXEC).
-    if (std::string_view denial =
-            AclDenial(*spec, client, argv_, acl::LogContext::kMulti, /*at_exec=*/true);
-        !denial.empty()) {
+    std::string_view denial;
+    if (!AclAllows(client, *spec)) {
+      denial = AclDenial(*spec, client, argv_, acl::LogContext::kMulti, /*at_exec=*/true);
+    }
+    if (!denial.empty()) {
       if (denial == kUserDeleted) denial = errors::kNoAuth;
       Bump(stats_[Stat::kErrorReplies]);
       out.Error(denial);

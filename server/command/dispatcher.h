@@ -63,6 +63,15 @@ class Dispatcher : public CommandRunner {
   // The ACL check: "" when client's user may run spec with args; else the NOPERM error to reply
   // (logged in ACL LOG and counted), or kUserDeleted (no reply: the client is closing). At EXEC
   // (at_exec) the error is Redis's "ACLs rules changed ..." one.
+  // The ACL check's fast path, inline on every command: no user (the log's replay), or a user
+  // whose selector with allkeys and allchannels has the command. Measured with callgrind (GET and
+  // SET, -P 16, a user with ~* &* +@all): 0.6% of the server's instructions; calling the
+  // out-of-line AclDenial for every command cost 3.1%.
+  bool AclAllows(ClientState& client, const CommandSpec& spec) {
+    if (!client.user) return true;
+    const acl::User* user = client.user.Current();
+    return user != nullptr && user->Unrestricted(spec.id);
+  }
   std::string_view AclDenial(const CommandSpec& spec, ClientState& client,
                              std::span<const std::string_view> args, acl::LogContext context,
                              bool at_exec = false);
