@@ -174,7 +174,7 @@ Verdict CheckCommand(const User& user, const CommandSpec& spec,
   keys->clear();
   if (user.Unrestricted(spec.id)) return {};
   const uint8_t access = AclKeyAccess(spec, args);
-  ForEachKeyPosition(spec, args.size(), [&](size_t i) {
+  ForEachKeyPosition(spec, args, [&](size_t i) {
     keys->push_back({args[i], access});
     return true;
   });
@@ -185,6 +185,13 @@ Verdict CheckCommand(const User& user, const CommandSpec& spec,
   if (args.size() > first_arg) request.first_arg = args[first_arg];
   request.keys = *keys;
   return user.Check(request);
+}
+
+bool ClientMayRead(ClientState& client, int command_id, std::string_view key) {
+  if (!client.user) return true;
+  const User* user = client.user.Current();
+  if (user == nullptr) return false;
+  return user->Unrestricted(command_id) || user->CheckKey(key, kKeyRead);
 }
 
 std::shared_ptr<const Catalog> BuildAclCatalog(const CommandTable& table) {

@@ -11,6 +11,7 @@
 
 #include "server/acl/catalog.h"
 #include "server/acl/user.h"
+#include "server/command/client_state.h"
 #include "server/command/command_table.h"
 
 namespace ordis::server {
@@ -34,6 +35,10 @@ uint8_t AclKeyAccess(const CommandSpec& spec, std::span<const std::string_view> 
 // holds the keys checked afterwards (Verdict::index points into it).
 acl::Verdict CheckCommand(const acl::User& user, const CommandSpec& spec,
                           std::span<const std::string_view> args, std::vector<acl::KeyRef>* keys);
+
+// Whether client's user may read key while running command_id: for keys a handler reaches that its
+// arguments do not name (KRANGE WITHVALUES's values).
+bool ClientMayRead(ClientState& client, int command_id, std::string_view key);
 
 // The catalog of every command and subcommand, ids as CommandSpec::id.
 std::shared_ptr<const acl::Catalog> BuildAclCatalog(const CommandTable& table);

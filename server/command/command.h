@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/number.h"
 #include "resp/writer.h"
 #include "server/keyspace/keyspace.h"
 #include "server/stats/stats.h"
@@ -76,6 +77,9 @@ struct CommandSpec {
   // A container command (CLIENT, CONFIG ...) dispatches on its first argument to these, named
   // "container|sub" as Redis 7 names them; each has its own arity, flags and key positions.
   std::vector<CommandSpec> subcommands = {};
+  // > 0: the argument that says how many keys follow it (ZUNION numkeys key ...), after the keys
+  // first_key..last_key name (ZUNIONSTORE's destination).
+  int numkeys_arg = 0;
 
   // Filled by the table: position for per-command statistics.
   int id = -1;
@@ -87,20 +91,31 @@ inline void ReplyHelp(resp::Writer& out, std::span<const std::string_view> lines
   for (std::string_view line : lines) out.SimpleString(line);
 }
 
-// Calls visit(position) for each key argument of a command of argc arguments, as the spec's key
-// positions describe them, until visit returns false: the one reading of them (COMMAND GETKEYS,
-// the batch prefetch). CommandTable::Register guarantees key_step >= 1 when there are keys.
+// Calls visit(position) for each key argument of args, as the spec's key positions describe them,
+// until visit returns false: the one reading of them (COMMAND GETKEYS, the batch prefetch, the
+// ACL check). CommandTable::Register guarantees key_step >= 1 when there are keys. A numkeys
+// argument that is not a count of arguments present names no keys (the command refuses it).
 template <typename Visit>
-void ForEachKeyPosition(const CommandSpec& spec, size_t argc, Visit visit) {
-  if (spec.first_key <= 0) return;
-  const int n = static_cast<int>(argc);
-  const int last = spec.last_key < 0 ? n + spec.last_key : spec.last_key;
-  for (int i = spec.first_key; i <= last && i < n; i += spec.key_step) {
-    if (!visit(static_cast<size_t>(i))) return;
+void ForEachKeyPosition(const CommandSpec& spec, std::span<const std::string_view> args,
+                        Visit visit) {
+  const int n = static_cast<int>(args.size());
+  if (spec.first_key > 0) {
+    const int last = spec.last_key < 0 ? n + spec.last_key : spec.last_key;
+    for (int i = spec.first_key; i <= last && i < n; i += spec.key_step) {
+      if (!visit(static_cast<size_t>(i))) return;
+    }
+  }
+  int64_t count = 0;
+  if (spec.numkeys_arg > 0 && spec.numkeys_arg < n && ParseInt64(args[spec.numkeys_arg], &count) &&
+      count > 0 && count < n - spec.numkeys_arg) {
+    for (int i = spec.numkeys_arg + 1; i <= spec.numkeys_arg + count; ++i) {
+      if (!visit(static_cast<size_t>(i))) return;
+    }
   }
 }
 
 // The positions of the key arguments, in order.
-void KeyPositions(const CommandSpec& spec, size_t argc, std::vector<size_t>* out);
+void KeyPositions(const CommandSpec& spec, std::span<const std::string_view> args,
+                  std::vector<size_t>* out);
 
 }  // namespace ordis::server

@@ -111,9 +111,10 @@ const CommandSpec* CommandTable::FindOriginal(std::string_view name) const {
   return it == by_original_name_.end() ? nullptr : it->second;
 }
 
-void KeyPositions(const CommandSpec& spec, size_t argc, std::vector<size_t>* out) {
+void KeyPositions(const CommandSpec& spec, std::span<const std::string_view> args,
+                  std::vector<size_t>* out) {
   out->clear();
-  ForEachKeyPosition(spec, argc, [out](size_t i) {
+  ForEachKeyPosition(spec, args, [out](size_t i) {
     out->push_back(i);
     return true;
   });

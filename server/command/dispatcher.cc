@@ -86,7 +86,7 @@ size_t Dispatcher::CollectKeys(const Session& session, std::span<const std::stri
   const CommandSpec* spec = Lookup(args[0]);
   if (spec == nullptr) return prefetch_.size();
   const int db = static_cast<const ClientState&>(session).db.load(std::memory_order_relaxed);
-  ForEachKeyPosition(*spec, args.size(), [&](size_t i) {
+  ForEachKeyPosition(*spec, args, [&](size_t i) {
     if (prefetch_.size() >= kMaxPrefetch) return false;
     prefetch_.push_back({db, args[i]});
     return true;

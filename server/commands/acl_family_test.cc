@@ -454,5 +454,20 @@ TEST_F(AclFamilyTest, RequirePassGivesTheDefaultUserAPassword) {
                 "user. Are you sure your configuration is correct?"));
 }
 
+// KRANGE names no keys but WITHVALUES returns values: each returned key must be readable, or the
+// range would read keys the user's patterns exclude. Names alone, as SCAN and KEYS, stay visible.
+TEST_F(AclFamilyTest, KRangeWithValuesChecksEveryKey) {
+  EXPECT_EQ(Run({"mset", "pub:a", "1", "pub:b", "2", "secret:c", "3"}), Ok());
+  EXPECT_EQ(Run({"acl", "setuser", "u", "on", "nopass", "~pub:*", "+@all"}), Ok());
+  TestClient& u = ClientAs("u");
+  EXPECT_EQ(u.Run({"krange", "[pub:", "[pub:~", "WITHVALUES"}),
+            Strings({"pub:a", "1", "pub:b", "2"}));
+  EXPECT_EQ(u.Run({"krange", "-", "+", "WITHVALUES"}),
+            Err("NOPERM this user has no permissions to access one of the keys used as arguments"));
+  EXPECT_EQ(u.Run({"krange", "-", "+"}), Strings({"pub:a", "pub:b", "secret:c"}));
+  // The default user reads everything.
+  EXPECT_EQ(Run({"krange", "[secret:", "+", "WITHVALUES"}), Strings({"secret:c", "3"}));
+}
+
 }  // namespace
 }  // namespace ordis::server::test

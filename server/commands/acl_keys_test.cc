@@ -3,6 +3,7 @@
 // first key that does not, otherwise. Checked through CheckCommand, the check the dispatcher runs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -24,13 +25,15 @@ std::vector<std::string> Call(const CommandSpec& spec, KeyName key) {
     args.emplace_back(spec.name.substr(0, bar));
     args.emplace_back(spec.name.substr(bar + 1));
   }
-  const size_t argc = static_cast<size_t>(spec.arity > 0 ? spec.arity : -spec.arity) + 2;
+  size_t argc = static_cast<size_t>(spec.arity > 0 ? spec.arity : -spec.arity) + 2;
+  if (spec.numkeys_arg > 0) argc = std::max(argc, static_cast<size_t>(spec.numkeys_arg) + 4);
   while (args.size() < argc) args.emplace_back("0");
+  if (spec.numkeys_arg > 0) args[spec.numkeys_arg] = "2";  // ZUNION 2 a b ...
+  std::vector<std::string_view> views(args.begin(), args.end());
+  std::vector<size_t> positions;
+  KeyPositions(spec, views, &positions);
   size_t n = 0;
-  ForEachKeyPosition(spec, args.size(), [&](size_t i) {
-    args[i] = key(n++);
-    return true;
-  });
+  for (size_t i : positions) args[i] = key(n++);
   return args;
 }
 
@@ -53,7 +56,7 @@ class AclKeysTest : public ::testing::Test {
 TEST_F(AclKeysTest, EveryCommandWithKeys) {
   int checked = 0;
   for (const CommandSpec* spec : AllCommands().flat()) {
-    if (spec->first_key <= 0) continue;
+    if (spec->first_key <= 0 && spec->numkeys_arg <= 0) continue;
     SCOPED_TRACE(std::string(spec->name));
     auto allowed = Call(*spec, [](size_t i) { return "allowed:" + std::to_string(i); });
     EXPECT_TRUE(Check(*spec, allowed).ok());
@@ -69,6 +72,22 @@ TEST_F(AclKeysTest, EveryCommandWithKeys) {
     ++checked;
   }
   EXPECT_GT(checked, 100);  // every family's keyed commands, not a handful
+}
+
+// The keys numkeys counts are checked too: ZUNION and its kin would otherwise read any key.
+TEST_F(AclKeysTest, NumKeysCommands) {
+  auto check = [&](std::vector<std::string> args) {
+    return Check(*AllCommands().Find(args[0]), args);
+  };
+  EXPECT_TRUE(check({"zunion", "2", "allowed:a", "allowed:b"}).ok());
+  acl::Verdict verdict = check({"zunion", "2", "allowed:a", "secret:b", "WITHSCORES"});
+  ASSERT_EQ(verdict.kind, acl::Verdict::kDeniedKey);
+  EXPECT_EQ(keys_[verdict.index].name, "secret:b");
+  EXPECT_EQ(check({"zunionstore", "allowed:d", "1", "secret:s"}).kind, acl::Verdict::kDeniedKey);
+  EXPECT_EQ(check({"zinterstore", "secret:d", "1", "allowed:s"}).kind, acl::Verdict::kDeniedKey);
+  EXPECT_EQ(check({"zintercard", "1", "secret:s"}).kind, acl::Verdict::kDeniedKey);
+  EXPECT_EQ(check({"sintercard", "1", "secret:s"}).kind, acl::Verdict::kDeniedKey);
+  EXPECT_EQ(check({"zdiff", "1", "secret:s"}).kind, acl::Verdict::kDeniedKey);
 }
 
 // %R~ and %W~: reads need read access, writes that return nothing of the old value only write.

@@ -202,7 +202,7 @@ void CmdCommandGetKeys(CommandContext& ctx) {
     return;
   }
   std::vector<size_t> positions;
-  KeyPositions(*spec, cmd_args.size(), &positions);
+  KeyPositions(*spec, cmd_args, &positions);
   if (positions.empty()) {
     ctx.out.Error(errors::kNoKeyArguments);
     return;

@@ -263,10 +263,14 @@ CommandSpec Spec(int arity, int first, int last, int step) {
   return s;
 }
 
-std::vector<size_t> Keys(const CommandSpec& spec, size_t argc) {
+std::vector<size_t> Keys(const CommandSpec& spec, std::vector<std::string_view> args) {
   std::vector<size_t> out = {999};  // KeyPositions must clear what it is given
-  KeyPositions(spec, argc, &out);
+  KeyPositions(spec, args, &out);
   return out;
+}
+
+std::vector<size_t> Keys(const CommandSpec& spec, size_t argc) {
+  return Keys(spec, std::vector<std::string_view>(argc, "x"));
 }
 
 TEST(KeyPositions, FromSpecs) {
@@ -287,11 +291,29 @@ TEST(KeyPositions, FromSpecs) {
   EXPECT_EQ(Keys(Spec(-3, 1, -1, 2), 4), (V{1, 3}));
 }
 
+// ZUNIONSTORE dst numkeys key ... [WEIGHTS ...]: the destination, then numkeys keys.
+TEST(KeyPositions, NumKeys) {
+  using V = std::vector<size_t>;
+  const CommandSpec& store = *AllCommands().Find("zunionstore");
+  EXPECT_EQ(Keys(store, {"zunionstore", "d", "2", "a", "b", "WEIGHTS", "1", "2"}), (V{1, 3, 4}));
+  EXPECT_EQ(Keys(store, {"zunionstore", "d", "1", "a", "b"}), (V{1, 3}));
+  const CommandSpec& zunion = *AllCommands().Find("zunion");
+  EXPECT_EQ(Keys(zunion, {"zunion", "2", "a", "b", "WITHSCORES"}), (V{2, 3}));
+  EXPECT_EQ(Keys(*AllCommands().Find("sintercard"), {"sintercard", "2", "a", "b", "LIMIT", "1"}),
+            (V{2, 3}));
+  // A numkeys the command refuses names no keys: not a number, not positive, past the end.
+  EXPECT_EQ(Keys(zunion, {"zunion", "x", "a"}), V{});
+  EXPECT_EQ(Keys(zunion, {"zunion", "0", "a"}), V{});
+  EXPECT_EQ(Keys(zunion, {"zunion", "-1", "a"}), V{});
+  EXPECT_EQ(Keys(zunion, {"zunion", "3", "a", "b"}), V{});
+  EXPECT_EQ(Keys(store, {"zunionstore", "d", "9", "a"}), V{1});
+}
+
 TEST(KeyPositions, TableSpecsProduceValidPositions) {
   std::vector<size_t> out;
   for (const CommandSpec* spec : EverySpec()) {
     for (size_t argc = 1; argc < 12; ++argc) {
-      KeyPositions(*spec, argc, &out);
+      KeyPositions(*spec, std::vector<std::string_view>(argc, "1"), &out);
       for (size_t i = 0; i < out.size(); ++i) {
         EXPECT_GE(out[i], 1u) << spec->name;
         EXPECT_LT(out[i], argc) << spec->name;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "base/glob.h"
+#include "server/command/acl_bridge.h"
 #include "server/command/arg_parser.h"
 #include "server/command/errors.h"
 #include "server/command/services.h"
@@ -86,6 +87,17 @@ void CmdKRange(CommandContext& ctx) {
                 found.emplace_back(std::string(key), obj);
                 return count < 0 || static_cast<int64_t>(found.size()) < count;
               });
+  }
+  if (with_values) {
+    // The values are of keys no argument names: the user must be allowed to read each one.
+    const int command_id = ctx.client.last_command_id.load(std::memory_order_relaxed);
+    for (const auto& [key, obj] : found) {
+      if (!ClientMayRead(ctx.client, command_id, key)) {
+        Bump(ctx.stats()[Stat::kAclDeniedKey]);
+        ctx.out.Error(errors::kNoPermKey);
+        return;
+      }
+    }
   }
   resp::Writer& out = ctx.out;
   bool pairs = with_values && out.protocol() == 3;

@@ -391,7 +391,7 @@ void RegisterSetFamily(CommandTable* table) {
       {"sunionstore", -3, kW, 1, -1, 1, CmdSUnionStore, "set", "Add multiple sets and store the resulting set in a key"},
       {"sdiffstore", -3, kW, 1, -1, 1, CmdSDiffStore, "set", "Subtract multiple sets and store the resulting set in a key"},
       // Redis reports 0 0 0: its keys are found through numkeys (movablekeys).
-      {"sintercard", -3, kReadonly, 0, 0, 0, CmdSInterCard, "set", "Intersect multiple sets and return the cardinality of the result"},
+      {"sintercard", -3, kReadonly, 0, 0, 0, CmdSInterCard, "set", "Intersect multiple sets and return the cardinality of the result", {}, 1},
       {"sscan", -3, kReadonly, 1, 1, 1, CmdSScan, "set", "Incrementally iterate Set elements"},
   });
   // clang-format on

@@ -262,17 +262,17 @@ void RegisterZSetAlgebraFamily(CommandTable* table) {
   constexpr uint32_t kW = kWrite | kDenyOom;
   constexpr std::string_view kGroup = "sorted-set";  // COMMAND DOCS group, as Redis names it
   // Redis's legacy key positions name only the destination (1 1 1) or nothing (0 0 0): the
-  // inputs are found through numkeys (movablekeys).
+  // inputs are found through numkeys (movablekeys), the argument numkeys_arg names.
   // One row per command.
   // clang-format off
   table->Register({
-      {"zunion", -3, kReadonly, 0, 0, 0, CmdZUnion, kGroup, "Add multiple sorted sets"},
-      {"zinter", -3, kReadonly, 0, 0, 0, CmdZInter, kGroup, "Intersect multiple sorted sets"},
-      {"zdiff", -3, kReadonly, 0, 0, 0, CmdZDiff, kGroup, "Subtract multiple sorted sets"},
-      {"zunionstore", -4, kW, 1, 1, 1, CmdZUnionStore, kGroup, "Add multiple sorted sets and store the resulting sorted set in a new key"},
-      {"zinterstore", -4, kW, 1, 1, 1, CmdZInterStore, kGroup, "Intersect multiple sorted sets and store the resulting sorted set in a new key"},
-      {"zdiffstore", -4, kW, 1, 1, 1, CmdZDiffStore, kGroup, "Subtract multiple sorted sets and store the resulting sorted set in a new key"},
-      {"zintercard", -3, kReadonly, 0, 0, 0, CmdZInterCard, kGroup, "Intersect multiple sorted sets and return the cardinality of the result"},
+      {"zunion", -3, kReadonly, 0, 0, 0, CmdZUnion, kGroup, "Add multiple sorted sets", {}, 1},
+      {"zinter", -3, kReadonly, 0, 0, 0, CmdZInter, kGroup, "Intersect multiple sorted sets", {}, 1},
+      {"zdiff", -3, kReadonly, 0, 0, 0, CmdZDiff, kGroup, "Subtract multiple sorted sets", {}, 1},
+      {"zunionstore", -4, kW, 1, 1, 1, CmdZUnionStore, kGroup, "Add multiple sorted sets and store the resulting sorted set in a new key", {}, 2},
+      {"zinterstore", -4, kW, 1, 1, 1, CmdZInterStore, kGroup, "Intersect multiple sorted sets and store the resulting sorted set in a new key", {}, 2},
+      {"zdiffstore", -4, kW, 1, 1, 1, CmdZDiffStore, kGroup, "Subtract multiple sorted sets and store the resulting sorted set in a new key", {}, 2},
+      {"zintercard", -3, kReadonly, 0, 0, 0, CmdZInterCard, kGroup, "Intersect multiple sorted sets and return the cardinality of the result", {}, 1},
   });
   // clang-format on
 }
