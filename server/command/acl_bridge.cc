@@ -130,6 +130,28 @@ const absl::flat_hash_map<std::string_view, uint8_t>& KeyAccessExceptions() {
   return kExceptions;
 }
 
+// Commands with two key specs in Redis 7.0: the first key's access, then the other keys'.
+struct SplitAccess {
+  uint8_t first;
+  uint8_t rest;
+};
+const SplitAccess* TwoKeySpecs(std::string_view name) {
+  static constexpr SplitAccess kSourceThenDestination{kKeyRead, kKeyWrite};  // COPY: RO / OW
+  // The source is moved (RW ACCESS DELETE), the destination written (OW UPDATE / RW INSERT).
+  static constexpr SplitAccess kMoveSource{kKeyRead | kKeyWrite, kKeyWrite};
+  // The destination is overwritten (OW UPDATE), the sources read (RO ACCESS).
+  static constexpr SplitAccess kStore{kKeyWrite, kKeyRead};
+  static const absl::flat_hash_map<std::string_view, const SplitAccess*> kTwoSpecs = {
+      {"copy", &kSourceThenDestination}, {"rename", &kMoveSource},    {"renamenx", &kMoveSource},
+      {"lmove", &kMoveSource},           {"rpoplpush", &kMoveSource}, {"smove", &kMoveSource},
+      {"sinterstore", &kStore},          {"sunionstore", &kStore},    {"sdiffstore", &kStore},
+      {"zunionstore", &kStore},          {"zinterstore", &kStore},    {"zdiffstore", &kStore},
+      {"zrangestore", &kStore},
+  };
+  auto it = kTwoSpecs.find(name);
+  return it == kTwoSpecs.end() ? nullptr : it->second;
+}
+
 // SET's key spec has VARIABLE_FLAGS: with a GET argument (after the value) it returns the old
 // value, RW ACCESS UPDATE; without, OW UPDATE (Redis's setGetKeys).
 bool SetWithGet(std::span<const std::string_view> args) {
@@ -174,8 +196,11 @@ Verdict CheckCommand(const User& user, const CommandSpec& spec,
   keys->clear();
   if (user.Unrestricted(spec.id)) return {};
   const uint8_t access = AclKeyAccess(spec, args);
+  const SplitAccess* split = TwoKeySpecs(spec.name);
   ForEachKeyPosition(spec, args, [&](size_t i) {
-    keys->push_back({args[i], access});
+    uint8_t key_access = access;
+    if (split != nullptr) key_access = keys->empty() ? split->first : split->rest;
+    keys->push_back({args[i], key_access});
     return true;
   });
   Request request;

@@ -25,13 +25,15 @@ uint32_t AclCategories(const CommandSpec& spec);
 // How spec uses its keys (acl::KeyAccess bits), after Redis 7.0's key-spec flags: reads read
 // (ACCESS), writes read and write (RW ACCESS UPDATE), except writes that never return or depend on
 // what they replace, which only write (OW / RM / RW INSERT: SET, DEL, LPUSH ...), and reads of a
-// key's existence, type or size, which need neither (0: EXISTS, TYPE, LLEN ...). Commands with
-// several key specs (RENAME, SMOVE, *STORE) get one access for all their keys, the strictest.
+// key's existence, type or size, which need neither (0: EXISTS, TYPE, LLEN ...). For commands with
+// two key specs this is the strictest; CheckCommand gives each key its own (COPY reads its source
+// and writes its destination, RENAME/LMOVE/SMOVE move the source, *STORE write the destination
+// and read the sources).
 uint8_t AclKeyAccess(const CommandSpec& spec);
 // The same for one call: SET k v GET reads its key too.
 uint8_t AclKeyAccess(const CommandSpec& spec, std::span<const std::string_view> args);
 
-// Whether user may run spec with args (its keys with AclKeyAccess); keys is scratch space, and
+// Whether user may run spec with args (each key with its access); keys is scratch space, and
 // holds the keys checked afterwards (Verdict::index points into it).
 acl::Verdict CheckCommand(const acl::User& user, const CommandSpec& spec,
                           std::span<const std::string_view> args, std::vector<acl::KeyRef>* keys);

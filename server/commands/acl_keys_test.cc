@@ -108,6 +108,21 @@ TEST_F(AclKeysTest, ReadAndWritePatterns) {
   EXPECT_EQ(verdict("incr", {"incr", "rw:1"}), acl::Verdict::kOk);
   EXPECT_EQ(verdict("lpush", {"lpush", "w:1", "x"}), acl::Verdict::kOk);
   EXPECT_EQ(verdict("lpop", {"lpop", "w:1"}), acl::Verdict::kDeniedKey);
+  // Two key specs, as Redis's: COPY reads its source and writes its destination; the moves read
+  // and write their source and write their destination; *STORE write the destination and read
+  // the sources.
+  EXPECT_EQ(verdict("copy", {"copy", "r:1", "w:2"}), acl::Verdict::kOk);
+  EXPECT_EQ(verdict("copy", {"copy", "w:1", "w:2"}), acl::Verdict::kDeniedKey);
+  EXPECT_EQ(verdict("copy", {"copy", "r:1", "r:2"}), acl::Verdict::kDeniedKey);
+  EXPECT_EQ(verdict("rename", {"rename", "rw:1", "w:2"}), acl::Verdict::kOk);
+  EXPECT_EQ(verdict("rename", {"rename", "w:1", "w:2"}), acl::Verdict::kDeniedKey);
+  EXPECT_EQ(verdict("lmove", {"lmove", "rw:1", "w:2", "LEFT", "RIGHT"}), acl::Verdict::kOk);
+  EXPECT_EQ(verdict("smove", {"smove", "rw:1", "r:2", "m"}), acl::Verdict::kDeniedKey);
+  EXPECT_EQ(verdict("sinterstore", {"sinterstore", "w:d", "r:1", "r:2"}), acl::Verdict::kOk);
+  EXPECT_EQ(verdict("sinterstore", {"sinterstore", "r:d", "r:1"}), acl::Verdict::kDeniedKey);
+  EXPECT_EQ(verdict("sinterstore", {"sinterstore", "w:d", "w:1"}), acl::Verdict::kDeniedKey);
+  EXPECT_EQ(verdict("zunionstore", {"zunionstore", "w:d", "2", "r:1", "rw:2"}), acl::Verdict::kOk);
+  EXPECT_EQ(verdict("zrangestore", {"zrangestore", "w:d", "r:1", "0", "-1"}), acl::Verdict::kOk);
 }
 
 }  // namespace
