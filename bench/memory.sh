@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Memory per key, ordis beside Debian's redis-server 7 (issue 13): each row starts both servers
+# empty, loads the same keys into each through redis-cli --pipe, and prints the growth of INFO
+# used_memory and of RSS (/proc/<pid>/status VmRSS) per key, and the ratio ordis/redis. Then server
+# CPU per request for GET and SET at -P 16 -c 50 (utime+stime from /proc/<pid>/stat over the run,
+# divided by requests), both servers, alternating, median of the rounds.
+#
+#   bench/memory.sh [rounds]   (rounds of the CPU rows; default 3)
+#   KEYS=1000000 bench/memory.sh   (keys per row; the 1 KB row loads KEYS/10)
+#
+# Quote ratios, not absolute numbers: the machine is shared. Memory rows are single runs (memory
+# does not depend on load); CPU rows are medians.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+rounds=${1:-3}
+keys=${KEYS:-1000000}
+"$root/scripts/deps.sh" $(cat "$root/scripts/build-packages.txt") redis-server redis-tools
+cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$root/build" --target ordis-server -j"$(nproc)" >/dev/null
+
+workdir=$(mktemp -d)
+ordis_pid="" redis_pid=""
+trap 'stop_servers; rm -rf "$workdir"' EXIT
+
+free_port() {
+  /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+wait_ready() {
+  for _ in $(seq 1 100); do
+    redis-cli -p "$1" ping >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  echo "server on port $1 did not start" >&2
+  exit 1
+}
+starts=0
+start_servers() {
+  starts=$((starts + 1))
+  ordis_port=$(free_port)
+  redis_port=$(free_port)
+  mkdir -p "$workdir/ordis.$starts" "$workdir/redis.$starts"
+  "$root/build/server/ordis-server" --port "$ordis_port" --dir "$workdir/ordis.$starts" \
+    --save '' --appendonly no >>"$workdir/ordis.log" 2>&1 &
+  ordis_pid=$!
+  redis-server --port "$redis_port" --dir "$workdir/redis.$starts" --save '' --appendonly no \
+    >>"$workdir/redis.log" 2>&1 &
+  redis_pid=$!
+  wait_ready "$ordis_port"
+  wait_ready "$redis_port"
+}
+stop_servers() {
+  local pid
+  for pid in $ordis_pid $redis_pid; do kill "$pid" 2>/dev/null || true; done
+  for pid in $ordis_pid $redis_pid; do wait "$pid" 2>/dev/null || true; done
+  ordis_pid="" redis_pid=""
+}
+used_memory() { redis-cli -p "$1" info memory | tr -d '\r' | awk -F: '$1 == "used_memory" { print $2 }'; }
+rss() { awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$1/status"; }
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# Writes the RESP commands of a row to a file: name count kind.
+generate() {
+  /usr/bin/python3 - "$@" <<'PY'
+import sys
+path, count, kind = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+def cmd(*args):
+    out = [b"*%d\r\n" % len(args)]
+    for a in args:
+        a = a if isinstance(a, bytes) else str(a).encode()
+        out.append(b"$%d\r\n%s\r\n" % (len(a), a))
+    return b"".join(out)
+with open(path, "wb") as f:
+    if kind == "zset":
+        for start in range(0, count, 1000):
+            args = ["ZADD", "z"]
+            for i in range(start, min(start + 1000, count)):
+                args += ["0", "m:%012d" % i]
+            f.write(cmd(*args))
+    else:
+        for i in range(count):
+            key = "key:%012d" % i
+            if kind == "small":
+                f.write(cmd("SET", key, "abc"))
+            elif kind == "ttl":
+                f.write(cmd("SET", key, "v" * 32, "EX", "3600"))
+            elif kind == "int":
+                f.write(cmd("SET", key, str(i)))
+            elif kind == "1k":
+                f.write(cmd("SET", key, "x" * 1024))
+PY
+}
+
+rows=("keys, 3-byte values|$keys|small" "keys, 32-byte values, EX 3600|$keys|ttl"
+  "keys, integer values|$keys|int" "keys, 1 KB values|$((keys / 10))|1k"
+  "sorted set members|$keys|zset")
+printf 'memory per key (used_memory and RSS growth over the load)\n\n'
+printf '| row | count | ordis used B/key | redis used B/key | ratio | ordis RSS B/key | redis RSS B/key | ratio |\n'
+printf '|---|---|---|---|---|---|---|---|\n'
+for row in "${rows[@]}"; do
+  IFS='|' read -r name count kind <<<"$row"
+  generate "$workdir/load.resp" "$count" "$kind"
+  start_servers
+  declare -A used=() resident=()
+  for server in ordis redis; do
+    if [ $server = ordis ]; then port=$ordis_port pid=$ordis_pid; else port=$redis_port pid=$redis_pid; fi
+    u0=$(used_memory "$port") r0=$(rss "$pid")
+    redis-cli -p "$port" --pipe <"$workdir/load.resp" >/dev/null
+    u1=$(used_memory "$port") r1=$(rss "$pid")
+    used[$server]=$(((u1 - u0) / count))
+    resident[$server]=$(((r1 - r0) / count))
+  done
+  stop_servers
+  awk -v n="$name" -v c="$count" -v ou="${used[ordis]}" -v ru="${used[redis]}" \
+    -v orss="${resident[ordis]}" -v rrss="${resident[redis]}" 'BEGIN {
+      printf "| %s | %d | %.1f | %.1f | %.2fx | %.1f | %.1f | %.2fx |\n", n, c, ou, ru, ou / ru,
+        orss, rrss, orss / rrss }'
+done
+
+# CPU per request: both servers preloaded with the small-value keys, GET and SET rows alternating.
+generate "$workdir/load.resp" "$keys" small
+start_servers
+for port in $ordis_port $redis_port; do redis-cli -p "$port" --pipe <"$workdir/load.resp" >/dev/null; done
+requests=2000000
+declare -A cpu=()
+for round in $(seq 1 "$rounds"); do
+  for test in get set; do
+    for server in ordis redis; do
+      if [ $server = ordis ]; then port=$ordis_port pid=$ordis_pid; else port=$redis_port pid=$redis_pid; fi
+      t0=$(cpu_ticks "$pid")
+      redis-benchmark -p "$port" -c 50 -P 16 -n "$requests" -r "$keys" -t "$test" -q >/dev/null
+      t1=$(cpu_ticks "$pid")
+      cpu[$test,$server]+="$(awk -v t=$((t1 - t0)) -v n=$requests -v hz="$(getconf CLK_TCK)" \
+        'BEGIN { printf "%.4f", t / hz / n * 1e6 }') "
+    done
+  done
+done
+stop_servers
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+printf '\nserver CPU per request (us), -c 50 -P 16, %d requests, median of %d rounds\n\n' "$requests" "$rounds"
+printf '| test | ordis us/req | redis us/req | ratio |\n|---|---|---|---|\n'
+for test in get set; do
+  o=$(echo "${cpu[$test,ordis]}" | median)
+  r=$(echo "${cpu[$test,redis]}" | median)
+  awk -v t="${test^^}" -v o="$o" -v r="$r" 'BEGIN { printf "| %s | %.3f | %.3f | %.2fx |\n", t, o, r, o / r }'
+done
