@@ -37,8 +37,7 @@ bool Dispatcher::IdleTimeoutApplies(const Session& session) const {
 std::string_view Dispatcher::AclDenial(const CommandSpec& spec, ClientState& client,
                                        std::span<const std::string_view> args,
                                        acl::LogContext context, bool at_exec) {
-  if (!client.user) return "";  // the log's replay: no user, no limits (Redis's AOF client)
-  const acl::User* user = client.user.Current();
+  const acl::User* user = client.user.Current();  // AclAllows: there is a user
   if (user == nullptr) {
     // Deleted (ACL DELUSER, or replaced by ACL LOAD): Redis disconnects its clients.
     client.close_after_reply = true;
@@ -73,8 +72,9 @@ std::string_view Dispatcher::AclDenial(const CommandSpec& spec, ClientState& cli
       Bump(stats_[Stat::kAclDeniedCmd]);
       break;
   }
+  const int64_t now_ms = NowMs();
   services_.acl_log.Add(reason, context, object, user->name(),
-                        services_.clients.Describe(commands_, client, NowMs()), NowMs());
+                        services_.clients.Describe(commands_, client, now_ms), now_ms);
   return error;
 }
 

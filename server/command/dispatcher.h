@@ -60,9 +60,6 @@ class Dispatcher : public CommandRunner {
                        std::span<const std::string_view> args);
   void Hold(LockMode mode);
   const CommandSpec* Lookup(std::string_view name) const;
-  // The ACL check: "" when client's user may run spec with args; else the NOPERM error to reply
-  // (logged in ACL LOG and counted), or kUserDeleted (no reply: the client is closing). At EXEC
-  // (at_exec) the error is Redis's "ACLs rules changed ..." one.
   // The ACL check's fast path, inline on every command: no user (the log's replay), or a user
   // whose selector with allkeys and allchannels has the command. Measured with callgrind (GET and
   // SET, -P 16, a user with ~* &* +@all): 0.6% of the server's instructions; calling the
@@ -72,6 +69,10 @@ class Dispatcher : public CommandRunner {
     const acl::User* user = client.user.Current();
     return user != nullptr && user->Unrestricted(spec.id);
   }
+  // The rest of the check, when AclAllows said no: "" when client's user may run spec with args
+  // after all (its keys match); else the NOPERM error to reply (logged in ACL LOG and counted), or
+  // kUserDeleted (no reply: the client is closing). At EXEC (at_exec) the error is Redis's "ACLs
+  // rules changed ..." one.
   std::string_view AclDenial(const CommandSpec& spec, ClientState& client,
                              std::span<const std::string_view> args, acl::LogContext context,
                              bool at_exec = false);

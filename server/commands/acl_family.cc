@@ -226,13 +226,17 @@ void CmdAclDryRun(CommandContext& ctx) {
   }
 }
 
+// The aclfile parameter, or "" after replying that there is none (ACL LOAD, ACL SAVE).
+std::string AclFile(CommandContext& ctx) {
+  std::string path = ctx.config().Value("aclfile");
+  if (path.empty()) ctx.out.Error(kNoAclFile);
+  return path;
+}
+
 // ACL LOAD
 void CmdAclLoad(CommandContext& ctx) {
-  const std::string path = ctx.config().Value("aclfile");
-  if (path.empty()) {
-    ctx.out.Error(kNoAclFile);
-    return;
-  }
+  const std::string path = AclFile(ctx);
+  if (path.empty()) return;
   std::string error = ctx.services.users.LoadFile(path);
   if (error.empty()) {
     // Every user but default was replaced: their clients go, as in Redis.
@@ -245,11 +249,8 @@ void CmdAclLoad(CommandContext& ctx) {
 
 // ACL SAVE
 void CmdAclSave(CommandContext& ctx) {
-  const std::string path = ctx.config().Value("aclfile");
-  if (path.empty()) {
-    ctx.out.Error(kNoAclFile);
-    return;
-  }
+  const std::string path = AclFile(ctx);
+  if (path.empty()) return;
   std::string error = ctx.services.users.SaveFile(path);
   if (error.empty()) {
     ctx.out.Ok();

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <set>
+#include <span>
 #include <sstream>
 #include <thread>
 
@@ -370,6 +371,16 @@ std::string QuoteForFile(const std::string& value) {
   return out;
 }
 
+// Words as one space-separated value, as a config line's value is read.
+std::string JoinValue(std::span<const std::string> words) {
+  std::string value;
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (i > 0) value += ' ';
+    value += words[i];
+  }
+  return value;
+}
+
 std::string CurrentDir() {
   char buf[4096];
   return getcwd(buf, sizeof(buf)) ? std::string(buf) : std::string(".");
@@ -397,38 +408,13 @@ void Config::LoadCommandLine(int argc, char** argv) {
     if (flag.substr(0, 2) != "--" || flag.size() == 2) {
       throw ConfigError("Invalid argument '" + std::string(flag) + "'; expected --name value");
     }
-    std::string name = Lower(flag.substr(2));
-    ++i;
-    if (name == "rename-command") {
-      // Its words are kept apart: "" (disable the command) must survive.
-      if (i + 1 >= argc || std::string_view(argv[i + 1]).starts_with("--")) {
-        throw ConfigError("--rename-command: wrong number of arguments");
-      }
-      std::lock_guard lock(mu_);
-      command_renames_.emplace_back(argv[i], argv[i + 1]);
-      i += 2;
-      continue;
-    }
-    if (name == "user") {
-      std::vector<std::string> words = {"user"};
-      while (i < argc && !std::string_view(argv[i]).starts_with("--"))
-        words.emplace_back(argv[i++]);
-      if (words.size() < 2) throw ConfigError("--user: wrong number of arguments");
-      std::lock_guard lock(mu_);
-      user_directives_.push_back(std::move(words));
-      continue;
-    }
-    std::string value;
-    bool first = true;
-    while (i < argc && std::string_view(argv[i]).substr(0, 2) != "--") {
-      if (!first) value += ' ';
-      value += argv[i];
-      first = false;
-      ++i;
+    std::vector<std::string> words = {Lower(flag.substr(2))};
+    for (++i; i < argc && std::string_view(argv[i]).substr(0, 2) != "--"; ++i) {
+      words.emplace_back(argv[i]);
     }
     std::lock_guard lock(mu_);
-    std::string err = SetLocked(name, value, /*startup=*/true);
-    if (!err.empty()) throw ConfigError("--" + name + " " + value + ": " + err);
+    std::string err = LoadDirectiveLocked(words);
+    if (!err.empty()) throw ConfigError("--" + JoinValue(words) + ": " + err);
   }
   std::lock_guard lock(mu_);
   std::string err = CheckCombinationLocked();
@@ -504,24 +490,27 @@ void Config::LoadFile(const std::string& path) {
       config_file_ = path;
       continue;
     }
-    if (name == "rename-command") {
-      if (words.size() != 3) fail("wrong number of arguments");
-      std::lock_guard lock(mu_);
-      command_renames_.emplace_back(words[1], words[2]);
-      continue;
-    }
-    if (name == "user") {
-      if (words.size() < 2) fail("wrong number of arguments");
-      std::lock_guard lock(mu_);
-      user_directives_.push_back(words);
-      continue;
-    }
-    std::string value;
-    for (size_t w = 1; w < words.size(); ++w) value += (w > 1 ? " " : "") + words[w];
+    words[0] = name;
     std::lock_guard lock(mu_);
-    std::string err = SetLocked(name, value, /*startup=*/true);
+    std::string err = LoadDirectiveLocked(words);
     if (!err.empty()) fail(err);
   }
+}
+
+std::string Config::LoadDirectiveLocked(const std::vector<std::string>& words) {
+  const std::string& name = words[0];
+  // Their words are kept apart: "" (rename-command's "disable the command") must survive.
+  if (name == "rename-command") {
+    if (words.size() != 3) return "wrong number of arguments";
+    command_renames_.emplace_back(words[1], words[2]);
+    return "";
+  }
+  if (name == "user") {
+    if (words.size() < 2) return "wrong number of arguments";
+    user_directives_.push_back(words);
+    return "";
+  }
+  return SetLocked(name, JoinValue(std::span(words).subspan(1)), /*startup=*/true);
 }
 
 std::string Config::SetLocked(const std::string& name, const std::string& value, bool startup) {

@@ -98,6 +98,10 @@ class Config {
 
  private:
   std::string SetLocked(const std::string& name, const std::string& value, bool startup);
+  // One start-up directive (a config line or a --flag) as its words, the lower-case name first:
+  // rename-command and user lines are kept as words, every other parameter is set. Returns "" or
+  // the reason it is invalid.
+  std::string LoadDirectiveLocked(const std::vector<std::string>& words);
   void Mirror(const std::string& name);
   // Constraints between start-up parameters; "" or the reason the combination is invalid.
   std::string CheckCombinationLocked() const;

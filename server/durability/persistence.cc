@@ -63,9 +63,10 @@ Persistence::~Persistence() {
 
 std::string Persistence::Dir() const { return config_.Value("dir"); }
 std::string Persistence::SnapshotPath() const { return Dir() + "/" + config_.Value("dbfilename"); }
-std::string Persistence::AofDir() const {
-  return log_dir_.empty() ? Dir() + "/" + config_.Value("appenddirname") : log_dir_;
+std::string Persistence::ConfiguredAofDir() const {
+  return Dir() + "/" + config_.Value("appenddirname");
 }
+std::string Persistence::AofDir() const { return log_dir_.empty() ? ConfiguredAofDir() : log_dir_; }
 std::string Persistence::AofPath(const std::string& name) const { return AofDir() + "/" + name; }
 std::string Persistence::ManifestPath() const {
   return AofPath(config_.Value("appendfilename") + ".manifest");
@@ -87,7 +88,7 @@ Status Persistence::Start(const Services& services) {
   Status status = Status::Ok();
   bool have_log = false;
   if (appendonly) {
-    log_dir_ = AofDir();
+    log_dir_ = ConfiguredAofDir();
     status = persistence::EnsureDirectory(AofDir());
     if (!status.ok()) return status;
     status = persistence::Manifest::Load(ManifestPath(), &manifest_, &have_log);
@@ -449,8 +450,7 @@ void Persistence::Cron(int64_t now_ms) {
       last_ok = info_.last_rewrite_ok;
     }
     if (!last_ok && now_ms - last_save_attempt_ms_ < kRetryAfterFailureMs) return;
-    log_dir_.clear();
-    log_dir_ = AofDir();
+    log_dir_ = ConfiguredAofDir();
     StartJob(true);
     return;
   }

@@ -75,7 +75,9 @@ class Persistence : public KeyspaceObserver, public Durability {
  private:
   std::string Dir() const;
   std::string SnapshotPath() const;
+  // Where the log lives while it is open (log_dir_), else where the configuration puts it.
   std::string AofDir() const;
+  std::string ConfiguredAofDir() const;
   std::string AofPath(const std::string& name) const;
   std::string ManifestPath() const;
   std::string BaseName(uint64_t seq) const;

@@ -286,6 +286,7 @@ bool Connection::CheckLimits(int64_t now_ms) {
 }
 
 void Connection::Flush() {
+  const size_t pending = out_.size();
   while (!out_.empty()) {
     iovec iov[kMaxIov];
     int n = out_.FillIovec(iov, kMaxIov);
@@ -298,6 +299,8 @@ void Connection::Flush() {
     }
     out_.Consume(static_cast<size_t>(written));
     Bump(thread_->stats()[Stat::kNetOutputBytes], static_cast<uint64_t>(written));
+  }
+  if (out_.size() < pending) {
     session_->last_interaction_ms.store(CoarseNowMs(), std::memory_order_relaxed);
   }
   session_->output_buffer_bytes.store(out_.size(), std::memory_order_relaxed);
