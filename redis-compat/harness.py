@@ -615,6 +615,25 @@ def pipelined_incrs(client, key, n):
     return got
 
 
+def info(client, section):
+    """One INFO section as {field: value} (values as str), read through a RawClient."""
+    text = client.call("INFO", section)
+    assert isinstance(text, bytes), text
+    fields = {}
+    for line in text.decode().split("\r\n"):
+        if line and not line.startswith("#"):
+            k, _, v = line.partition(":")
+            fields[k] = v
+    return fields
+
+
+def config_get(client, name):
+    """CONFIG GET of one parameter, read through a RawClient."""
+    reply = client.call("CONFIG", "GET", name)
+    assert isinstance(reply, list) and len(reply) == 2, reply
+    return reply[1]
+
+
 def assert_increasing(values):
     """One connection's INCR replies come back in order: strictly increasing."""
     if any(b <= a for a, b in zip(values, values[1:])):

@@ -16,7 +16,7 @@ import unittest
 import redis
 
 from harness import (IS_ORDIS, REDIS_CLI, SOCKET_TIMEOUT_S, RawClient, Server, close_all,
-                     encode_command, wait_until)
+                     encode_command, info, wait_until)
 
 SNAPSHOT = "dump.osnap"
 AOF_DIR = "appendonlydir"
@@ -27,12 +27,7 @@ def info_persistence(client):
     """INFO persistence as a dict of str -> str (client: RawClient or redis.Redis)."""
     if not isinstance(client, RawClient):
         return {k: str(v) for k, v in client.info("persistence").items()}
-    out = {}
-    for line in client.call("INFO", "persistence").decode().split("\r\n"):
-        if ":" in line and not line.startswith("#"):
-            k, _, v = line.partition(":")
-            out[k] = v
-    return out
+    return info(client, "persistence")
 
 
 

@@ -14,7 +14,7 @@ import socket
 import subprocess
 import unittest
 
-from harness import SOCKET_TIMEOUT_S, RawClient, Server, close_all
+from harness import SOCKET_TIMEOUT_S, RawClient, Server, close_all, info
 
 HARNESS_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -65,22 +65,6 @@ def denied_exchange(client, timeout=10.0):
     return client.wait_closed(timeout=timeout)
 
 
-def parse_info(text):
-    fields = {}
-    for line in text.decode().split("\r\n"):
-        if line and not line.startswith("#"):
-            k, _, v = line.partition(":")
-            fields[k] = v
-    return fields
-
-
-def info(client, section):
-    """One INFO section as {field: value} (values as str), read through a RawClient."""
-    text = client.call("INFO", section)
-    assert isinstance(text, bytes), text
-    return parse_info(text)
-
-
 def errorstat(client, prefix):
     """The count of errorstat_<prefix> in INFO errorstats (0 when absent)."""
     v = info(client, "errorstats").get("errorstat_" + prefix)
@@ -88,12 +72,6 @@ def errorstat(client, prefix):
         return 0
     assert v.startswith("count="), v
     return int(v[len("count="):])
-
-
-def config_get(client, name):
-    reply = client.call("CONFIG", "GET", name)
-    assert isinstance(reply, list) and len(reply) == 2, reply
-    return reply[1]
 
 
 def client_ids(client):

@@ -15,8 +15,8 @@ import tempfile
 import unittest
 
 from test_security import ConfFileCase
-from harness import IS_ORDIS, Err, Map, Server
-from security_util import NOAUTH, WRONGPASS, PerTestServerCase, errorstat, info
+from harness import IS_ORDIS, Err, Map, Server, info
+from security_util import NOAUTH, WRONGPASS, PerTestServerCase, errorstat
 
 ALICE_PW_HASH = "30c952fab122c3f9759f02a6d95c3758b246b4fee239957b2d4fee46e26170c4"  # sha256("pw")
 BOB_PW_HASH = "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881"  # sha256("x")

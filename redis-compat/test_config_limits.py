@@ -15,7 +15,7 @@ import unittest
 import redis
 
 from harness import (IS_ORDIS, SERVER_PATH, ConnectionClosed, Err, RawClient, Server, ServerTestCase,
-                     encode_command, free_port, wait_until)
+                     config_get, encode_command, free_port, info, wait_until)
 
 NOAUTH = "NOAUTH Authentication required."
 WRONGPASS = "WRONGPASS invalid username-password pair or user is disabled."
@@ -23,24 +23,6 @@ MAXCLIENTS = "ERR max number of clients reached"
 BAD_BULK = "ERR Protocol error: invalid bulk length"
 TOO_BIG = "ERR string exceeds maximum allowed size (proto-max-bulk-len)"
 DEFAULT_OBUF = b"normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60"
-
-
-def info(client, section):
-    """One INFO section as {field: value} (values as str), read through a RawClient."""
-    text = client.call("INFO", section)
-    assert isinstance(text, bytes), text
-    fields = {}
-    for line in text.decode().split("\r\n"):
-        if line and not line.startswith("#"):
-            k, _, v = line.partition(":")
-            fields[k] = v
-    return fields
-
-
-def config_get(client, name):
-    reply = client.call("CONFIG", "GET", name)
-    assert isinstance(reply, list) and len(reply) == 2, reply
-    return reply[1]
 
 
 class ConfServer(Server):

@@ -14,9 +14,9 @@ import shutil
 import tempfile
 import unittest
 
-from harness import IS_ORDIS, Err, RawClient, Server
-from security_util import (DENIED_LINE, NOAUTH, NetNamespace, PerTestServerCase, config_get,
-                           denied_exchange, protected_config_error)
+from harness import IS_ORDIS, Err, RawClient, Server, config_get
+from security_util import (DENIED_LINE, NOAUTH, NetNamespace, PerTestServerCase, denied_exchange,
+                           protected_config_error)
 
 DEBUG_REFUSED = ('ERR DEBUG command not allowed. If the enable-debug-command option is set to "local", '
                  "you can run it from a local connection, otherwise you need to set this option in the "

@@ -15,11 +15,11 @@ import socket
 import time
 import unittest
 
-from harness import (IS_ORDIS, SOCKET_TIMEOUT_S, Err, RawClient, Server,
-                     encode_command, wait_until)
+from harness import (IS_ORDIS, SOCKET_TIMEOUT_S, Err, RawClient, Server, config_get,
+                     encode_command, info, wait_until)
 from persist_util import rewrites, wait_rewrite
-from security_util import (MAXCLIENTS, NOAUTH, PerTestServerCase, client_ids, config_get, info,
-                           proc_cpu_seconds, proc_rss_kb, protected_config_error)
+from security_util import (MAXCLIENTS, NOAUTH, PerTestServerCase, client_ids, proc_cpu_seconds,
+                           proc_rss_kb, protected_config_error)
 
 NOFILE = 256
 
@@ -198,15 +198,22 @@ class QueryBufferLimitTest(PerTestServerCase):
         self.assertEqual(c.call("GET", "b"), b)
 
 
-class AofDirChangeRefusedTest(unittest.TestCase):
-    """CONFIG SET dir is refused (protected config); the append-only file keeps writing where it was,
-    and a restart after SIGKILL reads it back."""
+class AofDirCase(unittest.TestCase):
+    """A server logging every write (appendfsync always) in a directory that survives its restarts,
+    and `self.other`, an empty directory inside it to point `dir` at."""
+    server_args = []
 
     def setUp(self):
-        self.srv = Server(["--appendonly", "yes", "--appendfsync", "always"], keep_dir=True).start()
+        self.srv = Server(["--appendonly", "yes", "--appendfsync", "always"] + self.server_args,
+                          keep_dir=True).start()
         self.addCleanup(self.srv.remove_dir)
         self.other = os.path.join(self.srv.dir, "elsewhere")
         os.mkdir(self.other)
+
+
+class AofDirChangeRefusedTest(AofDirCase):
+    """CONFIG SET dir is refused (protected config); the append-only file keeps writing where it was,
+    and a restart after SIGKILL reads it back."""
 
     def test_writes_survive_a_crash(self):
         c = RawClient(self.srv.port)
@@ -232,18 +239,11 @@ class AofDirChangeRefusedTest(unittest.TestCase):
         self.srv.stop()
 
 
-
 @unittest.skipUnless(IS_ORDIS, "ordis's choice: Redis moves the log to the new dir at its next rewrite")
-class AofDirChangeAllowedTest(unittest.TestCase):
+class AofDirChangeAllowedTest(AofDirCase):
     """With protected configs allowed, CONFIG SET dir moves snapshots but not the open log (README,
     Security): every write the log acknowledged is in one directory, the one it was opened in."""
-
-    def setUp(self):
-        self.srv = Server(["--appendonly", "yes", "--appendfsync", "always",
-                           "--enable-protected-configs", "yes"], keep_dir=True).start()
-        self.addCleanup(self.srv.remove_dir)
-        self.other = os.path.join(self.srv.dir, "elsewhere")
-        os.mkdir(self.other)
+    server_args = ["--enable-protected-configs", "yes"]
 
     def test_writes_survive_a_crash(self):
         c = RawClient(self.srv.port)
