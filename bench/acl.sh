@@ -36,31 +36,14 @@ quiet_max=${QUIET_MAX:-900}
 run_quiet_secs=${RUN_QUIET_SECS:-10}
 row_timeout=${ROW_TIMEOUT:-60}
 ordis_threads=${ORDIS_THREADS:-1}
-"$root/scripts/deps.sh" $(cat "$root/scripts/build-packages.txt") redis-server redis-tools
-cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$root/build" --target ordis-server -j"$(nproc)" >/dev/null
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"
+build_ordis redis-server redis-tools
 
 workdir=$(mktemp -d)
 ordis_pid="" redis_pid=""
 trap 'stop_servers; rm -rf "$workdir"' EXIT
 
-free_port() {
-  /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-wait_ready() {
-  for _ in $(seq 1 100); do
-    redis-cli -p "$1" ping >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  echo "server on port $1 did not start" >&2
-  exit 1
-}
-stop_servers() {
-  local pid
-  for pid in $ordis_pid $redis_pid; do kill "$pid" 2>/dev/null || true; done
-  for pid in $ordis_pid $redis_pid; do wait "$pid" 2>/dev/null || true; done
-  ordis_pid="" redis_pid=""
-}
 start_servers() {
   ordis_port=$(free_port)
   redis_port=$(free_port)
@@ -91,9 +74,6 @@ wait_quiet() {  # quiet_secs max_secs
   done
 }
 
-cpu_ticks() {  # pid -> utime+stime of the process (all its threads), in clock ticks
-  awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
-}
 hz=$(getconf CLK_TCK)
 
 users=(default bench narrow)

@@ -17,6 +17,8 @@ base=${1:?usage: bench/instructions.sh BASE [NEW]}
 new=${2:-HEAD}
 requests=${REQUESTS:-100000}
 "$root/scripts/deps.sh" $(cat "$root/scripts/build-packages.txt") valgrind redis-tools
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"
 
 workdir=$(mktemp -d)
 trap 'rm -rf "$workdir"' EXIT
@@ -38,7 +40,7 @@ binary() {
   echo "$build/server/ordis-server"
 }
 
-port=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 
 # Instructions the server ran for the load, as user $2 ("" for default).
 count() {

@@ -14,25 +14,14 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-3}
 keys=${KEYS:-1000000}
-"$root/scripts/deps.sh" $(cat "$root/scripts/build-packages.txt") redis-server redis-tools
-cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$root/build" --target ordis-server -j"$(nproc)" >/dev/null
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"
+build_ordis redis-server redis-tools
 
 workdir=$(mktemp -d)
 ordis_pid="" redis_pid=""
 trap 'stop_servers; rm -rf "$workdir"' EXIT
 
-free_port() {
-  /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-wait_ready() {
-  for _ in $(seq 1 100); do
-    redis-cli -p "$1" ping >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  echo "server on port $1 did not start" >&2
-  exit 1
-}
 starts=0
 start_servers() {
   starts=$((starts + 1))
@@ -48,15 +37,8 @@ start_servers() {
   wait_ready "$ordis_port"
   wait_ready "$redis_port"
 }
-stop_servers() {
-  local pid
-  for pid in $ordis_pid $redis_pid; do kill "$pid" 2>/dev/null || true; done
-  for pid in $ordis_pid $redis_pid; do wait "$pid" 2>/dev/null || true; done
-  ordis_pid="" redis_pid=""
-}
 used_memory() { redis-cli -p "$1" info memory | tr -d '\r' | awk -F: '$1 == "used_memory" { print $2 }'; }
 rss() { awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$1/status"; }
-cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
 # Writes the RESP commands of a row to a file: name count kind.
 generate() {

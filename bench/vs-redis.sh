@@ -30,25 +30,13 @@ shift || true
 sections=("$@")
 [ ${#sections[@]} -eq 0 ] && sections=(strings zset)
 row_timeout=${ROW_TIMEOUT:-20}
-"$root/scripts/deps.sh" $(cat "$root/scripts/build-packages.txt") redis-server redis-tools
-cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$root/build" --target ordis-server -j"$(nproc)" >/dev/null
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"
+build_ordis redis-server redis-tools
 
 workdir=$(mktemp -d)
 ordis_pid="" redis_pid=""
 trap 'stop_servers; rm -rf "$workdir"' EXIT
-
-free_port() {
-  /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-wait_ready() {
-  for _ in $(seq 1 100); do
-    redis-cli -p "$1" ping >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  echo "server on port $1 did not start" >&2
-  exit 1
-}
 
 # Each server runs in a scratch directory of its own (--dir), with the flags given after the
 # defaults --save '' --appendonly no (later flags win, on both servers).
@@ -87,12 +75,6 @@ start_servers() {
   start_redis "$redis_dir" "$@"
   wait_ready "$ordis_port"
   wait_ready "$redis_port"
-}
-stop_servers() {
-  local pid
-  for pid in $ordis_pid $redis_pid; do kill "$pid" 2>/dev/null || true; done
-  for pid in $ordis_pid $redis_pid; do wait "$pid" 2>/dev/null || true; done
-  ordis_pid="" redis_pid=""
 }
 
 declare -A results errors
