@@ -2,10 +2,12 @@
 // exclusive lock (FindForWrite / Set / Delete / SetExpire / Move), reads under the shared lock
 // (Find / Scan / DbSize) with lazy expiry of what readers reported, and WATCH bookkeeping from
 // connection threads. Meant to be run under ThreadSanitizer (see tests/CMakeLists.txt); each test
-// also checks invariants that a race would break. Runs a fixed amount of work, never sleeps.
+// also checks invariants that a race would break. Runs a fixed amount of work and never sleeps to
+// pass (the active expiry test polls for the expiry thread's work with a deadline).
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <latch>
 #include <memory>
@@ -16,8 +18,10 @@
 #include <thread>
 #include <vector>
 
+#include "base/clock.h"
 #include "base/number.h"
 #include "index/rw_lock.h"
+#include "server/keyspace/expiry.h"
 #include "server/keyspace/keyspace.h"
 #include "server/keyspace/watch_registry.h"
 
@@ -315,7 +319,8 @@ TEST(KeyspaceStress, LazyAndActiveExpiry) {
     int n = 0;
     while (Pace(writer_ops, n * 20, writers_left)) {
       std::unique_lock lock(ks.mu());
-      ks.ActiveExpireCycle(now.load(), 20);
+      bool more_due;
+      ks.ExpireDueKeys(now.load(), 20, &more_due);
       ++n;
     }
   });
@@ -337,6 +342,122 @@ TEST(KeyspaceStress, LazyAndActiveExpiry) {
     ks.ExpireReported(expired, end);
     EXPECT_EQ(ks.DbSize(db), live);
   }
+}
+
+// The active expiry thread against writers that set, extend and clear short TTLs on the real
+// clock and readers that look keys up and scan. Each writer owns its keys, so it knows how each
+// ends: a key whose last write left no TTL must survive, every other must be deleted by the
+// thread (nobody reads it after the writers stop), and then both spaces of the index are empty
+// but for the survivors.
+TEST(KeyspaceStress, ActiveExpiryBesideReadersAndWriters) {
+  constexpr int kDbs = 2, kWriters = 3, kReaders = 2, kWriterOps = 20000, kKeys = 200;
+  Keyspace ks(kDbs);
+  ActiveExpiry expiry(ks);
+  expiry.Start();
+  std::atomic<int> writers_left{kWriters};
+  std::atomic<int64_t> writer_ops{0};
+  std::latch start(kWriters + kReaders);
+  // persistent[t][db * kKeys + i]: writer t's key i in db ends without a TTL.
+  std::vector<std::vector<bool>> persistent(kWriters, std::vector<bool>(kDbs * kKeys, false));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kWriters; ++t) {
+    threads.emplace_back([&, t] {
+      start.arrive_and_wait();
+      std::mt19937_64 rng(t + 900);
+      for (int op = 0; op < kWriterOps; ++op) {
+        writer_ops.fetch_add(1);
+        const int db = static_cast<int>(Uniform(rng, kDbs));
+        const int i = static_cast<int>(Uniform(rng, kKeys));
+        const std::string key = Named("w" + std::to_string(t) + ":", i);
+        std::unique_lock lock(ks.mu());
+        const int64_t now = NowMs();
+        const int64_t soon = now + 1 + static_cast<int64_t>(Uniform(rng, 30));
+        Object* obj = ks.FindForWrite(db, key, now);
+        switch (Uniform(rng, 4)) {
+          case 0:  // SET without a TTL
+            ks.Set(db, key, Str("v"));
+            persistent[t][db * kKeys + i] = true;
+            break;
+          case 1:  // SET PX
+            ks.Set(db, key, Str("v", soon));
+            persistent[t][db * kKeys + i] = false;
+            break;
+          case 2:  // PEXPIRE
+            if (obj != nullptr) {
+              ks.SetExpire(db, key, obj, soon);
+              persistent[t][db * kKeys + i] = false;
+            }
+            break;
+          default:  // PERSIST
+            if (obj != nullptr) {
+              ks.SetExpire(db, key, obj, kNoExpire);
+              persistent[t][db * kKeys + i] = true;
+            }
+            break;
+        }
+        // A key the thread deleted (or that expired before FindForWrite) is gone: not persistent.
+        if (ks.Find(db, key, now) == nullptr) persistent[t][db * kKeys + i] = false;
+      }
+      writers_left.fetch_sub(1);
+    });
+  }
+  for (int t = 0; t < kReaders; ++t) {
+    threads.emplace_back([&, t] {
+      start.arrive_and_wait();
+      std::mt19937_64 rng(t + 950);
+      int n = 0;
+      while (Pace(writer_ops, n * 5, writers_left)) {
+        const int db = static_cast<int>(Uniform(rng, kDbs));
+        std::shared_lock lock(ks.mu());
+        const int64_t now = NowMs();
+        size_t live = 0;
+        ks.Scan(db, ScanStart::Edge(), Direction::kForward, now, [&](std::string_view, Object* o) {
+          EXPECT_TRUE(o->expire_at_ms == kNoExpire || o->expire_at_ms > now);
+          ++live;
+          return true;
+        });
+        EXPECT_LE(live, ks.DbSize(db));
+        int64_t previous = INT64_MIN;
+        ks.ScanByExpiry(db, [&](std::string_view, int64_t at, Object* o) {
+          EXPECT_EQ(o->expire_at_ms, at);
+          EXPECT_LE(previous, at);
+          previous = at;
+          return true;
+        });
+        ++n;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+
+  size_t survivors = 0;
+  for (const auto& keys : persistent) {
+    for (bool p : keys) survivors += p;
+  }
+  // Every TTL set was at most 31 ms ahead; the thread gets them all without any reader.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  size_t left = SIZE_MAX;
+  while (std::chrono::steady_clock::now() < deadline) {
+    {
+      std::shared_lock lock(ks.mu());
+      left = ks.DbSize(0) + ks.DbSize(1);
+    }
+    if (left == survivors) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  expiry.Stop();
+  EXPECT_EQ(left, survivors);
+  std::shared_lock lock(ks.mu());
+  for (int t = 0; t < kWriters; ++t) {
+    for (int db = 0; db < kDbs; ++db) {
+      for (int i = 0; i < kKeys; ++i) {
+        const std::string key = Named("w" + std::to_string(t) + ":", i);
+        EXPECT_EQ(ks.Find(db, key, INT64_MIN) != nullptr, persistent[t][db * kKeys + i]) << key;
+      }
+    }
+  }
+  EXPECT_EQ(ks.ExpiresCount(0) + ks.ExpiresCount(1), 0u);
+  EXPECT_EQ(ks.IndexStats().keys, survivors);
 }
 
 // Optimistic transactions as WATCH/MULTI/EXEC run them: a client registers a watch and reads the

@@ -4,7 +4,6 @@
 #include "server/command/dispatcher.h"
 #include "server/command/errors.h"
 #include "server/command/transaction.h"
-#include "server/keyspace/expiry.h"
 
 namespace ordis::server {
 
@@ -43,9 +42,6 @@ std::unique_ptr<CommandRunner> CommandService::NewRunner(ThreadStats& stats) {
   return std::make_unique<Dispatcher>(services_, stats);
 }
 
-void CommandService::Cron(int64_t now_ms) {
-  RunActiveExpiry(services_.keyspace, now_ms);
-  cron_(now_ms);
-}
+void CommandService::Cron(int64_t now_ms) { cron_(now_ms); }
 
 }  // namespace ordis::server

@@ -19,7 +19,6 @@ namespace ordis::server {
 enum class ObjType : uint8_t { kString = 0, kList = 1, kSet = 2, kZSet = 3, kHash = 4 };
 
 inline constexpr int64_t kNoExpire = -1;
-inline constexpr uint32_t kNoTtlSlot = UINT32_MAX;
 
 using ListValue = std::deque<std::string>;
 // SetValue (server/types/set_value.h): members in a vector, found through a hash index of
@@ -39,8 +38,6 @@ struct Object {
   // Seconds on the server's LRU clock at the last access, for OBJECT IDLETIME. Readers update it
   // under the shared lock, hence atomic (relaxed: a statistic, orders nothing).
   std::atomic<uint32_t> access_s{0};
-  // Position in the database's TtlIndex, kNoTtlSlot when the key has no TTL.
-  uint32_t ttl_slot = kNoTtlSlot;
   int64_t expire_at_ms = kNoExpire;  // absolute unix time in ms
   // The string was modified in place (APPEND, SETRANGE): Redis then reports encoding "raw".
   bool raw_encoding = false;
