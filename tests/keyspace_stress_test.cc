@@ -33,11 +33,8 @@ using index::ScanStart;
 
 constexpr int64_t kT0 = 1'700'000'000'000;
 
-std::unique_ptr<Object> Str(std::string value, int64_t expire_at_ms = kNoExpire) {
-  auto obj = std::make_unique<Object>();
-  obj->str = std::move(value);
-  obj->expire_at_ms = expire_at_ms;
-  return obj;
+ObjectPtr Str(std::string value, int64_t expire_at_ms = kNoExpire) {
+  return NewString(value, expire_at_ms);
 }
 
 // prefix followed by n in decimal. (Not `"prefix" + std::to_string(n)`: GCC 12 warns falsely
@@ -73,12 +70,12 @@ void Incr(Keyspace& ks, int db, std::string_view key, int64_t now, bool in_place
   Object* obj = ks.FindForWrite(db, key, now);
   int64_t v = 0;
   if (obj != nullptr) {
-    ASSERT_TRUE(ParseInt64(obj->str, &v)) << obj->str;
+    ASSERT_TRUE(obj->StringAsInt(&v)) << StringValue(*obj);
   }
   std::string next = std::to_string(v + 1);
   if (obj != nullptr && in_place) {
-    obj->str = next;
-    ks.SetExpire(db, key, obj, obj->expire_at_ms);
+    obj->SetInt(v + 1);
+    obj = ks.SetExpire(db, key, obj, obj->expire_at_ms());
   } else {
     ks.Set(db, key, Str(next));
   }
@@ -115,7 +112,7 @@ TEST(KeyspaceStress, NoLostIncrements) {
           // Readers touch the access statistics under the shared lock, as LookupRead does.
           obj->access_s.store(static_cast<uint32_t>(reads), std::memory_order_relaxed);
           int64_t v = 0;
-          ASSERT_TRUE(ParseInt64(obj->str, &v)) << obj->str;
+          ASSERT_TRUE(obj->StringAsInt(&v)) << StringValue(*obj);
           ASSERT_GE(v, last);
           last = v;
         }
@@ -127,7 +124,7 @@ TEST(KeyspaceStress, NoLostIncrements) {
   std::shared_lock lock(ks.mu());
   Object* obj = ks.Find(1, "counter", kT0);
   ASSERT_NE(obj, nullptr);
-  EXPECT_EQ(obj->str, std::to_string(kThreads * kIncrements));
+  EXPECT_EQ(StringValue(*obj), std::to_string(kThreads * kIncrements));
   EXPECT_EQ(ks.DbSize(1), 1u);
   EXPECT_EQ(ks.DbSize(0), 0u);
 }
@@ -163,7 +160,7 @@ TEST(KeyspaceStress, DbSizeMatchesScanWhileWriting) {
           case 3: {
             Object* obj = ks.FindForWrite(db, key, kT0);
             if (obj != nullptr) {
-              ks.SetExpire(db, key, obj, Uniform(rng, 2) ? kNoExpire : kT0 + 2'000'000);
+              obj = ks.SetExpire(db, key, obj, Uniform(rng, 2) ? kNoExpire : kT0 + 2'000'000);
             }
             break;
           }
@@ -191,13 +188,13 @@ TEST(KeyspaceStress, DbSizeMatchesScanWhileWriting) {
         std::shared_lock lock(ks.mu());
         Object* obj = ks.Find(db, key, kT0);
         if (obj != nullptr) {
-          ASSERT_EQ(obj->str[0], 'v');
+          ASSERT_EQ(StringValue(*obj)[0], 'v');
           obj->access_s.store(1, std::memory_order_relaxed);
         }
         int seen = 0;
         ks.Scan(db, ScanStart::At(key), Uniform(rng, 2) ? Direction::kForward : Direction::kReverse,
                 kT0, [&](std::string_view k, Object* o) {
-                  EXPECT_EQ(o->str[0], 'v');
+                  EXPECT_EQ(StringValue(*o)[0], 'v');
                   EXPECT_EQ(k.substr(0, 4), "key:");
                   return ++seen < 20;
                 });
@@ -220,7 +217,7 @@ TEST(KeyspaceStress, DbSizeMatchesScanWhileWriting) {
                     if (scanned > 0 && !(prev < k)) ordered = false;
                     prev.assign(k);
                     ++scanned;
-                    if (o->expire_at_ms != kNoExpire) ++with_ttl;
+                    if (o->expire_at_ms() != kNoExpire) ++with_ttl;
                     return true;
                   });
           ASSERT_TRUE(ordered);
@@ -263,7 +260,7 @@ TEST(KeyspaceStress, LazyAndActiveExpiry) {
         if (Uniform(rng, 4) == 0) {
           Object* obj = ks.FindForWrite(db, key, t_now);
           if (obj != nullptr) {
-            ASSERT_TRUE(obj->expire_at_ms == kNoExpire || obj->expire_at_ms > t_now);
+            ASSERT_TRUE(obj->expire_at_ms() == kNoExpire || obj->expire_at_ms() > t_now);
           }
         } else {
           ks.Set(db, key,
@@ -290,7 +287,7 @@ TEST(KeyspaceStress, LazyAndActiveExpiry) {
             ks.Scan(
                 db, ScanStart::Edge(), Direction::kForward, t_now,
                 [&](std::string_view, Object* o) {
-                  EXPECT_TRUE(o->expire_at_ms == kNoExpire || o->expire_at_ms > t_now);
+                  EXPECT_TRUE(o->expire_at_ms() == kNoExpire || o->expire_at_ms() > t_now);
                   ++live;
                   return true;
                 },
@@ -300,7 +297,7 @@ TEST(KeyspaceStress, LazyAndActiveExpiry) {
             std::string key = Named("e:", Uniform(rng, kKeys));
             Object* obj = ks.Find(db, key, t_now, &expired);
             if (obj != nullptr) {
-              ASSERT_TRUE(obj->expire_at_ms == kNoExpire || obj->expire_at_ms > t_now);
+              ASSERT_TRUE(obj->expire_at_ms() == kNoExpire || obj->expire_at_ms() > t_now);
             }
           }
         }
@@ -384,13 +381,13 @@ TEST(KeyspaceStress, ActiveExpiryBesideReadersAndWriters) {
             break;
           case 2:  // PEXPIRE
             if (obj != nullptr) {
-              ks.SetExpire(db, key, obj, soon);
+              obj = ks.SetExpire(db, key, obj, soon);
               persistent[t][db * kKeys + i] = false;
             }
             break;
           default:  // PERSIST
             if (obj != nullptr) {
-              ks.SetExpire(db, key, obj, kNoExpire);
+              obj = ks.SetExpire(db, key, obj, kNoExpire);
               persistent[t][db * kKeys + i] = true;
             }
             break;
@@ -412,14 +409,14 @@ TEST(KeyspaceStress, ActiveExpiryBesideReadersAndWriters) {
         const int64_t now = NowMs();
         size_t live = 0;
         ks.Scan(db, ScanStart::Edge(), Direction::kForward, now, [&](std::string_view, Object* o) {
-          EXPECT_TRUE(o->expire_at_ms == kNoExpire || o->expire_at_ms > now);
+          EXPECT_TRUE(o->expire_at_ms() == kNoExpire || o->expire_at_ms() > now);
           ++live;
           return true;
         });
         EXPECT_LE(live, ks.DbSize(db));
         int64_t previous = INT64_MIN;
         ks.ScanByExpiry(db, [&](std::string_view, int64_t at, Object* o) {
-          EXPECT_EQ(o->expire_at_ms, at);
+          EXPECT_EQ(o->expire_at_ms(), at);
           EXPECT_LE(previous, at);
           previous = at;
           return true;
@@ -486,7 +483,7 @@ TEST(KeyspaceStress, WatchedIncrementsAreNotLost) {
           for (const auto& [db, key] : watched) ks.watches().Watch(db, key, &state, false);
           Object* obj = ks.Find(0, "wcounter", kT0);
           if (obj != nullptr) {
-            ASSERT_TRUE(ParseInt64(obj->str, &seen));
+            ASSERT_TRUE(obj->StringAsInt(&seen));
           }
         }
         {
@@ -496,8 +493,8 @@ TEST(KeyspaceStress, WatchedIncrementsAreNotLost) {
           if (!state.dirty.load(std::memory_order_acquire)) {
             Object* obj = ks.FindForWrite(0, "wcounter", kT0);
             if (obj != nullptr && c % 2 == 0) {
-              obj->str = std::to_string(seen + 1);
-              ks.SetExpire(0, "wcounter", obj, obj->expire_at_ms);  // signals watchers
+              obj->SetInt(seen + 1);
+              obj = ks.SetExpire(0, "wcounter", obj, obj->expire_at_ms());  // signals watchers
             } else {
               ks.Set(0, "wcounter", Str(std::to_string(seen + 1)));
             }
@@ -557,7 +554,7 @@ TEST(KeyspaceStress, WatchedIncrementsAreNotLost) {
   Object* obj = ks.Find(0, "wcounter", kT0);
   ASSERT_NE(obj, nullptr);
   EXPECT_EQ(commits.load(), kClients * kCommitsPerClient);
-  EXPECT_EQ(obj->str, std::to_string(commits.load()));
+  EXPECT_EQ(StringValue(*obj), std::to_string(commits.load()));
 }
 
 // Readers that keep retaking the shared lock (I/O threads running batches of GETs back to back)

@@ -100,10 +100,8 @@ Object* Keyspace::FindForWrite(int db, std::string_view key, int64_t now_ms) {
   return obj;
 }
 
-void Keyspace::FreeObject(Object* obj) { delete obj; }
-
 void Keyspace::TtlAdd(int db, Db& d, std::string_view key, Object* obj) {
-  const int64_t at = obj->expire_at_ms;
+  const int64_t at = obj->expire_at_ms();
   if (at == kNoExpire) return;
   if (!store_->Put(EncodeTtlKey(db, at, key), ToHandle(obj))) {
     ++d.ttl_keys;
@@ -113,7 +111,7 @@ void Keyspace::TtlAdd(int db, Db& d, std::string_view key, Object* obj) {
 }
 
 void Keyspace::TtlRemove(int db, Db& d, std::string_view key, const Object* obj) {
-  const int64_t at = obj->expire_at_ms;
+  const int64_t at = obj->expire_at_ms();
   if (at == kNoExpire) return;
   [[maybe_unused]] auto erased = store_->Erase(EncodeTtlKey(db, at, key));
   assert(erased && ToObject(*erased) == obj);
@@ -121,7 +119,7 @@ void Keyspace::TtlRemove(int db, Db& d, std::string_view key, const Object* obj)
   d.ttl_sum_ms -= at;
 }
 
-Object* Keyspace::Set(int db, std::string_view key, std::unique_ptr<Object> obj) {
+Object* Keyspace::Set(int db, std::string_view key, ObjectPtr obj) {
   Db& d = PhysicalDb(db);
   NotifyBeforeChange(db, key, Lookup(db, key));
   Object* raw = obj.release();
@@ -129,14 +127,14 @@ Object* Keyspace::Set(int db, std::string_view key, std::unique_ptr<Object> obj)
   if (old) {
     Object* prev = ToObject(*old);
     // The same expire time keeps its TTL entry, re-pointed by TtlAdd's Put.
-    if (prev->expire_at_ms != raw->expire_at_ms) TtlRemove(db, d, key, prev);
+    if (prev->expire_at_ms() != raw->expire_at_ms()) TtlRemove(db, d, key, prev);
     FreeObject(prev);
   } else {
     ++d.keys;
   }
-  if (raw->expire_at_ms != kNoExpire) {
+  if (raw->has_ttl()) {
     TtlAdd(db, d, key, raw);
-    if (observer_ != nullptr) observer_->ExpireSet(db, key, raw->expire_at_ms);
+    if (observer_ != nullptr) observer_->ExpireSet(db, key, raw->expire_at_ms());
   }
   watches_.Touch(db, key);
   return raw;
@@ -183,20 +181,24 @@ void Keyspace::Move(int db, std::string_view from, int to_db, std::string_view t
   store_->Erase(EncodeKey(db, from));
   --src.keys;
   watches_.Touch(db, from);
-  Set(to_db, to, std::unique_ptr<Object>(obj));
+  Set(to_db, to, ObjectPtr(obj));
 }
 
-void Keyspace::SetExpire(int db, std::string_view key, Object* obj, int64_t expire_at_ms) {
+Object* Keyspace::SetExpire(int db, std::string_view key, Object* obj, int64_t expire_at_ms) {
   Db& d = PhysicalDb(db);
   NotifyBeforeChange(db, key, obj);
-  if (obj->expire_at_ms != expire_at_ms) {
+  if (obj->expire_at_ms() != expire_at_ms) {
     TtlRemove(db, d, key, obj);
-    obj->expire_at_ms = expire_at_ms;
+    Object* moved = SetObjectExpire(obj, expire_at_ms);
+    if (moved != obj) store_->Put(EncodeKey(db, key), ToHandle(moved));
+    obj = moved;
     TtlAdd(db, d, key, obj);
   }
-  if (expire_at_ms != kNoExpire && observer_ != nullptr)
+  if (expire_at_ms != kNoExpire && observer_ != nullptr) {
     observer_->ExpireSet(db, key, expire_at_ms);
+  }
   watches_.Touch(db, key);
+  return obj;
 }
 
 void Keyspace::ExpireReported(const std::vector<ExpiredKey>& keys, int64_t now_ms) {
@@ -297,7 +299,7 @@ bool Keyspace::BulkLoad(LoadSource next, int64_t now_ms) {
 
   std::string encoded, previous;
   bool in_order = true, ended = false, held = false;
-  std::unique_ptr<Object> obj;
+  ObjectPtr obj;
   int db = 0;
   std::string_view key;
   store_->BulkLoad([&](std::string_view* out_key, index::ValueHandle* out_value) {
@@ -319,7 +321,7 @@ bool Keyspace::BulkLoad(LoadSource next, int64_t now_ms) {
       while (!held && !ended) {
         if (!next(&db, &key, &obj)) {
           ended = true;
-        } else if (obj->expire_at_ms == kNoExpire || obj->expire_at_ms > now_ms) {
+        } else if (!obj->has_ttl() || obj->expire_at_ms() > now_ms) {
           held = true;
           encoded = EncodeKey(db, key);
           // The index requires strictly increasing keys; a source that breaks that ends the load
@@ -346,14 +348,15 @@ bool Keyspace::BulkLoad(LoadSource next, int64_t now_ms) {
       Db& d = PhysicalDb(db);
       Object* raw = obj.release();
       ++d.keys;
-      if (raw->expire_at_ms != kNoExpire) {
+      if (raw->has_ttl()) {
+        const int64_t at = raw->expire_at_ms();
         ttl_db = db;
-        ttls.push_back({raw->expire_at_ms, static_cast<uint32_t>(ttl_bytes.size()),
-                        static_cast<uint32_t>(key.size()), raw});
+        ttls.push_back(
+            {at, static_cast<uint32_t>(ttl_bytes.size()), static_cast<uint32_t>(key.size()), raw});
         ttl_bytes.append(key);
         ++d.ttl_keys;
-        d.ttl_sum_ms += raw->expire_at_ms;
-        d.ttl_floor_ms = std::min(d.ttl_floor_ms, raw->expire_at_ms);
+        d.ttl_sum_ms += at;
+        d.ttl_floor_ms = std::min(d.ttl_floor_ms, at);
       }
       *out_key = previous;
       *out_value = ToHandle(raw);
@@ -588,26 +591,26 @@ size_t Keyspace::MemoryUsage(std::string_view key, const Object& obj) {
   constexpr size_t kIndexEntryOverhead = 64;  // index entry, slot and hash slot
   constexpr size_t kElementOverhead = 48;     // container node or slot per element, estimated
   auto bytes = [](const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; };
-  size_t payload = bytes(obj.str);
-  if (obj.coll) {
-    payload += sizeof(Collection);
-    std::visit(
-        [&](const auto& v) {
-          using T = std::decay_t<decltype(v)>;
-          if constexpr (std::is_same_v<T, ListValue>) {
-            for (const auto& e : v) payload += kElementOverhead + bytes(e);
-          } else if constexpr (std::is_same_v<T, SetValue>) {
-            payload += v.TableBytes();  // the member vector and the index of positions
-            for (const std::string& m : v) payload += bytes(m);
-          } else if constexpr (std::is_same_v<T, HashValue>) {
-            for (const auto& [f, val] : v) payload += kElementOverhead + bytes(f) + bytes(val);
-          } else {
-            payload += v.MemoryUsage();  // ZSetValue
-          }
-        },
-        *obj.coll);
-  }
-  return kIndexEntryOverhead + key.size() + kPrefixLen + sizeof(Object) + payload;
+  size_t total = kIndexEntryOverhead + kPrefixLen + key.size() + obj.block_size();
+  if (obj.has_ttl()) total += kIndexEntryOverhead + kTtlPrefixLen + key.size();
+  if (obj.type() == ObjType::kString) return total + obj.raw_buffer_bytes();
+  total += sizeof(Collection);
+  std::visit(
+      [&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, ListValue>) {
+          for (const auto& e : v) total += kElementOverhead + bytes(e);
+        } else if constexpr (std::is_same_v<T, SetValue>) {
+          total += v.TableBytes();  // the member vector and the index of positions
+          for (const std::string& m : v) total += bytes(m);
+        } else if constexpr (std::is_same_v<T, HashValue>) {
+          for (const auto& [f, val] : v) total += kElementOverhead + bytes(f) + bytes(val);
+        } else {
+          total += v.MemoryUsage();  // ZSetValue
+        }
+      },
+      obj.collection());
+  return total;
 }
 
 }  // namespace ordis::server

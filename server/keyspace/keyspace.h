@@ -99,13 +99,15 @@ class Keyspace {
 
   // exclusive. Stores obj at key, replacing (and freeing) any previous object and its TTL; obj's
   // own expire_at_ms is indexed. Returns the stored object.
-  Object* Set(int db, std::string_view key, std::unique_ptr<Object> obj);
+  Object* Set(int db, std::string_view key, ObjectPtr obj);
   // exclusive. Removes key; true iff it existed (expired or not).
   bool Delete(int db, std::string_view key);
   // exclusive. Moves the object at `from` to `to` in db `to_db`, replacing what is there.
   void Move(int db, std::string_view from, int to_db, std::string_view to);
-  // exclusive. Sets (kNoExpire clears) the TTL of an object stored at key.
-  void SetExpire(int db, std::string_view key, Object* obj, int64_t expire_at_ms);
+  // exclusive. Sets (kNoExpire clears) the TTL of obj, the object stored at key. Adding or removing
+  // a TTL changes the object's size: it moves, and the index is re-pointed. Returns the object to
+  // use from then on; obj is invalid when it differs.
+  [[nodiscard]] Object* SetExpire(int db, std::string_view key, Object* obj, int64_t expire_at_ms);
 
   // exclusive. Every change to a key's value made in place (not through Set/Delete/Move/
   // SetExpire, which signal themselves) must call this: it marks WATCHers dirty. (The object
@@ -128,8 +130,7 @@ class Keyspace {
   // through the index's bulk load; next yields (db, key, object) in increasing (db, key) order
   // and returns false at the end. Keys already expired at now_ms are dropped. Returns false (having
   // loaded the keys before it) if the source breaks the order.
-  using LoadSource =
-      absl::FunctionRef<bool(int* db, std::string_view* key, std::unique_ptr<Object>* obj)>;
+  using LoadSource = absl::FunctionRef<bool(int* db, std::string_view* key, ObjectPtr* obj)>;
   bool BulkLoad(LoadSource next, int64_t now_ms);
 
   // exclusive. Deletes expired keys reported by readers, if they are still expired.
@@ -224,12 +225,11 @@ class Keyspace {
   void CollectDue(int db, int64_t now_ms, size_t max_keys);
   // The soonest expire time in db (INT64_MAX if none), which becomes its floor.
   int64_t FirstExpiry(int db);
-  void FreeObject(Object* obj);
   // Frees every object and empties the index (every database).
   void ClearAll();
 
   bool IsExpired(const Object* obj, int64_t now_ms) const {
-    return !loading_ && obj->expire_at_ms != kNoExpire && obj->expire_at_ms <= now_ms;
+    return !loading_ && obj->has_ttl() && obj->expire_at_ms() <= now_ms;
   }
   void NotifyBeforeChange(int db, std::string_view key, const Object* obj) {
     ++changes_;

@@ -35,11 +35,8 @@ using index::ScanStart;
 
 constexpr int64_t kT0 = 1'700'000'000'000;  // fake "now" in ms
 
-std::unique_ptr<Object> Str(std::string_view value, int64_t expire_at_ms = kNoExpire) {
-  auto obj = std::make_unique<Object>();
-  obj->str = std::string(value);
-  obj->expire_at_ms = expire_at_ms;
-  return obj;
+ObjectPtr Str(std::string_view value, int64_t expire_at_ms = kNoExpire) {
+  return NewString(value, expire_at_ms);
 }
 
 using ordis::test_support::Printable;
@@ -76,13 +73,13 @@ TEST_F(KeyspaceTest, SetFindDelete) {
   EXPECT_EQ(ks_.Find(0, "k", kT0), nullptr);
   Object* o = ks_.Set(0, "k", Str("v1"));
   ASSERT_NE(o, nullptr);
-  EXPECT_EQ(o->str, "v1");
+  EXPECT_EQ(StringValue(*o), "v1");
   EXPECT_EQ(ks_.Find(0, "k", kT0), o);
   EXPECT_EQ(ks_.FindForWrite(0, "k", kT0), o);
   EXPECT_EQ(ks_.DbSize(0), 1u);
   // Replacing frees the old object and keeps the count.
   Object* o2 = ks_.Set(0, "k", Str("v2"));
-  EXPECT_EQ(ks_.Find(0, "k", kT0)->str, "v2");
+  EXPECT_EQ(StringValue(*ks_.Find(0, "k", kT0)), "v2");
   EXPECT_EQ(ks_.Find(0, "k", kT0), o2);
   EXPECT_EQ(ks_.DbSize(0), 1u);
   EXPECT_TRUE(ks_.Delete(0, "k"));
@@ -110,7 +107,7 @@ TEST_F(KeyspaceTest, BinaryKeysAndTheEmptyKey) {
   for (size_t i = 0; i < keys.size(); ++i) {
     Object* o = ks_.Find(1, keys[i], kT0);
     ASSERT_NE(o, nullptr) << Printable(keys[i]);
-    EXPECT_EQ(o->str, std::to_string(i)) << Printable(keys[i]);
+    EXPECT_EQ(StringValue(*o), std::to_string(i)) << Printable(keys[i]);
   }
   EXPECT_EQ(ks_.Find(1, "\0\0\0"s, kT0), nullptr);
   std::vector<std::string> sorted = keys;
@@ -137,7 +134,7 @@ TEST_F(KeyspaceTest, DatabasesAreIsolated) {
   ks_.Set(2, "only-in-2", Str("x"));
   for (int db = 0; db < 4; ++db) {
     SCOPED_TRACE("db " + std::to_string(db));
-    EXPECT_EQ(ks_.Find(db, "m", kT0)->str, "db" + std::to_string(db));
+    EXPECT_EQ(StringValue(*ks_.Find(db, "m", kT0)), "db" + std::to_string(db));
     size_t want = db == 2 ? 6 : 5;
     EXPECT_EQ(ks_.DbSize(db), want);
     EXPECT_EQ(ScanKeys(ks_, db, ScanStart::Edge(), Direction::kForward, kT0).size(), want);
@@ -291,20 +288,29 @@ TEST_F(KeyspaceTest, SetExpireMaintainsTheTtlIndex) {
   Object* b = ks_.Set(0, "b", Str("2"));
   Object* c = ks_.Set(0, "c", Str("3"));
   EXPECT_EQ(ks_.ExpiresCount(0), 0u);
-  ks_.SetExpire(0, "a", a, kT0 + 1000);
-  ks_.SetExpire(0, "b", b, kT0 + 2000);
-  ks_.SetExpire(0, "c", c, kT0 + 3000);
+  // Adding a TTL moves the object (its block grows by the expire time); the index follows.
+  a = ks_.SetExpire(0, "a", a, kT0 + 1000);
+  b = ks_.SetExpire(0, "b", b, kT0 + 2000);
+  c = ks_.SetExpire(0, "c", c, kT0 + 3000);
+  EXPECT_EQ(ks_.Find(0, "a", kT0), a);
+  EXPECT_EQ(ks_.Find(0, "b", kT0), b);
+  EXPECT_EQ(ks_.Find(0, "c", kT0), c);
+  EXPECT_EQ(StringValue(*b), "2");
   EXPECT_EQ(ks_.ExpiresCount(0), 3u);
   EXPECT_EQ(ks_.AvgTtlMs(0, kT0), 2000);
-  // Changing a TTL keeps one index entry.
-  ks_.SetExpire(0, "b", b, kT0 + 5000);
+  // Changing a TTL keeps one index entry, and the object where it is.
+  EXPECT_EQ(ks_.SetExpire(0, "b", b, kT0 + 5000), b);
+  EXPECT_EQ(b->expire_at_ms(), kT0 + 5000);
   EXPECT_EQ(ks_.ExpiresCount(0), 3u);
   EXPECT_EQ(ks_.AvgTtlMs(0, kT0), 3000);
-  // Clearing from the front of the index moves the last entry into its slot.
-  ks_.SetExpire(0, "a", a, kNoExpire);
+  // Clearing moves it again.
+  a = ks_.SetExpire(0, "a", a, kNoExpire);
+  EXPECT_EQ(ks_.Find(0, "a", kT0), a);
+  EXPECT_FALSE(a->has_ttl());
+  EXPECT_EQ(StringValue(*a), "1");
   EXPECT_EQ(ks_.ExpiresCount(0), 2u);
   EXPECT_EQ(ks_.AvgTtlMs(0, kT0), 4000);
-  ks_.SetExpire(0, "a", a, kNoExpire);  // clearing twice is harmless
+  EXPECT_EQ(ks_.SetExpire(0, "a", a, kNoExpire), a);  // clearing twice is harmless
   EXPECT_EQ(ks_.ExpiresCount(0), 2u);
   // Deleting and replacing keys with TTLs keeps the index pointing at live keys.
   EXPECT_TRUE(ks_.Delete(0, "b"));
@@ -332,7 +338,7 @@ TEST_F(KeyspaceTest, WritesTouchWatchers) {
   EXPECT_FALSE(w1.dirty.load());
   EXPECT_FALSE(other.dirty.load());
   w0.dirty = false;
-  ks_.SetExpire(0, "k", o, kT0 + 10);
+  o = ks_.SetExpire(0, "k", o, kT0 + 10);
   EXPECT_TRUE(w0.dirty.exchange(false));
   ks_.FindForWrite(0, "k", kT0 + 10);  // deletes the expired key: a write
   EXPECT_TRUE(w0.dirty.exchange(false));
@@ -375,8 +381,8 @@ TEST_F(KeyspaceTest, MoveCarriesTheTtlAndReplaces) {
   EXPECT_EQ(ks_.Find(0, "src", kT0), nullptr);
   Object* moved = ks_.Find(1, "dst", kT0);
   ASSERT_NE(moved, nullptr);
-  EXPECT_EQ(moved->str, "payload");
-  EXPECT_EQ(moved->expire_at_ms, kT0 + 500);
+  EXPECT_EQ(StringValue(*moved), "payload");
+  EXPECT_EQ(moved->expire_at_ms(), kT0 + 500);
   EXPECT_EQ(ks_.DbSize(0), 1u);
   EXPECT_EQ(ks_.DbSize(1), 1u);
   EXPECT_EQ(ks_.ExpiresCount(0), 1u);
@@ -392,7 +398,7 @@ TEST_F(KeyspaceTest, MoveCarriesTheTtlAndReplaces) {
   EXPECT_EQ(ks_.DbSize(0), 1u);
   // Moving onto itself keeps the key.
   ks_.Move(1, "renamed", 1, "renamed");
-  EXPECT_EQ(ks_.Find(1, "renamed", kT0)->str, "payload");
+  EXPECT_EQ(StringValue(*ks_.Find(1, "renamed", kT0)), "payload");
   EXPECT_EQ(ks_.DbSize(1), 1u);
   EXPECT_EQ(ks_.ExpiresCount(1), 1u);
 }
@@ -437,7 +443,7 @@ TEST_F(KeyspaceTest, ExpireDueKeysDeletesOnlyDueKeysSoonestFirst) {
   EXPECT_TRUE(more_due);
   std::vector<int64_t> left;
   ks_.ScanByExpiry(0, [&](std::string_view, int64_t at, Object* o) {
-    EXPECT_EQ(o->expire_at_ms, at);
+    EXPECT_EQ(o->expire_at_ms(), at);
     left.push_back(at);
     return true;
   });
@@ -543,7 +549,7 @@ TEST(Keyspace, BulkLoadBuildsTheTtlSpace) {
   std::unique_lock lock(ks.mu());
   size_t i = 0;
   ASSERT_TRUE(ks.BulkLoad(
-      [&](int* db, std::string_view* key, std::unique_ptr<Object>* obj) {
+      [&](int* db, std::string_view* key, ObjectPtr* obj) {
         if (i == rows.size()) return false;
         *db = rows[i].db;
         *key = rows[i].key;
@@ -562,7 +568,7 @@ TEST(Keyspace, BulkLoadBuildsTheTtlSpace) {
   auto by_expiry = [&](int db) {
     std::vector<std::string> keys;
     ks.ScanByExpiry(db, [&](std::string_view k, int64_t at, Object* o) {
-      EXPECT_EQ(o->expire_at_ms, at);
+      EXPECT_EQ(o->expire_at_ms(), at);
       EXPECT_EQ(ks.Find(db, k, kT0), o);
       keys.emplace_back(k);
       return true;
@@ -587,7 +593,7 @@ TEST(Keyspace, BulkLoadOutOfOrderKeepsWhatItLoaded) {
   const std::vector<std::string> keys = {"a", "c", "b", "d"};
   size_t i = 0;
   EXPECT_FALSE(ks.BulkLoad(
-      [&](int* db, std::string_view* key, std::unique_ptr<Object>* obj) {
+      [&](int* db, std::string_view* key, ObjectPtr* obj) {
         if (i == keys.size()) return false;
         *db = 0;
         *key = keys[i];
@@ -656,12 +662,14 @@ TEST_F(KeyspaceTest, RandomKeyIsSpreadOverKeysWithACommonPrefix) {
 }
 
 TEST_F(KeyspaceTest, MemoryUsageGrowsWithTheValue) {
-  Object small, large;
-  small.str = "x";
-  large.str = std::string(1000, 'x');
-  EXPECT_GT(Keyspace::MemoryUsage("key", small), 3u);
-  EXPECT_GT(Keyspace::MemoryUsage("key", large), Keyspace::MemoryUsage("key", small) + 999);
-  EXPECT_GT(Keyspace::MemoryUsage(std::string(100, 'k'), small), Keyspace::MemoryUsage("k", small));
+  ObjectPtr small = Str("x"), large = Str(std::string(1000, 'x'));
+  ObjectPtr small_ttl = Str("x", kT0);
+  EXPECT_GT(Keyspace::MemoryUsage("key", *small), 3u);
+  EXPECT_GT(Keyspace::MemoryUsage("key", *large), Keyspace::MemoryUsage("key", *small) + 999);
+  EXPECT_GT(Keyspace::MemoryUsage(std::string(100, 'k'), *small),
+            Keyspace::MemoryUsage("k", *small));
+  // A TTL costs its index entry (and 8 bytes in the object).
+  EXPECT_GT(Keyspace::MemoryUsage("key", *small_ttl), Keyspace::MemoryUsage("key", *small) + 8);
 }
 
 // A cycle deletes batch after batch until its budget is spent: with none, exactly one batch.
@@ -774,7 +782,7 @@ class Differential {
     int64_t expire = Uniform(3) == 0 ? RandomExpire() : kNoExpire;
     std::unique_lock lock(ks_.mu());
     Object* o = ks_.Set(db, key, Str(value, expire));
-    ASSERT_EQ(o->str, value);
+    ASSERT_EQ(StringValue(*o), value);
     model_[db][key] = {value, expire};
   }
 
@@ -806,8 +814,8 @@ class Differential {
         ASSERT_EQ(expired[0].db, db);
       } else {
         ASSERT_NE(o, nullptr) << Printable(key);
-        ASSERT_EQ(o->str, it->second.value);
-        ASSERT_EQ(o->expire_at_ms, it->second.expire_at);
+        ASSERT_EQ(StringValue(*o), it->second.value);
+        ASSERT_EQ(o->expire_at_ms(), it->second.expire_at);
         ASSERT_TRUE(expired.empty());
       }
     }
@@ -836,20 +844,22 @@ class Differential {
       return;
     }
     ASSERT_NE(o, nullptr) << Printable(key);
-    ASSERT_EQ(o->str, it->second.value);
+    ASSERT_EQ(StringValue(*o), it->second.value);
     switch (Uniform(3)) {
       case 0: {
         int64_t e = RandomExpire();
-        ks_.SetExpire(db, key, o, e);
+        o = ks_.SetExpire(db, key, o, e);
+        ASSERT_EQ(o, ks_.Find(db, key, INT64_MIN));
         it->second.expire_at = e;
         break;
       }
       case 1:
-        ks_.SetExpire(db, key, o, kNoExpire);
+        o = ks_.SetExpire(db, key, o, kNoExpire);
+        ASSERT_EQ(o, ks_.Find(db, key, INT64_MIN));
         it->second.expire_at = kNoExpire;
         break;
       default:
-        o->str += "+";
+        o->AppendString("+");
         it->second.value += "+";
         break;
     }
@@ -879,7 +889,8 @@ class Differential {
           db, start, dir, now_,
           [&](std::string_view k, Object* o) {
             auto it = model_[db].find(std::string(k));
-            EXPECT_TRUE(it != model_[db].end() && it->second.value == o->str) << Printable(k);
+            EXPECT_TRUE(it != model_[db].end() && it->second.value == StringValue(*o))
+                << Printable(k);
             got.emplace_back(k);
             return got.size() < limit;
           },
@@ -1042,7 +1053,7 @@ class Differential {
       std::vector<std::pair<std::string, ModelEntry>> got;
       ks_.Scan(db, ScanStart::Edge(), Direction::kForward, INT64_MIN,
                [&](std::string_view k, Object* o) {
-                 got.push_back({std::string(k), {o->str, o->expire_at_ms}});
+                 got.push_back({std::string(k), {StringValue(*o), o->expire_at_ms()}});
                  return true;
                });
       ASSERT_EQ(got.size(), m.size());
