@@ -45,6 +45,7 @@ std::unique_ptr<CommandRunner> CommandService::NewRunner(ThreadStats& stats) {
 
 void CommandService::Cron(int64_t now_ms) {
   RunActiveExpiry(services_.keyspace, now_ms);
+  services_.memory.NotePeak();
   cron_(now_ms);
 }
 

@@ -132,6 +132,13 @@ void Keyspace::DeleteExpired(int db, std::string_view key) {
   if (observer_ != nullptr) observer_->KeyExpired(db, key);
 }
 
+bool Keyspace::Evict(int db, std::string_view key) {
+  if (!Delete(db, key)) return false;
+  evicted_keys_.fetch_add(1, std::memory_order_relaxed);
+  if (observer_ != nullptr) observer_->KeyEvicted(db, key);
+  return true;
+}
+
 void Keyspace::Move(int db, std::string_view from, int to_db, std::string_view to) {
   Db& src = PhysicalDb(db);
   Object* obj = Lookup(db, from);
@@ -449,6 +456,70 @@ size_t Keyspace::MemoryUsage(std::string_view key, const Object& obj) {
         *obj.coll);
   }
   return kIndexEntryOverhead + key.size() + kPrefixLen + sizeof(Object) + payload;
+}
+
+void Keyspace::SampleKeys(int db, bool with_ttl, int count, SampleVisitor visit) {
+  if (with_ttl) {
+    const std::vector<std::string>& ttl_keys = PhysicalDb(db).ttl_keys;
+    for (int i = 0; i < count && !ttl_keys.empty(); ++i) {
+      const std::string& key = ttl_keys[rng_() % ttl_keys.size()];
+      visit(key, Lookup(db, key));
+    }
+    return;
+  }
+  if (DbSize(db) == 0) return;
+  const std::string prefix = EncodeKey(db, {});
+  auto in_db = [&](std::string_view k) {
+    return k.size() >= kPrefixLen && std::memcmp(k.data(), prefix.data(), kPrefixLen) == 0;
+  };
+  std::string end = prefix;
+  end.back() = static_cast<char>(kSpaceKeys + 1);
+  std::string seek;
+  auto visit_first_from = [&](bool* found) {
+    store_->Scan(index::ScanStart::At(seek), index::Direction::kForward,
+                 [&](std::string_view k, index::ValueHandle h) {
+                   if (in_db(k)) {
+                     visit(k.substr(kPrefixLen), ToObject(h));
+                     *found = true;
+                   }
+                   return false;
+                 });
+  };
+  int visited = 0;
+  for (; visited < count; ++visited) {
+    seek = store_->RandomPoint(prefix, end, rng_());
+    if (seek.empty()) break;  // the store cannot pick: interpolate below
+    bool found = false;
+    visit_first_from(&found);
+    if (!found) {
+      // The point's key went meanwhile and nothing follows it: wrap to the first key.
+      seek = prefix;
+      visit_first_from(&found);
+    }
+  }
+  if (visited == count) return;
+  // The first and last key bound the points; a db of one key needs no more.
+  std::string first, last;
+  auto grab = [&](std::string* dst) {
+    return [&, dst](std::string_view k, index::ValueHandle) {
+      if (in_db(k)) dst->assign(k.substr(kPrefixLen));
+      return false;
+    };
+  };
+  store_->Scan(index::ScanStart::At(prefix), index::Direction::kForward, grab(&first));
+  store_->Scan(index::ScanStart::After(end), index::Direction::kReverse, grab(&last));
+  for (int i = 0; i < count && static_cast<size_t>(i) < DbSize(db); ++i) {
+    seek = prefix;
+    seek.append(PointBetween(first, last, rng_));
+    bool found = false;
+    visit_first_from(&found);
+    if (!found) {
+      // Past the last key (the point's padding sorts after it): wrap to the first.
+      seek = prefix + first;
+      std::optional<index::ValueHandle> h = store_->Get(seek);
+      if (h) visit(first, ToObject(*h));
+    }
+  }
 }
 
 }  // namespace ordis::server
