@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "base/fatal.h"
+#include "base/memory.h"
 #include "index/epoch.h"
 #include "index/hot_cache.h"
 #include "index/insert_buffer.h"
@@ -157,7 +158,11 @@ class LearnedStore final : public OrderedStore {
     Leaf* leaf = learned::NewLeaf({}, 0, nullptr, 0);
     Pivot p{std::string_view(), leaf};
     root_.store(learned::NewInners({&p, 1}, opt_.inner_error, 1.0).front());
-    for (int i = 0; i < opt_.patcher_threads; ++i) patchers_.emplace_back([this] { PatchLoop(); });
+    for (int i = 0; i < opt_.patcher_threads; ++i)
+      patchers_.emplace_back([this] {
+        base::MemoryAccountedThread accounted;  // the nodes live on after the thread
+        PatchLoop();
+      });
   }
 
   ~LearnedStore() override {
@@ -271,6 +276,49 @@ class LearnedStore final : public OrderedStore {
     path->idx[d] = next;
     path->leaf = leaf;
     return true;
+  }
+
+  std::string RandomPoint(std::string_view lo, std::string_view hi,
+                          uint64_t random) const override {
+    EpochGuard guard(epochs_);
+    // Each level consumes a few bits; mixing keeps levels independent for any input.
+    auto next = [&](uint64_t n) {
+      random = random * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+      return n == 0 ? 0 : (random >> 17) % n;
+    };
+    // An edge leaf of the range may hold nothing in it: a few more tries, then the range's start.
+    for (int attempt = 0; attempt < 4; ++attempt) {
+      Node* node = root_.load(std::memory_order_acquire);
+      while (node->kind == NodeKind::kInner) {
+        auto* in = static_cast<Inner*>(node);
+        int first = std::max(0, in->ChildFor(lo, false));
+        int last = std::max(first, in->ChildFor(hi, true));
+        node = in->child[first + next(last - first + 1)].load(std::memory_order_acquire);
+      }
+      const Leaf* leaf = static_cast<Leaf*>(node);
+      const uint32_t begin = leaf->Search(lo).pos, end = leaf->Search(hi).pos;
+      // Keys written since the last patch count too: a small store may hold all its keys in
+      // buffers. Entries are read below `published` only, which never change.
+      constexpr uint32_t kMaxBuffered = 64;  // of longer buffers, the first 64 entries
+      uint32_t buffered[kMaxBuffered];
+      uint32_t nbuffered = 0;
+      const InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire);
+      if (buf != nullptr) {
+        uint32_t n = std::min(buf->published.load(std::memory_order_acquire), buf->capacity);
+        for (uint32_t i = 0; i < n && nbuffered < kMaxBuffered; ++i) {
+          const BufferEntry& e = buf->entries[i];
+          if (!e.erase && e.Key() >= lo && e.Key() < hi) buffered[nbuffered++] = i;
+        }
+      }
+      const uint64_t total = (end > begin ? end - begin : 0) + nbuffered;
+      if (total == 0) continue;
+      const uint64_t pick = next(total);
+      if (pick < nbuffered) {
+        return std::string(buf->entries[buffered[pick]].Key());
+      }
+      return std::string(leaf->Key(begin + static_cast<uint32_t>(pick - nbuffered)));
+    }
+    return std::string(lo);
   }
 
   size_t size() const override {

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "absl/functional/function_ref.h"
@@ -76,6 +77,16 @@ class OrderedStore {
   // touch, so a batch of lookups overlaps its cache misses instead of paying them one by one.
   virtual void Prefetch(std::span<const std::string_view> keys) const { (void)keys; }
   virtual size_t size() const = 0;
+  // A key in [lo, hi) for a scan to start at, picked at random (from the bits of `random`) so
+  // that every key of the range is about equally likely to be the first the scan visits (the
+  // eviction pool's sampling): without rank counts, a store descends through random children
+  // overlapping the range and takes a random key of the leaf it reaches. Empty when the store
+  // cannot pick (the caller falls back on something coarser); then, or when the range is empty,
+  // a scan from it finds nothing in range.
+  virtual std::string RandomPoint(std::string_view lo, std::string_view hi, uint64_t random) const {
+    (void)lo, (void)hi, (void)random;
+    return {};
+  }
 
   // Loads sorted input into an empty store (snapshot loading). Precondition: size() == 0 and no
   // concurrent callers.

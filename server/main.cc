@@ -4,11 +4,13 @@
 #include <memory>
 
 #include "base/logging.h"
+#include "base/memory.h"
 #include "server/config/config.h"
 #include "server/server.h"
 
 int main(int argc, char** argv) {
   using ordis::server::Config;
+  ordis::base::MemoryAccountedThread accounted;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
       std::fputs(Config::Help().c_str(), stdout);

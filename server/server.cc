@@ -47,7 +47,7 @@ std::unique_ptr<acl::Users> NewUsers(const Config& config, std::string* error) {
 
 }  // namespace
 
-Server::Server(std::unique_ptr<Config> config)
+Server::Server(std::unique_ptr<Config> config, MemoryGuard::UsedMemoryFn used_memory)
     : start_time_ms_(NowMs()),
       config_(std::move(config)),
       command_table_(
@@ -57,6 +57,7 @@ Server::Server(std::unique_ptr<Config> config)
       keyspace_(std::make_unique<Keyspace>(config_->databases(), NewIndexStore(*config_))),
       stats_(static_cast<size_t>(config_->threads()), AllCommands().flat().size()),
       persistence_(*config_, *keyspace_, *this),
+      memory_(*keyspace_, *config_, std::move(used_memory)),
       services_{command_table_ ? *command_table_ : AllCommands(),
                 *config_,
                 *keyspace_,
@@ -66,7 +67,8 @@ Server::Server(std::unique_ptr<Config> config)
                 persistence_,
                 *this,
                 *users_,
-                acl_log_},
+                acl_log_,
+                memory_},
       commands_(services_, [this](int64_t now_ms) { persistence_.Cron(now_ms); }) {}
 
 Server::~Server() = default;
@@ -93,6 +95,7 @@ int Server::Serve() {
     log::Warning("Fatal config error: {}", config_error_);
     return 1;
   }
+  memory_.NoteStartup();
   {
     // Data first, then the port: clients never see a half-loaded keyspace.
     persistence::Status status = LoadData();

@@ -12,8 +12,10 @@
 #include <memory>
 #include <mutex>
 
+#include "base/memory.h"
 #include "server/command/client_registry.h"
 #include "server/command/command_service.h"
+#include "server/command/memory_guard.h"
 #include "server/command/server_control.h"
 #include "server/command/services.h"
 #include "server/config/config.h"
@@ -29,7 +31,9 @@ namespace ordis::server {
 
 class Server : public ServerControl {
  public:
-  explicit Server(std::unique_ptr<Config> config);
+  // used_memory: what maxmemory is checked against (tests give their own count).
+  explicit Server(std::unique_ptr<Config> config,
+                  MemoryGuard::UsedMemoryFn used_memory = base::UsedMemory);
   ~Server();
 
   // Loads the data, binds, starts the I/O threads and blocks until SHUTDOWN or a signal. Returns
@@ -77,6 +81,7 @@ class Server : public ServerControl {
   ScanCursors scan_cursors_;
   ServerStats stats_;
   Persistence persistence_;
+  MemoryGuard memory_;
   const Services services_;
   CommandService commands_;
   std::unique_ptr<IoThreadPool> threads_;  // made by Run

@@ -42,6 +42,9 @@ std::unique_ptr<CommandRunner> CommandService::NewRunner(ThreadStats& stats) {
   return std::make_unique<Dispatcher>(services_, stats);
 }
 
-void CommandService::Cron(int64_t now_ms) { cron_(now_ms); }
+void CommandService::Cron(int64_t now_ms) {
+  services_.memory.NotePeak();
+  cron_(now_ms);
+}
 
 }  // namespace ordis::server

@@ -139,6 +139,22 @@ const CommandSpec* Dispatcher::Resolve(ClientState& client, resp::Writer& out,
   return spec;
 }
 
+bool Dispatcher::MayGrowMemory(const CommandSpec& spec, const ClientState& client) const {
+  if (spec.flags & cmd::kDenyOom) return true;
+  if (!client.in_multi) return false;
+  // Queuing takes memory; EXEC grows it if it runs a command that may (DISCARD, QUIT, RESET never).
+  if (!(spec.flags & cmd::kTransactionControl)) return true;
+  if (spec.name != "exec") return false;
+  for (const std::vector<std::string>& queued : client.queued) {
+    const CommandSpec* q = Lookup(queued[0]);
+    if (q != nullptr && !q->subcommands.empty() && queued.size() >= 2) {
+      q = CommandTable::FindSubcommand(*q, queued[1]);
+    }
+    if (q != nullptr && (q->flags & cmd::kDenyOom)) return true;
+  }
+  return false;
+}
+
 void Dispatcher::Run(Session& session, resp::Writer& out, std::span<const std::string_view> args) {
   ClientState& client = static_cast<ClientState&>(session);
   // CLIENT REPLY: OFF discards every reply; SKIP discards the next command's.
@@ -185,6 +201,22 @@ void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
   if (client.in_multi && (spec->flags & cmd::kNoMulti)) {
     Reject(spec, client, out, errors::kNotAllowedInMulti);
     return;
+  }
+  // maxmemory: make room first, whatever the command (as Redis); refuse what may grow memory when
+  // nothing more may go.
+  if (services_.memory.OverLimit()) {
+    Hold(LockMode::kExclusive);
+    if (services_.memory.Evict(NowMs()) == MemoryGuard::Outcome::kFull &&
+        MayGrowMemory(*spec, client)) {
+      if (client.in_multi && spec->name == "exec") {
+        DiscardTransaction(services_.keyspace, client);
+        Reject(spec, client, out,
+               std::string(errors::kExecAbortBecause) + std::string(errors::kOom));
+      } else {
+        Reject(spec, client, out, errors::kOom);
+      }
+      return;
+    }
   }
   if (client.in_multi && !(spec->flags & cmd::kTransactionControl)) {
     auto& queued = client.queued.emplace_back();

@@ -85,6 +85,9 @@ class Dispatcher : public CommandRunner {
                              std::span<const std::string_view> args);
   void Reject(const CommandSpec* spec, ClientState& client, resp::Writer& out,
               std::string_view error);
+  // Redis's reject_cmd_on_oom: spec may grow memory (denyoom), or queues in MULTI, or is an EXEC
+  // whose queue holds a denyoom command.
+  bool MayGrowMemory(const CommandSpec& spec, const ClientState& client) const;
 
   const CommandTable& commands_;
   const Services& services_;

@@ -75,6 +75,7 @@ inline constexpr std::string_view kExecAbortBecause =
     "EXECABORT Transaction discarded because of: ";
 inline constexpr std::string_view kExecAbort =
     "EXECABORT Transaction discarded because of previous errors.";
+inline constexpr std::string_view kOom = "OOM command not allowed when used memory > 'maxmemory'.";
 inline constexpr std::string_view kNoSuchClient = "ERR No such client";
 inline constexpr std::string_view kClientNameSpaces =
     "ERR Client names cannot contain spaces, newlines or special characters.";

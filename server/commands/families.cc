@@ -8,6 +8,7 @@ const CommandTable& AllCommands() {
     RegisterConnectionFamily(t);
     RegisterAclFamily(t);
     RegisterServerFamily(t);
+    RegisterMemoryFamily(t);
     RegisterInfo(t);
     RegisterCommandDocs(t);
     RegisterStringFamily(t);

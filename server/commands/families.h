@@ -9,6 +9,7 @@ namespace ordis::server {
 void RegisterAclFamily(CommandTable* table);
 void RegisterConnectionFamily(CommandTable* table);
 void RegisterServerFamily(CommandTable* table);
+void RegisterMemoryFamily(CommandTable* table);
 void RegisterInfo(CommandTable* table);
 void RegisterCommandDocs(CommandTable* table);
 void RegisterStringFamily(CommandTable* table);

@@ -241,10 +241,13 @@ Reply DecodeReply(std::string_view bytes) {
 
 // The server's parts a command needs, without its sockets and threads.
 struct FamilyTest::Env {
-  explicit Env(std::unique_ptr<Config> config) : server(std::move(config)) {
+  explicit Env(std::unique_ptr<Config> config)
+      : server(std::move(config),
+               [this] { return used_memory ? used_memory() : base::UsedMemory(); }) {
     persistence::Status status = server.LoadData();
     EXPECT_TRUE(status.ok()) << status.message();
   }
+  std::function<uint64_t()> used_memory;  // FakeUsedMemory's
   Server server;
   // The I/O layer's view of the command layer: these tests open sessions and run commands the way
   // a connection on I/O thread 0 does.
@@ -344,5 +347,9 @@ Reply FamilyTest::WatchedExec(std::string_view key, std::vector<std::string> cha
 
 Keyspace& FamilyTest::keyspace() { return env_->server.keyspace(); }
 Config& FamilyTest::config() { return env_->server.config(); }
+void FamilyTest::FakeUsedMemory(std::function<uint64_t()> used) {
+  std::unique_lock lock(keyspace().mu());  // the guard's background eviction reads it under it
+  env_->used_memory = std::move(used);
+}
 
 }  // namespace ordis::server::test

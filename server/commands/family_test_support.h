@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <ostream>
@@ -123,6 +124,8 @@ class FamilyTest : public ::testing::Test {
 
   Keyspace& keyspace();
   Config& config();
+  // What maxmemory is checked against from now on, instead of the process's heap.
+  void FakeUsedMemory(std::function<uint64_t()> used);
   // The scratch directory the server's files go to (`dir`).
   const std::string& dir() const { return dir_; }
 

@@ -1,5 +1,4 @@
 // INFO [section [section ...]]
-#include <malloc.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -13,22 +12,15 @@
 #include "server/command/services.h"
 #include "server/commands/client_info.h"
 #include "server/commands/families.h"
+#include "server/commands/memory_report.h"
 #include "server/config/config.h"
 
 namespace ordis::server {
 namespace {
 
-std::string Human(uint64_t bytes) {
+std::string Fixed2(double v) {
   char buf[64];
-  double b = static_cast<double>(bytes);
-  if (bytes < 1024)
-    std::snprintf(buf, sizeof(buf), "%" PRIu64 "B", bytes);
-  else if (bytes < 1024 * 1024)
-    std::snprintf(buf, sizeof(buf), "%.2fK", b / 1024);
-  else if (bytes < 1024ull * 1024 * 1024)
-    std::snprintf(buf, sizeof(buf), "%.2fM", b / (1024 * 1024));
-  else
-    std::snprintf(buf, sizeof(buf), "%.2fG", b / (1024.0 * 1024 * 1024));
+  std::snprintf(buf, sizeof(buf), "%.2f", v);
   return buf;
 }
 
@@ -89,29 +81,40 @@ void ClientsSection(CommandContext& ctx, InfoBuilder& b) {
 }
 
 void MemorySection(CommandContext& ctx, InfoBuilder& b) {
-  struct mallinfo2 mi = mallinfo2();
-  uint64_t used = mi.uordblks + mi.hblkhd;
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  uint64_t rss = static_cast<uint64_t>(ru.ru_maxrss) * 1024;
-  {
-    long pages = 0, resident = 0;
-    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
-      if (std::fscanf(f, "%ld %ld", &pages, &resident) == 2) {
-        rss = static_cast<uint64_t>(resident) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-      }
-      std::fclose(f);
-    }
-  }
-  std::string maxmemory = ctx.config().Value("maxmemory");
+  const MemoryReport m = ReadMemoryReport(ctx.services);
+  const base::AllocatorStats& a = m.allocator;
   b.Section("Memory");
-  b.Field("used_memory", used);
-  b.Field("used_memory_human", Human(used));
-  b.Field("used_memory_rss", rss);
-  b.Field("used_memory_rss_human", Human(rss));
-  b.Field("maxmemory", maxmemory);
-  b.Field("maxmemory_policy", ctx.config().Value("maxmemory-policy"));
-  b.Field("mem_allocator", "libc");
+  b.Field("used_memory", m.used);
+  b.Field("used_memory_human", HumanBytes(m.used));
+  b.Field("used_memory_rss", m.rss);
+  b.Field("used_memory_rss_human", HumanBytes(m.rss));
+  b.Field("used_memory_peak", m.peak);
+  b.Field("used_memory_peak_human", HumanBytes(m.peak));
+  b.Field("used_memory_peak_perc", Fixed2(m.peak_percentage()) + "%");
+  b.Field("used_memory_overhead", m.overhead);
+  b.Field("used_memory_startup", m.startup);
+  b.Field("used_memory_dataset", m.dataset());
+  b.Field("used_memory_dataset_perc", Fixed2(m.dataset_percentage()) + "%");
+  b.Field("allocator_allocated", a.allocated);
+  b.Field("allocator_active", a.active);
+  b.Field("allocator_resident", a.resident);
+  b.Field("total_system_memory", m.total_system_memory);
+  b.Field("total_system_memory_human", HumanBytes(m.total_system_memory));
+  b.Field("maxmemory", m.maxmemory);
+  b.Field("maxmemory_human", HumanBytes(static_cast<uint64_t>(m.maxmemory)));
+  b.Field("maxmemory_policy", m.policy);
+  b.Field("allocator_frag_ratio", Fixed2(MemoryReport::Ratio(a.active, a.allocated)));
+  b.Field("allocator_frag_bytes", MemoryReport::Difference(a.active, a.allocated));
+  b.Field("allocator_rss_ratio", Fixed2(MemoryReport::Ratio(a.resident, a.active)));
+  b.Field("allocator_rss_bytes", MemoryReport::Difference(a.resident, a.active));
+  b.Field("rss_overhead_ratio", Fixed2(MemoryReport::Ratio(m.rss, a.resident)));
+  b.Field("rss_overhead_bytes", MemoryReport::Difference(m.rss, a.resident));
+  b.Field("mem_fragmentation_ratio", Fixed2(MemoryReport::Ratio(m.rss, m.used)));
+  b.Field("mem_fragmentation_bytes", MemoryReport::Difference(m.rss, m.used));
+  // No replicas, no cluster: nothing is left out of what maxmemory counts.
+  b.Field("mem_not_counted_for_evict", 0);
+  b.Field("mem_allocator", base::AllocatorName());
+  b.Field("active_defrag_running", 0);
 }
 
 void PersistenceSection(CommandContext& ctx, InfoBuilder& b) {
@@ -153,7 +156,7 @@ void StatsSection(CommandContext& ctx, InfoBuilder& b) {
   b.Field("total_net_output_bytes", t.Sum(Stat::kNetOutputBytes));
   b.Field("rejected_connections", t.Sum(Stat::kRejectedConnections));
   b.Field("expired_keys", ctx.keyspace().expired_keys());
-  b.Field("evicted_keys", 0);
+  b.Field("evicted_keys", ctx.keyspace().evicted_keys());
   b.Field("keyspace_hits", t.Sum(Stat::kKeyspaceHits));
   b.Field("keyspace_misses", t.Sum(Stat::kKeyspaceMisses));
   b.Field("client_output_buffer_limit_disconnections", t.Sum(Stat::kOutputLimitDisconnections));
@@ -196,12 +199,6 @@ void CpuSection(InfoBuilder& b) {
   std::snprintf(buf, sizeof(buf), "%ld.%06ld", static_cast<long>(ru.ru_utime.tv_sec),
                 static_cast<long>(ru.ru_utime.tv_usec));
   b.Field("used_cpu_user", std::string(buf));
-}
-
-std::string Fixed2(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.2f", v);
-  return buf;
 }
 
 // part / whole as a percentage, 0 when whole is 0.

@@ -257,7 +257,7 @@ void CmdObjectFreq(CommandContext& ctx) {
     ctx.out.Error(errors::kLfuNotSelected);
     return;
   }
-  ctx.out.Integer(obj->lfu.load(std::memory_order_relaxed));
+  ctx.out.Integer(LfuDecayed(*obj, ctx.now_ms, ctx.config().lfu_decay_time()));
 }
 
 }  // namespace

@@ -10,28 +10,19 @@
 #include "server/command/command.h"
 #include "server/command/errors.h"
 #include "server/command/services.h"
+#include "server/keyspace/eviction.h"
 #include "server/keyspace/object.h"
 
 namespace ordis::server {
 
-inline uint32_t LruClockS(int64_t now_ms) { return static_cast<uint32_t>(now_ms / 1000); }
-
-// Redis's LFULogIncr with lfu-log-factor 10: the counter grows logarithmically with accesses.
-inline void LfuIncrement(Object* obj) {
-  thread_local std::minstd_rand rng(12345);
-  uint8_t counter = obj->lfu.load(std::memory_order_relaxed);
-  if (counter == 255) return;
-  constexpr int kInit = 5, kFactor = 10;
-  double base = counter > kInit ? counter - kInit : 0;
-  double p = 1.0 / (base * kFactor + 1);
-  if (std::uniform_real_distribution<double>(0, 1)(rng) < p) {
-    obj->lfu.store(static_cast<uint8_t>(counter + 1), std::memory_order_relaxed);
-  }
-}
-
+// Under an LFU policy, the access counter first (its decay counts from the previous access).
 inline void RecordAccess(CommandContext& ctx, Object* obj) {
+  if (ctx.config().lfu_policy()) {
+    thread_local std::minstd_rand rng(12345);
+    LfuAccess(obj, ctx.now_ms, ctx.config().lfu_log_factor(), ctx.config().lfu_decay_time(),
+              std::uniform_real_distribution<double>(0, 1)(rng));
+  }
   obj->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
-  if (ctx.config().lfu_policy()) LfuIncrement(obj);
 }
 
 // A read lookup: counts a hit or miss and records the access.

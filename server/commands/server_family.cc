@@ -1,4 +1,4 @@
-// Server commands: CONFIG DBSIZE FLUSHDB FLUSHALL TIME DEBUG SHUTDOWN MEMORY.
+// Server commands: CONFIG DBSIZE FLUSHDB FLUSHALL TIME DEBUG SHUTDOWN.
 // INFO is in info.cc, COMMAND in command_docs.cc.
 #include <sys/time.h>
 #include <unistd.h>
@@ -47,8 +47,10 @@ void CmdConfigSet(CommandContext& ctx) {
   std::string error = ctx.config().Set(
       pairs, AllowedBySetting(ctx, ctx.config().Value("enable-protected-configs")));
   if (error.empty()) {
-    // Parameters whose values live in the ACL's objects.
+    // Parameters whose values live in the ACL's objects, and a lower maxmemory, which evicts at
+    // once (in the background, step by step).
     for (const auto& [name, value] : pairs) {
+      if (EqualsIgnoreCase(name, "maxmemory")) ctx.services.memory.LimitChanged();
       if (EqualsIgnoreCase(name, "requirepass")) ctx.services.users.SetRequirePass(value);
       if (EqualsIgnoreCase(name, "acllog-max-len")) {
         ctx.services.acl_log.SetMaxLen(std::stoull(ctx.config().Value("acllog-max-len")));
@@ -205,38 +207,6 @@ void CmdShutdown(CommandContext& ctx) {
   ctx.services.control.MarkShutdownSaved();
 }
 
-// MEMORY USAGE key [SAMPLES count]
-void CmdMemoryUsage(CommandContext& ctx) {
-  if (ctx.args.size() == 5 && EqualsIgnoreCase(ctx.args[3], "SAMPLES")) {
-    int64_t samples;
-    if (!ParseInt64(ctx.args[4], &samples)) {
-      ctx.out.Error(errors::kNotInteger);
-      return;
-    }
-  } else if (ctx.args.size() != 3) {
-    ctx.out.Error(errors::kSyntax);
-    return;
-  }
-  Object* obj = ctx.keyspace().Find(ctx.db(), ctx.args[2], ctx.now_ms, ctx.expired);
-  if (obj == nullptr) {
-    ctx.out.NullBulk();
-    return;
-  }
-  ctx.out.Integer(static_cast<int64_t>(Keyspace::MemoryUsage(ctx.args[2], *obj)));
-}
-
-// MEMORY HELP
-void CmdMemoryHelp(CommandContext& ctx) {
-  static constexpr std::string_view kHelp[] = {
-      "MEMORY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
-      "USAGE <key> [SAMPLES <count>]",
-      "    Return memory in bytes used by <key> and its value. Nested values are",
-      "    sampled up to <count> times (default: 5, 0 means sample all).",
-      "HELP",
-      "    Print this help."};
-  ReplyHelp(ctx.out, kHelp);
-}
-
 }  // namespace
 
 void RegisterServerFamily(CommandTable* table) {
@@ -269,13 +239,6 @@ void RegisterServerFamily(CommandTable* table) {
        "A container for debugging commands"},
       {"shutdown", -1, kAdmin | kNoScript | kLoading | kStale | kNoMulti, 0, 0, 0, CmdShutdown,
        "server", "Synchronously save the dataset to disk and then shut down the server"},
-      {"memory", -2, 0, 0, 0, 0, nullptr, "server", "A container for memory diagnostics commands",
-       {
-           {"memory|usage", -3, kReadonly, 2, 2, 1, CmdMemoryUsage, "server",
-            "Estimate the memory usage of a key"},
-           {"memory|help", 2, kLoading | kStale, 0, 0, 0, CmdMemoryHelp, "server",
-            "Show helpful text about the different subcommands"},
-       }},
   });
   // clang-format on
 }

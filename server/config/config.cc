@@ -89,6 +89,7 @@ const std::vector<Config::Param>& Params() {
       {.name = "client-output-buffer-limit", .kind = Kind::kOutputLimit,
        .default_value = "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60"},
       {.name = "hz", .kind = Kind::kInt, .default_value = "10", .min = 1, .max = 500},
+      {.name = "maxmemory", .kind = Kind::kMemory, .default_value = "0"},
       {.name = "maxmemory-policy", .kind = Kind::kEnum, .default_value = "noeviction",
        .choices = {"volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl", "allkeys-lru",
                    "allkeys-lfu", "allkeys-random", "noeviction"}},
@@ -108,7 +109,6 @@ const std::vector<Config::Param>& Params() {
       {.name = "index-hot-cache", .kind = Kind::kBool, .default_value = "yes",
        .startup_only = true},
       // Redis parameters accepted and reported, without effect in ordis yet (README lists them).
-      {.name = "maxmemory", .kind = Kind::kMemory, .default_value = "0", .no_effect_yet = true},
       {.name = "save", .kind = Kind::kSave, .default_value = "3600 1 300 100 60 10000"},
       {.name = "appendonly", .kind = Kind::kBool, .default_value = "no"},
       {.name = "appendfsync", .kind = Kind::kEnum, .default_value = "everysec",
@@ -133,12 +133,9 @@ const std::vector<Config::Param>& Params() {
        .no_effect_yet = true},
       {.name = "io-threads", .kind = Kind::kInt, .default_value = "1", .min = 1, .max = 128,
        .startup_only = true, .no_effect_yet = true},
-      {.name = "maxmemory-samples", .kind = Kind::kInt, .default_value = "5", .min = 1, .max = 64,
-       .no_effect_yet = true},
-      {.name = "lfu-log-factor", .kind = Kind::kInt, .default_value = "10", .max = INT32_MAX,
-       .no_effect_yet = true},
-      {.name = "lfu-decay-time", .kind = Kind::kInt, .default_value = "1", .max = INT32_MAX,
-       .no_effect_yet = true},
+      {.name = "maxmemory-samples", .kind = Kind::kInt, .default_value = "5", .min = 1, .max = 64},
+      {.name = "lfu-log-factor", .kind = Kind::kInt, .default_value = "10", .max = INT32_MAX},
+      {.name = "lfu-decay-time", .kind = Kind::kInt, .default_value = "1", .max = INT32_MAX},
       {.name = "active-expire-effort", .kind = Kind::kInt, .default_value = "1", .min = 1,
        .max = 10, .no_effect_yet = true},
       {.name = "lazyfree-lazy-eviction", .kind = Kind::kBool, .default_value = "no",
@@ -559,7 +556,17 @@ void Config::Mirror(const std::string& name) {
   else if (name == "client-query-buffer-limit") query_buffer_limit_ = as_int();
   else if (name == "zset-max-listpack-entries") zset_max_listpack_entries_ = as_int();
   else if (name == "zset-max-listpack-value") zset_max_listpack_value_ = as_int();
-  else if (name == "maxmemory-policy") lfu_policy_ = v.find("lfu") != std::string::npos;
+  else if (name == "maxmemory") maxmemory_ = as_int();
+  else if (name == "maxmemory-samples") maxmemory_samples_ = static_cast<int>(as_int());
+  else if (name == "lfu-log-factor") lfu_log_factor_ = static_cast<int>(as_int());
+  else if (name == "lfu-decay-time") lfu_decay_time_ = static_cast<int>(as_int());
+  else if (name == "maxmemory-policy") {
+    // The canonical name in the parameter table: static storage, so readers hold a plain view.
+    for (const std::string_view& choice : FindParam(name)->choices) {
+      if (choice == v) maxmemory_policy_ = &choice;
+    }
+    lfu_policy_ = v.find("lfu") != std::string::npos;
+  }
   else if (name == "loglevel") {
     log::Level level;
     if (log::ParseLevel(v, &level)) log::SetLevel(level);

@@ -76,6 +76,13 @@ class Config {
   int64_t timeout_s() const { return timeout_s_.load(std::memory_order_relaxed); }
   int64_t proto_max_bulk_len() const { return proto_max_bulk_len_.load(std::memory_order_relaxed); }
   bool lfu_policy() const { return lfu_policy_.load(std::memory_order_relaxed); }
+  int64_t maxmemory() const { return maxmemory_.load(std::memory_order_relaxed); }
+  std::string_view maxmemory_policy() const {
+    return *maxmemory_policy_.load(std::memory_order_relaxed);
+  }
+  int maxmemory_samples() const { return maxmemory_samples_.load(std::memory_order_relaxed); }
+  int lfu_log_factor() const { return lfu_log_factor_.load(std::memory_order_relaxed); }
+  int lfu_decay_time() const { return lfu_decay_time_.load(std::memory_order_relaxed); }
   OutputBufferLimit normal_output_limit() const {
     return {out_hard_.load(std::memory_order_relaxed), out_soft_.load(std::memory_order_relaxed),
             out_soft_seconds_.load(std::memory_order_relaxed)};
@@ -121,6 +128,11 @@ class Config {
   std::atomic<int64_t> timeout_s_{0};
   std::atomic<int64_t> proto_max_bulk_len_{512ll * 1024 * 1024};
   std::atomic<bool> lfu_policy_{false};
+  std::atomic<int64_t> maxmemory_{0};
+  std::atomic<const std::string_view*> maxmemory_policy_{nullptr};  // set by the constructor
+  std::atomic<int> maxmemory_samples_{5};
+  std::atomic<int> lfu_log_factor_{10};
+  std::atomic<int> lfu_decay_time_{1};
   std::atomic<int64_t> out_hard_{0};
   std::atomic<int64_t> out_soft_{0};
   std::atomic<int64_t> out_soft_seconds_{0};

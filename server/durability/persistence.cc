@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "base/logging.h"
+#include "base/memory.h"
 #include "base/split_args.h"
 #include "resp/out_buffer.h"
 #include "resp/parser.h"
@@ -288,7 +289,10 @@ bool Persistence::StartJob(bool rewrite) {
   }
   std::lock_guard lock(job_mu_);
   if (job_.joinable()) job_.join();  // the previous job has ended (job_running_ was false)
-  job_ = std::thread([this, rewrite] { RunJob(rewrite); });
+  job_ = std::thread([this, rewrite] {
+    base::MemoryAccountedThread accounted;
+    RunJob(rewrite);
+  });
   return true;
 }
 
@@ -558,6 +562,9 @@ void Persistence::BeforeDbChange(int db) {
 void Persistence::KeyExpired(int db, std::string_view key) {
   if (AofLog* log = aof()) log->StageExpired(db, key);
 }
+
+// Evicted, as expired: the log deletes the key (Redis propagates both as DEL).
+void Persistence::KeyEvicted(int db, std::string_view key) { KeyExpired(db, key); }
 
 void Persistence::ExpireSet(int db, std::string_view key, int64_t expire_at_ms) {
   if (AofLog* log = aof()) log->NoteExpire(db, key, expire_at_ms);

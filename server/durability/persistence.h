@@ -70,6 +70,7 @@ class Persistence : public KeyspaceObserver, public Durability {
   void BeforeKeyChange(int db, std::string_view key, const Object* obj) override;
   void BeforeDbChange(int db) override;
   void KeyExpired(int db, std::string_view key) override;
+  void KeyEvicted(int db, std::string_view key) override;
   void ExpireSet(int db, std::string_view key, int64_t expire_at_ms) override;
 
  private:

@@ -66,6 +66,7 @@ class Forward : public KeyspaceObserver {
     if (dump != nullptr) dump->BeforeDbChange(db);
   }
   void KeyExpired(int, std::string_view) override {}
+  void KeyEvicted(int, std::string_view) override {}
   void ExpireSet(int, std::string_view, int64_t) override {}
 };
 

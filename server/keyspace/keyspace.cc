@@ -172,6 +172,13 @@ void Keyspace::RemoveExpired(int db, Db& d, std::string_view key, Object* obj) {
   if (observer_ != nullptr) observer_->KeyExpired(db, key);
 }
 
+bool Keyspace::Evict(int db, std::string_view key) {
+  if (!Delete(db, key)) return false;
+  evicted_keys_.fetch_add(1, std::memory_order_relaxed);
+  if (observer_ != nullptr) observer_->KeyEvicted(db, key);
+  return true;
+}
+
 void Keyspace::Move(int db, std::string_view from, int to_db, std::string_view to) {
   Db& src = PhysicalDb(db);
   Object* obj = Lookup(db, from);
@@ -611,6 +618,67 @@ size_t Keyspace::MemoryUsage(std::string_view key, const Object& obj) {
       },
       obj.collection());
   return total;
+}
+
+void Keyspace::SampleKeys(int db, bool with_ttl, int count, SampleVisitor visit) {
+  // Keys with a TTL are sampled from the TTL space, where each has its own entry: the same walk,
+  // another prefix, and the user key after the expire time.
+  if ((with_ttl ? ExpiresCount(db) : DbSize(db)) == 0) return;
+  std::string prefix = EncodeKey(db, {});
+  if (with_ttl) prefix.back() = kSpaceTtl;
+  const size_t user_key_at = with_ttl ? kTtlPrefixLen : kPrefixLen;
+  auto in_space = [&](std::string_view k) {
+    return k.size() >= kPrefixLen && std::memcmp(k.data(), prefix.data(), kPrefixLen) == 0;
+  };
+  std::string end = prefix;
+  end.back() = static_cast<char>(end.back() + 1);
+  std::string seek;
+  auto visit_first_from = [&](bool* found) {
+    store_->Scan(index::ScanStart::At(seek), index::Direction::kForward,
+                 [&](std::string_view k, index::ValueHandle h) {
+                   if (in_space(k)) {
+                     visit(k.substr(user_key_at), ToObject(h));
+                     *found = true;
+                   }
+                   return false;
+                 });
+  };
+  int visited = 0;
+  for (; visited < count; ++visited) {
+    seek = store_->RandomPoint(prefix, end, rng_());
+    if (seek.empty()) break;  // the store cannot pick: interpolate below
+    bool found = false;
+    visit_first_from(&found);
+    if (!found) {
+      // The point's key went meanwhile and nothing follows it: wrap to the first key.
+      seek = prefix;
+      visit_first_from(&found);
+    }
+  }
+  if (visited == count) return;
+  // The first and last entry (past the space prefix) bound the points; one entry needs no more.
+  std::string first, last;
+  auto grab = [&](std::string* dst) {
+    return [&, dst](std::string_view k, index::ValueHandle) {
+      if (in_space(k)) dst->assign(k.substr(kPrefixLen));
+      return false;
+    };
+  };
+  store_->Scan(index::ScanStart::At(prefix), index::Direction::kForward, grab(&first));
+  store_->Scan(index::ScanStart::After(end), index::Direction::kReverse, grab(&last));
+  const size_t entries = with_ttl ? ExpiresCount(db) : DbSize(db);
+  for (int i = 0; i < count && static_cast<size_t>(i) < entries; ++i) {
+    seek = prefix;
+    seek.append(PointBetween(first, last, rng_));
+    bool found = false;
+    visit_first_from(&found);
+    if (!found) {
+      // Past the last entry (the point's padding sorts after it): wrap to the first.
+      seek = prefix + first;
+      std::optional<index::ValueHandle> h = store_->Get(seek);
+      if (h) visit(std::string_view(seek).substr(user_key_at), ToObject(*h));
+    }
+  }
 }
 
 }  // namespace ordis::server

@@ -65,6 +65,8 @@ class KeyspaceObserver {
   virtual void BeforeDbChange(int db) = 0;
   // key in db was deleted because its TTL passed.
   virtual void KeyExpired(int db, std::string_view key) = 0;
+  // key in db was deleted to make room under maxmemory.
+  virtual void KeyEvicted(int db, std::string_view key) = 0;
   // key in db was given the absolute expire time expire_at_ms.
   virtual void ExpireSet(int db, std::string_view key, int64_t expire_at_ms) = 0;
 };
@@ -182,12 +184,27 @@ class Keyspace {
   // exclusive (it may delete expired keys it lands on). A random live key of db, or false.
   bool RandomKey(int db, int64_t now_ms, std::string* out);
 
+  // exclusive. Visits up to `count` keys of db picked at random (fewer if db has fewer), only
+  // keys with a TTL when with_ttl; expired keys not yet deleted included. For eviction, which
+  // wants many cheap samples rather than exact uniformity: each is the first key at or after a
+  // point interpolated between db's first and last key.
+  using SampleVisitor = absl::FunctionRef<void(std::string_view key, Object* obj)>;
+  void SampleKeys(int db, bool with_ttl, int count, SampleVisitor visit);
+  // exclusive. The object at key, expired or not (eviction checks its pooled candidates).
+  Object* FindAny(int db, std::string_view key) const { return Lookup(db, key); }
+  // exclusive. Deletes key to make room under maxmemory; true iff it existed.
+  bool Evict(int db, std::string_view key);
+
   // No lock needed (the store is thread safe). The store's own figures for INFO's index section;
   // keys counts every record of the store: one per key, one more per key with a TTL.
   index::IndexStats IndexStats() const { return store_->Stats(); }
 
   uint64_t expired_keys() const { return expired_keys_.load(std::memory_order_relaxed); }
-  void ResetStats() { expired_keys_.store(0, std::memory_order_relaxed); }
+  uint64_t evicted_keys() const { return evicted_keys_.load(std::memory_order_relaxed); }
+  void ResetStats() {
+    expired_keys_.store(0, std::memory_order_relaxed);
+    evicted_keys_.store(0, std::memory_order_relaxed);
+  }
 
   // Bytes one key/object pair occupies, for MEMORY USAGE (approximate, as Redis's).
   static size_t MemoryUsage(std::string_view key, const Object& obj);
@@ -248,6 +265,7 @@ class Keyspace {
   std::vector<Db> dbs_;  // by physical id
   WatchRegistry watches_;
   std::atomic<uint64_t> expired_keys_{0};
+  std::atomic<uint64_t> evicted_keys_{0};
   std::mt19937_64 rng_{0x6f726469};  // exclusive: RANDOMKEY
   // exclusive: ExpireDueKeys's next database, and its scratch (the due keys' bytes back to back).
   int expire_next_db_ = 0;

@@ -59,8 +59,8 @@ enum class StringRule : uint8_t {
 };
 
 inline constexpr int64_t kNoExpire = -1;
-// Redis's LFU_INIT_VAL: a new key's LFU counter.
-inline constexpr uint8_t kLfuInitVal = 5;
+// Redis's LFU_INIT_VAL: a new key's LFU counter (server/keyspace/eviction.h).
+inline constexpr uint8_t kLfuInit = 5;
 
 using ListValue = std::deque<std::string>;
 // SetValue (server/types/set_value.h): members in a vector, found through a hash index of
@@ -188,7 +188,7 @@ class Object {
 
  public:
   // Logarithmic access counter for OBJECT FREQ and LFU eviction (Redis's LFU counter).
-  std::atomic<uint8_t> lfu{kLfuInitVal};
+  std::atomic<uint8_t> lfu{kLfuInit};
 
  private:
   uint8_t embstr_size_ = 0;  // kEmbStr: the value's length

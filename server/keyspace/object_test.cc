@@ -37,7 +37,7 @@ TEST(Object, HeaderIsEightBytesAndTheSmallestBlockSixteen) {
   EXPECT_EQ(sizeof(Object), 16u);
   ObjectPtr obj = NewString("abc");
   EXPECT_EQ(obj->block_size(), 16u);
-  EXPECT_EQ(obj->lfu.load(), kLfuInitVal);
+  EXPECT_EQ(obj->lfu.load(), kLfuInit);
   EXPECT_EQ(obj->access_s.load(), 0u);
   EXPECT_FALSE(obj->has_ttl());
   EXPECT_EQ(obj->expire_at_ms(), kNoExpire);
@@ -254,7 +254,7 @@ TEST(Object, CloneKeepsEncodingPayloadAndTtl) {
     EXPECT_EQ(copy->encoding(), obj->encoding());
     EXPECT_EQ(copy->expire_at_ms(), obj->expire_at_ms());
     EXPECT_EQ(StringValue(*copy), StringValue(*obj));
-    EXPECT_EQ(copy->lfu.load(), kLfuInitVal);
+    EXPECT_EQ(copy->lfu.load(), kLfuInit);
   }
   ObjectPtr hash = NewObject(ObjType::kHash, kAt);
   hash->hash()["f"] = "v";

@@ -10,6 +10,7 @@
 
 #include "base/clock.h"
 #include "base/logging.h"
+#include "base/memory.h"
 #include "server/net/connection.h"
 #include "server/net/io_thread_pool.h"
 
@@ -51,6 +52,7 @@ IoThread::~IoThread() {
 
 void IoThread::Start() {
   thread_ = std::thread([this] {
+    base::MemoryAccountedThread accounted;
     cpu_clock_.store(CurrentThreadCpuClock(), std::memory_order_relaxed);
     event_base_dispatch(base_);
     // Leaving the loop: close what is still connected, on this thread.

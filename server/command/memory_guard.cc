@@ -1,0 +1,92 @@
+#include "server/command/memory_guard.h"
+
+#include <chrono>
+
+#include "base/clock.h"
+#include "base/memory.h"
+
+namespace ordis::server {
+
+MemoryGuard::MemoryGuard(Keyspace& keyspace, const Config& config, UsedMemoryFn used)
+    : keyspace_(keyspace), config_(config), used_(std::move(used)) {
+  background_ = std::thread([this] { Background(); });
+}
+
+MemoryGuard::~MemoryGuard() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  wake_.notify_one();
+  background_.join();
+}
+
+EvictionOptions MemoryGuard::Options() const {
+  EvictionOptions options;
+  // The parameter's choices are the policies' names: it always parses.
+  options.policy =
+      ParseEvictionPolicy(config_.maxmemory_policy()).value_or(EvictionPolicy::kNoEviction);
+  options.samples = config_.maxmemory_samples();
+  options.lfu_decay_minutes = config_.lfu_decay_time();
+  return options;
+}
+
+MemoryGuard::Outcome MemoryGuard::Evict(int64_t now_ms) {
+  if (!OverLimit()) return Outcome::kUnder;
+  const EvictionOptions options = Options();
+  const auto start = std::chrono::steady_clock::now();
+  thread_local std::string key;
+  int db;
+  for (int evicted = 1;; ++evicted) {
+    if (!evictor_.EvictOne(keyspace_, options, now_ms, &db, &key)) {
+      return OverLimit() ? Outcome::kFull : Outcome::kUnder;
+    }
+    if (!OverLimit()) return Outcome::kUnder;
+    // The clock every 16 keys, as Redis: reading it costs more than a small key's eviction.
+    if (evicted % 16 == 0 &&
+        std::chrono::steady_clock::now() - start > std::chrono::microseconds(kStepUs)) {
+      LimitChanged();
+      return Outcome::kEvicting;
+    }
+  }
+}
+
+void MemoryGuard::LimitChanged() {
+  {
+    std::lock_guard lock(mu_);
+    wanted_ = true;
+  }
+  wake_.notify_one();
+}
+
+void MemoryGuard::Background() {
+  base::MemoryAccountedThread accounted;  // frees what other threads allocated
+  std::unique_lock lock(mu_);
+  while (true) {
+    wake_.wait(lock, [&] { return wanted_ || stop_; });
+    if (stop_) return;
+    wanted_ = false;
+    lock.unlock();
+    // One step per lock hold: commands waiting for the lock run between steps.
+    Outcome outcome = Outcome::kEvicting;
+    while (outcome == Outcome::kEvicting) {
+      std::unique_lock keyspace_lock(keyspace_.mu());
+      outcome = Evict(NowMs());
+      keyspace_lock.unlock();
+      std::lock_guard stop_check(mu_);
+      if (stop_) return;
+      wanted_ = false;  // this loop is the work a LimitChanged() during it asked for
+    }
+    lock.lock();
+  }
+}
+
+uint64_t MemoryGuard::NotePeak() {
+  uint64_t used = used_();
+  uint64_t peak = peak_.load(std::memory_order_relaxed);
+  while (used > peak && !peak_.compare_exchange_weak(peak, used, std::memory_order_relaxed)) {
+  }
+  return std::max(used, peak);
+}
+
+}  // namespace ordis::server

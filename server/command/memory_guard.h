@@ -1,0 +1,85 @@
+// maxmemory: before a command runs, while used memory is over the limit, keys go as
+// maxmemory-policy says (Redis's performEvictions); a command that may grow memory is refused with
+// -OOM when nothing more can go. Also the figures INFO memory derives from used memory: its peak
+// and its value at start-up.
+//
+// Eviction holds the keyspace's exclusive lock, so it is cut into bounded steps: a command evicts
+// for at most kStepUs, and if memory is still over the limit after that while keys are still
+// going, the command runs anyway (as Redis's EVICT_RUNNING) and a background thread goes on
+// evicting, one step per lock hold, until memory is under the limit. Lowering maxmemory at run
+// time starts the same background eviction.
+//
+// Thread safety: thread safe; Evict needs the keyspace's exclusive lock.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "server/config/config.h"
+#include "server/keyspace/eviction.h"
+#include "server/keyspace/keyspace.h"
+
+namespace ordis::server {
+
+class MemoryGuard {
+ public:
+  using UsedMemoryFn = std::function<uint64_t()>;
+  // used: bytes in use (base::UsedMemory in the server; tests count what they like).
+  MemoryGuard(Keyspace& keyspace, const Config& config, UsedMemoryFn used);
+  ~MemoryGuard();
+  MemoryGuard(const MemoryGuard&) = delete;
+  MemoryGuard& operator=(const MemoryGuard&) = delete;
+
+  uint64_t Used() const { return used_(); }
+  // maxmemory is set and used memory exceeds it. Cheap: checked before every command.
+  bool OverLimit() const {
+    int64_t limit = config_.maxmemory();
+    return limit > 0 && used_() > static_cast<uint64_t>(limit);
+  }
+
+  enum class Outcome {
+    kUnder,     // memory is under the limit
+    kEvicting,  // still over after the step's time, keys going: the background goes on
+    kFull,      // over the limit and nothing the policy allows is left to evict
+  };
+  // keyspace exclusive lock held. Evicts until memory is under the limit, the policy finds
+  // nothing more, or the step's time is spent.
+  Outcome Evict(int64_t now_ms);
+
+  // Starts background eviction if memory is over the limit (maxmemory lowered).
+  void LimitChanged();
+
+  // used_memory_peak: the highest Used() seen by NotePeak (the cron and INFO call it).
+  uint64_t NotePeak();
+  // used_memory_startup: Used() when the server finished starting.
+  void NoteStartup() { startup_.store(used_(), std::memory_order_relaxed); }
+  uint64_t startup() const { return startup_.load(std::memory_order_relaxed); }
+
+  // How long one eviction step may hold the exclusive lock (Redis's time limit at the default
+  // maxmemory-eviction-tenacity).
+  static constexpr int64_t kStepUs = 500;
+
+ private:
+  EvictionOptions Options() const;
+  void Background();
+
+  Keyspace& keyspace_;
+  const Config& config_;
+  const UsedMemoryFn used_;
+  Evictor evictor_;  // under the keyspace's exclusive lock
+  std::atomic<uint64_t> peak_{0};
+  std::atomic<uint64_t> startup_{0};
+
+  std::mutex mu_;
+  std::condition_variable wake_;
+  bool wanted_ = false;  // GUARDED_BY(mu_)
+  bool stop_ = false;    // GUARDED_BY(mu_)
+  std::thread background_;
+};
+
+}  // namespace ordis::server
