@@ -2,9 +2,15 @@
 // by a count the tests control (FakeUsedMemory): a base plus a fixed cost per key. Every reply
 // was first checked against redis-server 7.0.15.
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <future>
+#include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "base/clock.h"
 #include "server/commands/family_test_support.h"
@@ -50,6 +56,30 @@ class MemoryFamilyTest : public FamilyTest {
  private:
   TestClient* admin_ = nullptr;
 };
+
+// INFO memory, MEMORY STATS and MEMORY DOCTOR run under the shared lock their rows ask for and
+// must not take it again: a writer waiting between the two (the lock prefers writers, and the
+// active expiry thread is one) deadlocked the server.
+TEST_F(MemoryFamilyTest, ReportsDoNotRetakeTheLockAWriterWaitsFor) {
+  std::atomic<bool> done{false};
+  std::thread writer([&] {
+    while (!done.load()) std::unique_lock lock(keyspace().mu());
+  });
+  auto reports = std::async(std::launch::async, [&] {
+    for (int i = 0; i < 2000; ++i) {
+      Run({"info", "memory"});
+      Run({"memory", "stats"});
+      Run({"memory", "doctor"});
+    }
+  });
+  const bool finished = reports.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
+  done = true;
+  if (!finished) {
+    std::fprintf(stderr, "INFO / MEMORY STATS deadlocked against a waiting writer\n");
+    std::abort();  // the stuck thread cannot be joined
+  }
+  writer.join();
+}
 
 // --- noeviction ---
 
