@@ -2,7 +2,13 @@
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define ORDIS_SANITIZER_ALLOCATOR 1
+#if __has_include(<sanitizer/allocator_interface.h>)
 #include <sanitizer/allocator_interface.h>
+#else
+// GCC installs no allocator_interface.h, but its sanitizer runtimes have the function.
+#include <cstddef>
+extern "C" size_t __sanitizer_get_current_allocated_bytes();
+#endif
 #elif defined(ORDIS_WITH_JEMALLOC)
 #include <jemalloc/jemalloc.h>
 #else
