@@ -145,7 +145,11 @@ AllocatorStats ReadAllocatorStats() {
 }
 
 std::string_view AllocatorName() {
-  static const std::string name = std::string("jemalloc-") + ReadCtl<const char*>("version");
+  // "5.3.0-0-g54eaed1..." as INFO shows it, Redis's "jemalloc-5.3.0".
+  static const std::string name = [] {
+    std::string version = ReadCtl<const char*>("version");
+    return "jemalloc-" + version.substr(0, version.find('-'));
+  }();
   return name;
 }
 

@@ -297,8 +297,10 @@ class LearnedStore final : public OrderedStore {
       }
       const Leaf* leaf = static_cast<Leaf*>(node);
       const uint32_t begin = leaf->Search(lo).pos, end = leaf->Search(hi).pos;
-      // Keys written since the last patch count too: a small store may hold all its keys in
-      // buffers. Entries are read below `published` only, which never change.
+      if (begin < end)
+        return std::string(leaf->Key(begin + static_cast<uint32_t>(next(end - begin))));
+      // A leaf with no key in range yet may have some in its buffer (a small store may hold all
+      // its keys in buffers). Entries are read below `published` only, which never change.
       constexpr uint32_t kMaxBuffered = 64;  // of longer buffers, the first 64 entries
       uint32_t buffered[kMaxBuffered];
       uint32_t nbuffered = 0;
@@ -310,13 +312,7 @@ class LearnedStore final : public OrderedStore {
           if (!e.erase && e.Key() >= lo && e.Key() < hi) buffered[nbuffered++] = i;
         }
       }
-      const uint64_t total = (end > begin ? end - begin : 0) + nbuffered;
-      if (total == 0) continue;
-      const uint64_t pick = next(total);
-      if (pick < nbuffered) {
-        return std::string(buf->entries[buffered[pick]].Key());
-      }
-      return std::string(leaf->Key(begin + static_cast<uint32_t>(pick - nbuffered)));
+      if (nbuffered > 0) return std::string(buf->entries[buffered[next(nbuffered)]].Key());
     }
     return std::string(lo);
   }

@@ -167,8 +167,8 @@ void RegisterMemoryFamily(CommandTable* table) {
        {
            {"memory|usage", -3, kReadonly, 2, 2, 1, CmdMemoryUsage, "server",
             "Estimate the memory usage of a key"},
-           {"memory|stats", 2, 0, 0, 0, 0, CmdMemoryStats, "server", "Show memory usage details"},
-           {"memory|doctor", 2, 0, 0, 0, 0, CmdMemoryDoctor, "server", "Outputs memory problems report"},
+           {"memory|stats", 2, kSharedLock, 0, 0, 0, CmdMemoryStats, "server", "Show memory usage details"},
+           {"memory|doctor", 2, kSharedLock, 0, 0, 0, CmdMemoryDoctor, "server", "Outputs memory problems report"},
            {"memory|purge", 2, 0, 0, 0, 0, CmdMemoryPurge, "server",
             "Ask the allocator to release memory"},
            {"memory|malloc-stats", 2, 0, 0, 0, 0, CmdMemoryMallocStats, "server",

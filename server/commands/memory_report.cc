@@ -4,7 +4,6 @@
 
 #include <cinttypes>
 #include <cstdio>
-#include <shared_mutex>
 
 namespace ordis::server {
 namespace {
@@ -37,10 +36,7 @@ MemoryReport ReadMemoryReport(const Services& services) {
   r.rss = ResidentBytes();
   r.total_system_memory =
       static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-  {
-    std::shared_lock lock(services.keyspace.mu());
-    for (int db = 0; db < services.keyspace.num_dbs(); ++db) r.keys += services.keyspace.DbSize(db);
-  }
+  for (int db = 0; db < services.keyspace.num_dbs(); ++db) r.keys += services.keyspace.DbSize(db);
   r.allocator = base::ReadAllocatorStats();
   r.maxmemory = services.config.maxmemory();
   r.policy = services.config.maxmemory_policy();

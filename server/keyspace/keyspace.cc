@@ -474,7 +474,26 @@ void Keyspace::SampleKeys(int db, bool with_ttl, int count, SampleVisitor visit)
   };
   std::string end = prefix;
   end.back() = static_cast<char>(kSpaceKeys + 1);
-  std::string seek;
+  // One random point, then the keys that follow it, wrapping at the end of the db: a run of
+  // neighbours costs one descent (Redis's dictGetSomeKeys also takes consecutive buckets); the
+  // eviction pool, kept between evictions, gathers the best of many runs.
+  std::string seek = store_->RandomPoint(prefix, end, rng_());
+  if (!seek.empty()) {
+    int visited = 0;
+    const int want = static_cast<int>(std::min<size_t>(count, DbSize(db)));
+    auto run = [&](std::string_view k, index::ValueHandle h) {
+      if (!in_db(k)) return false;
+      visit(k.substr(kPrefixLen), ToObject(h));
+      return ++visited < want;
+    };
+    store_->Scan(index::ScanStart::At(seek), index::Direction::kForward, run);
+    if (visited < want) {
+      seek = prefix;
+      store_->Scan(index::ScanStart::At(seek), index::Direction::kForward, run);
+    }
+    return;
+  }
+  // The store cannot pick: points interpolated between the first and last key.
   auto visit_first_from = [&](bool* found) {
     store_->Scan(index::ScanStart::At(seek), index::Direction::kForward,
                  [&](std::string_view k, index::ValueHandle h) {
@@ -485,20 +504,6 @@ void Keyspace::SampleKeys(int db, bool with_ttl, int count, SampleVisitor visit)
                    return false;
                  });
   };
-  int visited = 0;
-  for (; visited < count; ++visited) {
-    seek = store_->RandomPoint(prefix, end, rng_());
-    if (seek.empty()) break;  // the store cannot pick: interpolate below
-    bool found = false;
-    visit_first_from(&found);
-    if (!found) {
-      // The point's key went meanwhile and nothing follows it: wrap to the first key.
-      seek = prefix;
-      visit_first_from(&found);
-    }
-  }
-  if (visited == count) return;
-  // The first and last key bound the points; a db of one key needs no more.
   std::string first, last;
   auto grab = [&](std::string* dst) {
     return [&, dst](std::string_view k, index::ValueHandle) {
