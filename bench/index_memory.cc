@@ -12,6 +12,8 @@
 //   thin      N keys in random order, then 90% of them erased at random; fresh: the 10% left,
 //             inserted in random order.
 //   drain     N keys, then every key erased (ascending, descending, random).
+//   steady    N keys, then 2N random Puts and Erases over 2N ids (the size stays near N): what
+//             merges cost a workload that never shrinks.
 //
 // Usage (bench/index-memory.sh builds Release into build-bench/ and passes its arguments through):
 //   index_memory [--keys N] [--window W] [--ops N]
@@ -103,8 +105,10 @@ void Window(size_t window, size_t ops) {
   double secs = Seconds(start);
   Figures churned = Measure(*store);
   Print("after the churn", churned);
-  std::printf("  (%.2f s, %.0f ns per Put+Erase; patches %" PRIu64 ", splits %" PRIu64 ")\n", secs,
-              secs * 1e9 / static_cast<double>(ops), churned.s.patches, churned.s.splits);
+  std::printf("  (%.2f s, %.0f ns per Put+Erase; patches %" PRIu64 ", splits %" PRIu64
+              ", merges %" PRIu64 ")\n",
+              secs, secs * 1e9 / static_cast<double>(ops), churned.s.patches, churned.s.splits,
+              churned.s.merges);
   auto fresh = index::NewLearnedStore();
   for (size_t i = ops - std::min(ops, window); i < ops; ++i) fresh->Put(Key(i), i);
   Figures f = Measure(*fresh);
@@ -152,6 +156,31 @@ void Drain(size_t n) {
   }
 }
 
+void Steady(size_t n) {
+  std::printf("== steady: %zu keys, then %zu random Puts and Erases over %zu ids ==\n", n, 2 * n,
+              2 * n);
+  auto store = index::NewLearnedStore();
+  std::mt19937_64 rng(4);
+  for (size_t i = 0; i < n; ++i) store->Put(Key(2 * i), i);
+  Figures before = Measure(*store);
+  auto start = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < 2 * n; ++i) {
+    uint64_t id = rng() % (2 * n);
+    if (rng() % 2 == 0) {
+      store->Put(Key(id), i);
+    } else {
+      store->Erase(Key(id));
+    }
+  }
+  double secs = Seconds(start);
+  Figures after = Measure(*store);
+  Print("after", after);
+  std::printf("  (%.0f ns per operation; patches %" PRIu64 ", splits %" PRIu64 ", merges %" PRIu64
+              ")\n",
+              secs * 1e9 / static_cast<double>(2 * n), after.s.patches - before.s.patches,
+              after.s.splits - before.s.splits, after.s.merges - before.s.merges);
+}
+
 int Main(int argc, char** argv) {
   size_t keys = 1000000, window = 10000, ops = 3000000;
   for (int i = 1; i < argc; ++i) {
@@ -172,6 +201,7 @@ int Main(int argc, char** argv) {
   Window(window, ops);
   Thin(keys);
   Drain(keys / 10);
+  Steady(keys);
   return 0;
 }
 
