@@ -48,6 +48,31 @@ class ActiveExpiryTest(ServerTestCase):
         self.assertTrue(line.startswith("keys=2,expires=1,avg_ttl="), line)
 
 
+class ExpiryChurnTest(ServerTestCase):
+    """Short-lived keys nobody reads again: active expiry keeps pace with them (issue 13)."""
+
+    def test_200k_keys_with_px_100_are_gone_within_2_s_of_expiring(self):
+        n, chunk = 200000, 10000
+        self.assertReply("OK", "CONFIG", "RESETSTAT")
+        self.assertReply("OK", "SET", "keep", "1")
+        self.assertReply("OK", "SET", "keep-ttl", "1", "EX", "3600")
+        for start in range(0, n, chunk):
+            replies = self.raw.pipeline(
+                [["SET", "key:%012d" % i, "v", "PX", "100"] for i in range(start, start + chunk)])
+            self.assertEqual(replies, ["OK"] * chunk)
+        loaded = time.monotonic()
+        # The last key expires 100 ms after it was set; DBSIZE expires nothing itself.
+        gone = wait_until(lambda: self.raw.call("DBSIZE") == 2, timeout=2.1, interval=0.01)
+        took = time.monotonic() - loaded
+        self.assertTrue(gone, "DBSIZE was %r 2.1 s after the last SET" % self.raw.call("DBSIZE"))
+        self.assertGreaterEqual(int(info_field(self.raw, "stats", "expired_keys")), n)
+        self.assertReply(b"1", "GET", "keep")
+        self.assertReply(b"1", "GET", "keep-ttl")
+        line = info_field(self.raw, "keyspace", "db0")
+        self.assertTrue(line.startswith("keys=2,expires=1,"), line)
+        print("\n200k keys PX 100: empty %.2f s after the last SET" % took)
+
+
 class LazyExpiryTest(ServerTestCase):
     def test_expired_key_is_never_returned(self):
         self.assertReply("OK", "SET", "k", "v", "PX", "100")

@@ -11,7 +11,6 @@ SYNTAX = "ERR syntax error"
 WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value"
 DB_RANGE = "ERR DB index is out of range"
 SAME_OBJECT = "ERR source and destination objects are the same"
-REDIS_STRING_ENCODINGS = {b"int", b"embstr", b"raw"}
 
 
 class DelExistsTypeTest(ServerTestCase):
@@ -434,12 +433,9 @@ class ObjectTest(ServerTestCase):
                  ("e44", "x" * 44, b"embstr"), ("e45", "x" * 45, b"raw")]
         for key, value, want in cases:
             self.assertReply("OK", "SET", key, value)
-            got = self.encoding(key)
-            if IS_ORDIS:
-                # ordis stores values its own way; it only has to answer with a Redis name.
-                self.assertIn(got, REDIS_STRING_ENCODINGS, key)
-            else:
-                self.assertEqual(got, want, key)
+            self.assertEqual(self.encoding(key), want, key)
+            self.assertReply("OK", "SET", key + "-ttl", value, "EX", "100")
+            self.assertEqual(self.encoding(key + "-ttl"), want, key)
         self.assertReply(None, "OBJECT", "ENCODING", "nokey")
 
     def test_encoding_after_changes(self):
@@ -449,11 +445,71 @@ class ObjectTest(ServerTestCase):
         self.assertReply(2, "APPEND", "r", "2")
         self.assertReply(13, "INCR", "r")
         got = [self.encoding("e"), self.encoding("r")]
-        if IS_ORDIS:
-            for g in got:
-                self.assertIn(g, REDIS_STRING_ENCODINGS)
-        else:
-            self.assertEqual(got, [b"raw", b"int"])  # APPEND makes raw; INCR makes int again
+        self.assertEqual(got, [b"raw", b"int"])  # APPEND makes raw; INCR makes int again
+
+    def test_encoding_of_every_string_path(self):
+        """Each way a string is made or changed gives Redis's encoding (and keeps the TTL)."""
+        def check(key, want):
+            self.assertEqual(self.encoding(key), want, key)
+
+        self.assertReply("OK", "SET", "f", "10")
+        self.assertReply(b"11", "INCRBYFLOAT", "f", "1")
+        check("f", b"embstr")  # a new string object, never int
+        self.assertReply(b"3", "INCRBYFLOAT", "nf", "3")
+        check("nf", b"embstr")
+        self.assertReply("OK", "SET", "big", "1")
+        self.assertEqual(len(self.raw.call("INCRBYFLOAT", "big", "1e50")), 51)
+        check("big", b"raw")
+        self.assertReply(3, "APPEND", "a1", "123")
+        check("a1", b"int")  # APPEND to a missing key stores its argument as SET would
+        self.assertReply(3, "APPEND", "a2", "abc")
+        check("a2", b"embstr")
+        self.assertReply("OK", "SET", "ap", "5")
+        self.assertReply(1, "APPEND", "ap", "")
+        check("ap", b"raw")
+        self.assertReply(2, "SETRANGE", "s1", "0", "ab")
+        check("s1", b"raw")  # SETRANGE of a missing key makes a raw string
+        self.assertReply("OK", "SET", "s2", "hello")
+        self.assertReply(5, "SETRANGE", "s2", "0", "")
+        check("s2", b"embstr")  # nothing written: unchanged
+        self.assertReply("OK", "SET", "n", "123")
+        self.assertReply(3, "SETRANGE", "n", "0", "4")
+        check("n", b"raw")
+        self.assertReply(b"423", "GET", "n")
+        self.assertReply(1, "INCR", "i1")
+        check("i1", b"int")
+        self.assertReply("OK", "SET", "k", "12", "EX", "100")
+        self.assertReply(13, "INCR", "k")
+        check("k", b"int")
+        self.assertReply(100, "TTL", "k")
+        self.assertReply("OK", "SET", "ff", "1.5", "EX", "100")
+        self.assertReply(b"2.5", "INCRBYFLOAT", "ff", "1")
+        check("ff", b"embstr")
+        self.assertReply(100, "TTL", "ff")
+        self.assertReply(None, "GETSET", "g", "5")
+        check("g", b"int")
+        self.assertReply("OK", "SET", "r", "abc")
+        self.assertReply(4, "APPEND", "r", "d")
+        self.assertReply(1, "COPY", "r", "rc")
+        check("rc", b"raw")
+        self.assertReply("OK", "SET", "r", "xyz")
+        check("r", b"embstr")
+        self.assertReply("OK", "SET", "x", "123", "EX", "100")
+        self.assertReply(1, "COPY", "x", "xc")
+        check("xc", b"int")
+        self.assertReply(100, "TTL", "xc")
+        self.assertReply("OK", "RENAME", "x", "x2")
+        check("x2", b"int")
+        self.assertReply("OK", "SET", "m", "-9223372036854775808")
+        check("m", b"int")
+        self.assertReply("OK", "SET", "e", "hello")
+        self.assertReply(1, "EXPIRE", "e", "100")
+        check("e", b"embstr")
+        self.assertReply(1, "PERSIST", "e")
+        check("e", b"embstr")
+        self.assertReply(b"hello", "GET", "e")
+        self.assertReply("OK", "SET", "t", "1", "KEEPTTL")
+        check("t", b"int")
 
     def test_idletime(self):
         self.assertReply("OK", "SET", "k", "v")

@@ -124,8 +124,10 @@ int Server::Serve() {
     start_state_ = StartState::kListening;
   }
   started_cv_.notify_all();
+  active_expiry_.Start();
   threads_->Start();
   threads_->Join();
+  active_expiry_.Stop();
   listener_.reset();
   threads_.reset();
   if (!shutdown_saved_) {

@@ -20,6 +20,7 @@
 #include "server/command/services.h"
 #include "server/config/config.h"
 #include "server/durability/persistence.h"
+#include "server/keyspace/expiry.h"
 #include "server/keyspace/keyspace.h"
 #include "server/keyspace/scan_cursors.h"
 #include "server/net/io_thread_pool.h"
@@ -75,6 +76,7 @@ class Server : public ServerControl {
   std::unique_ptr<acl::Users> users_;  // from requirepass, the user lines or the ACL file
   acl::AclLog acl_log_;
   std::unique_ptr<Keyspace> keyspace_;
+  ActiveExpiry active_expiry_{*keyspace_};  // runs from after loading until the I/O threads end
   ClientRegistry clients_;
   ScanCursors scan_cursors_;
   ServerStats stats_;

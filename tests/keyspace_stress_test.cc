@@ -2,10 +2,12 @@
 // exclusive lock (FindForWrite / Set / Delete / SetExpire / Move), reads under the shared lock
 // (Find / Scan / DbSize) with lazy expiry of what readers reported, and WATCH bookkeeping from
 // connection threads. Meant to be run under ThreadSanitizer (see tests/CMakeLists.txt); each test
-// also checks invariants that a race would break. Runs a fixed amount of work, never sleeps.
+// also checks invariants that a race would break. Runs a fixed amount of work and never sleeps to
+// pass (the active expiry test polls for the expiry thread's work with a deadline).
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <latch>
 #include <memory>
@@ -16,8 +18,10 @@
 #include <thread>
 #include <vector>
 
+#include "base/clock.h"
 #include "base/number.h"
 #include "index/rw_lock.h"
+#include "server/keyspace/expiry.h"
 #include "server/keyspace/keyspace.h"
 #include "server/keyspace/watch_registry.h"
 
@@ -29,11 +33,8 @@ using index::ScanStart;
 
 constexpr int64_t kT0 = 1'700'000'000'000;
 
-std::unique_ptr<Object> Str(std::string value, int64_t expire_at_ms = kNoExpire) {
-  auto obj = std::make_unique<Object>();
-  obj->str = std::move(value);
-  obj->expire_at_ms = expire_at_ms;
-  return obj;
+ObjectPtr Str(std::string value, int64_t expire_at_ms = kNoExpire) {
+  return NewString(value, expire_at_ms);
 }
 
 // prefix followed by n in decimal. (Not `"prefix" + std::to_string(n)`: GCC 12 warns falsely
@@ -69,12 +70,12 @@ void Incr(Keyspace& ks, int db, std::string_view key, int64_t now, bool in_place
   Object* obj = ks.FindForWrite(db, key, now);
   int64_t v = 0;
   if (obj != nullptr) {
-    ASSERT_TRUE(ParseInt64(obj->str, &v)) << obj->str;
+    ASSERT_TRUE(obj->StringAsInt(&v)) << StringValue(*obj);
   }
   std::string next = std::to_string(v + 1);
   if (obj != nullptr && in_place) {
-    obj->str = next;
-    ks.SetExpire(db, key, obj, obj->expire_at_ms);
+    obj->SetInt(v + 1);
+    obj = ks.SetExpire(db, key, obj, obj->expire_at_ms());
   } else {
     ks.Set(db, key, Str(next));
   }
@@ -111,7 +112,7 @@ TEST(KeyspaceStress, NoLostIncrements) {
           // Readers touch the access statistics under the shared lock, as LookupRead does.
           obj->access_s.store(static_cast<uint32_t>(reads), std::memory_order_relaxed);
           int64_t v = 0;
-          ASSERT_TRUE(ParseInt64(obj->str, &v)) << obj->str;
+          ASSERT_TRUE(obj->StringAsInt(&v)) << StringValue(*obj);
           ASSERT_GE(v, last);
           last = v;
         }
@@ -123,7 +124,7 @@ TEST(KeyspaceStress, NoLostIncrements) {
   std::shared_lock lock(ks.mu());
   Object* obj = ks.Find(1, "counter", kT0);
   ASSERT_NE(obj, nullptr);
-  EXPECT_EQ(obj->str, std::to_string(kThreads * kIncrements));
+  EXPECT_EQ(StringValue(*obj), std::to_string(kThreads * kIncrements));
   EXPECT_EQ(ks.DbSize(1), 1u);
   EXPECT_EQ(ks.DbSize(0), 0u);
 }
@@ -159,7 +160,7 @@ TEST(KeyspaceStress, DbSizeMatchesScanWhileWriting) {
           case 3: {
             Object* obj = ks.FindForWrite(db, key, kT0);
             if (obj != nullptr) {
-              ks.SetExpire(db, key, obj, Uniform(rng, 2) ? kNoExpire : kT0 + 2'000'000);
+              obj = ks.SetExpire(db, key, obj, Uniform(rng, 2) ? kNoExpire : kT0 + 2'000'000);
             }
             break;
           }
@@ -187,13 +188,13 @@ TEST(KeyspaceStress, DbSizeMatchesScanWhileWriting) {
         std::shared_lock lock(ks.mu());
         Object* obj = ks.Find(db, key, kT0);
         if (obj != nullptr) {
-          ASSERT_EQ(obj->str[0], 'v');
+          ASSERT_EQ(StringValue(*obj)[0], 'v');
           obj->access_s.store(1, std::memory_order_relaxed);
         }
         int seen = 0;
         ks.Scan(db, ScanStart::At(key), Uniform(rng, 2) ? Direction::kForward : Direction::kReverse,
                 kT0, [&](std::string_view k, Object* o) {
-                  EXPECT_EQ(o->str[0], 'v');
+                  EXPECT_EQ(StringValue(*o)[0], 'v');
                   EXPECT_EQ(k.substr(0, 4), "key:");
                   return ++seen < 20;
                 });
@@ -216,7 +217,7 @@ TEST(KeyspaceStress, DbSizeMatchesScanWhileWriting) {
                     if (scanned > 0 && !(prev < k)) ordered = false;
                     prev.assign(k);
                     ++scanned;
-                    if (o->expire_at_ms != kNoExpire) ++with_ttl;
+                    if (o->expire_at_ms() != kNoExpire) ++with_ttl;
                     return true;
                   });
           ASSERT_TRUE(ordered);
@@ -259,7 +260,7 @@ TEST(KeyspaceStress, LazyAndActiveExpiry) {
         if (Uniform(rng, 4) == 0) {
           Object* obj = ks.FindForWrite(db, key, t_now);
           if (obj != nullptr) {
-            ASSERT_TRUE(obj->expire_at_ms == kNoExpire || obj->expire_at_ms > t_now);
+            ASSERT_TRUE(obj->expire_at_ms() == kNoExpire || obj->expire_at_ms() > t_now);
           }
         } else {
           ks.Set(db, key,
@@ -286,7 +287,7 @@ TEST(KeyspaceStress, LazyAndActiveExpiry) {
             ks.Scan(
                 db, ScanStart::Edge(), Direction::kForward, t_now,
                 [&](std::string_view, Object* o) {
-                  EXPECT_TRUE(o->expire_at_ms == kNoExpire || o->expire_at_ms > t_now);
+                  EXPECT_TRUE(o->expire_at_ms() == kNoExpire || o->expire_at_ms() > t_now);
                   ++live;
                   return true;
                 },
@@ -296,7 +297,7 @@ TEST(KeyspaceStress, LazyAndActiveExpiry) {
             std::string key = Named("e:", Uniform(rng, kKeys));
             Object* obj = ks.Find(db, key, t_now, &expired);
             if (obj != nullptr) {
-              ASSERT_TRUE(obj->expire_at_ms == kNoExpire || obj->expire_at_ms > t_now);
+              ASSERT_TRUE(obj->expire_at_ms() == kNoExpire || obj->expire_at_ms() > t_now);
             }
           }
         }
@@ -315,7 +316,8 @@ TEST(KeyspaceStress, LazyAndActiveExpiry) {
     int n = 0;
     while (Pace(writer_ops, n * 20, writers_left)) {
       std::unique_lock lock(ks.mu());
-      ks.ActiveExpireCycle(now.load(), 20);
+      bool more_due;
+      ks.ExpireDueKeys(now.load(), 20, &more_due);
       ++n;
     }
   });
@@ -337,6 +339,122 @@ TEST(KeyspaceStress, LazyAndActiveExpiry) {
     ks.ExpireReported(expired, end);
     EXPECT_EQ(ks.DbSize(db), live);
   }
+}
+
+// The active expiry thread against writers that set, extend and clear short TTLs on the real
+// clock and readers that look keys up and scan. Each writer owns its keys, so it knows how each
+// ends: a key whose last write left no TTL must survive, every other must be deleted by the
+// thread (nobody reads it after the writers stop), and then both spaces of the index are empty
+// but for the survivors.
+TEST(KeyspaceStress, ActiveExpiryBesideReadersAndWriters) {
+  constexpr int kDbs = 2, kWriters = 3, kReaders = 2, kWriterOps = 20000, kKeys = 200;
+  Keyspace ks(kDbs);
+  ActiveExpiry expiry(ks);
+  expiry.Start();
+  std::atomic<int> writers_left{kWriters};
+  std::atomic<int64_t> writer_ops{0};
+  std::latch start(kWriters + kReaders);
+  // persistent[t][db * kKeys + i]: writer t's key i in db ends without a TTL.
+  std::vector<std::vector<bool>> persistent(kWriters, std::vector<bool>(kDbs * kKeys, false));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kWriters; ++t) {
+    threads.emplace_back([&, t] {
+      start.arrive_and_wait();
+      std::mt19937_64 rng(t + 900);
+      for (int op = 0; op < kWriterOps; ++op) {
+        writer_ops.fetch_add(1);
+        const int db = static_cast<int>(Uniform(rng, kDbs));
+        const int i = static_cast<int>(Uniform(rng, kKeys));
+        const std::string key = Named("w" + std::to_string(t) + ":", i);
+        std::unique_lock lock(ks.mu());
+        const int64_t now = NowMs();
+        const int64_t soon = now + 1 + static_cast<int64_t>(Uniform(rng, 30));
+        Object* obj = ks.FindForWrite(db, key, now);
+        switch (Uniform(rng, 4)) {
+          case 0:  // SET without a TTL
+            ks.Set(db, key, Str("v"));
+            persistent[t][db * kKeys + i] = true;
+            break;
+          case 1:  // SET PX
+            ks.Set(db, key, Str("v", soon));
+            persistent[t][db * kKeys + i] = false;
+            break;
+          case 2:  // PEXPIRE
+            if (obj != nullptr) {
+              obj = ks.SetExpire(db, key, obj, soon);
+              persistent[t][db * kKeys + i] = false;
+            }
+            break;
+          default:  // PERSIST
+            if (obj != nullptr) {
+              obj = ks.SetExpire(db, key, obj, kNoExpire);
+              persistent[t][db * kKeys + i] = true;
+            }
+            break;
+        }
+        // A key the thread deleted (or that expired before FindForWrite) is gone: not persistent.
+        if (ks.Find(db, key, now) == nullptr) persistent[t][db * kKeys + i] = false;
+      }
+      writers_left.fetch_sub(1);
+    });
+  }
+  for (int t = 0; t < kReaders; ++t) {
+    threads.emplace_back([&, t] {
+      start.arrive_and_wait();
+      std::mt19937_64 rng(t + 950);
+      int n = 0;
+      while (Pace(writer_ops, n * 5, writers_left)) {
+        const int db = static_cast<int>(Uniform(rng, kDbs));
+        std::shared_lock lock(ks.mu());
+        const int64_t now = NowMs();
+        size_t live = 0;
+        ks.Scan(db, ScanStart::Edge(), Direction::kForward, now, [&](std::string_view, Object* o) {
+          EXPECT_TRUE(o->expire_at_ms() == kNoExpire || o->expire_at_ms() > now);
+          ++live;
+          return true;
+        });
+        EXPECT_LE(live, ks.DbSize(db));
+        int64_t previous = INT64_MIN;
+        ks.ScanByExpiry(db, [&](std::string_view, int64_t at, Object* o) {
+          EXPECT_EQ(o->expire_at_ms(), at);
+          EXPECT_LE(previous, at);
+          previous = at;
+          return true;
+        });
+        ++n;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+
+  size_t survivors = 0;
+  for (const auto& keys : persistent) {
+    for (bool p : keys) survivors += p;
+  }
+  // Every TTL set was at most 31 ms ahead; the thread gets them all without any reader.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  size_t left = SIZE_MAX;
+  while (std::chrono::steady_clock::now() < deadline) {
+    {
+      std::shared_lock lock(ks.mu());
+      left = ks.DbSize(0) + ks.DbSize(1);
+    }
+    if (left == survivors) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  expiry.Stop();
+  EXPECT_EQ(left, survivors);
+  std::shared_lock lock(ks.mu());
+  for (int t = 0; t < kWriters; ++t) {
+    for (int db = 0; db < kDbs; ++db) {
+      for (int i = 0; i < kKeys; ++i) {
+        const std::string key = Named("w" + std::to_string(t) + ":", i);
+        EXPECT_EQ(ks.Find(db, key, INT64_MIN) != nullptr, persistent[t][db * kKeys + i]) << key;
+      }
+    }
+  }
+  EXPECT_EQ(ks.ExpiresCount(0) + ks.ExpiresCount(1), 0u);
+  EXPECT_EQ(ks.IndexStats().keys, survivors);
 }
 
 // Optimistic transactions as WATCH/MULTI/EXEC run them: a client registers a watch and reads the
@@ -365,7 +483,7 @@ TEST(KeyspaceStress, WatchedIncrementsAreNotLost) {
           for (const auto& [db, key] : watched) ks.watches().Watch(db, key, &state, false);
           Object* obj = ks.Find(0, "wcounter", kT0);
           if (obj != nullptr) {
-            ASSERT_TRUE(ParseInt64(obj->str, &seen));
+            ASSERT_TRUE(obj->StringAsInt(&seen));
           }
         }
         {
@@ -375,8 +493,8 @@ TEST(KeyspaceStress, WatchedIncrementsAreNotLost) {
           if (!state.dirty.load(std::memory_order_acquire)) {
             Object* obj = ks.FindForWrite(0, "wcounter", kT0);
             if (obj != nullptr && c % 2 == 0) {
-              obj->str = std::to_string(seen + 1);
-              ks.SetExpire(0, "wcounter", obj, obj->expire_at_ms);  // signals watchers
+              obj->SetInt(seen + 1);
+              obj = ks.SetExpire(0, "wcounter", obj, obj->expire_at_ms());  // signals watchers
             } else {
               ks.Set(0, "wcounter", Str(std::to_string(seen + 1)));
             }
@@ -436,7 +554,7 @@ TEST(KeyspaceStress, WatchedIncrementsAreNotLost) {
   Object* obj = ks.Find(0, "wcounter", kT0);
   ASSERT_NE(obj, nullptr);
   EXPECT_EQ(commits.load(), kClients * kCommitsPerClient);
-  EXPECT_EQ(obj->str, std::to_string(commits.load()));
+  EXPECT_EQ(StringValue(*obj), std::to_string(commits.load()));
 }
 
 // Readers that keep retaking the shared lock (I/O threads running batches of GETs back to back)

@@ -4,7 +4,6 @@
 #include "server/command/dispatcher.h"
 #include "server/command/errors.h"
 #include "server/command/transaction.h"
-#include "server/keyspace/expiry.h"
 
 namespace ordis::server {
 
@@ -44,7 +43,6 @@ std::unique_ptr<CommandRunner> CommandService::NewRunner(ThreadStats& stats) {
 }
 
 void CommandService::Cron(int64_t now_ms) {
-  RunActiveExpiry(services_.keyspace, now_ms);
   services_.memory.NotePeak();
   cron_(now_ms);
 }

@@ -16,8 +16,8 @@ namespace ordis::server {
 
 class CommandService : public CommandSink {
  public:
-  // cron: thread 0's periodic work besides active expiry (persistence's save rules and the log's
-  // fsync), called ten times a second.
+  // cron: thread 0's periodic work (persistence's save rules and the log's fsync), called ten
+  // times a second. Active expiry has a thread of its own (server/keyspace/expiry.h).
   CommandService(const Services& services, std::function<void(int64_t now_ms)> cron);
 
   std::unique_ptr<Session> NewSession() override;

@@ -53,17 +53,18 @@ void ExpireGeneric(CommandContext& ctx, TimeUnit unit, bool absolute, std::strin
     ctx.out.Integer(0);
     return;
   }
-  bool has_ttl = obj->expire_at_ms != kNoExpire;
+  const bool has_ttl = obj->has_ttl();
   // No TTL counts as an infinite one for GT and LT.
-  if ((nx && has_ttl) || (xx && !has_ttl) || (gt && (!has_ttl || expire_at <= obj->expire_at_ms)) ||
-      (lt && has_ttl && expire_at >= obj->expire_at_ms)) {
+  if ((nx && has_ttl) || (xx && !has_ttl) ||
+      (gt && (!has_ttl || expire_at <= obj->expire_at_ms())) ||
+      (lt && has_ttl && expire_at >= obj->expire_at_ms())) {
     ctx.out.Integer(0);
     return;
   }
   if (expire_at <= ctx.now_ms && !ks.loading()) {  // a replayed log keeps the TTL (Redis)
     ks.Delete(ctx.db(), key);
   } else {
-    ks.SetExpire(ctx.db(), key, obj, expire_at);
+    obj = ks.SetExpire(ctx.db(), key, obj, expire_at);
   }
   ctx.out.Integer(1);
 }
@@ -86,11 +87,11 @@ void TtlGeneric(CommandContext& ctx, TtlQuery query) {
     ctx.out.Integer(-2);
     return;
   }
-  if (obj->expire_at_ms == kNoExpire) {
+  if (!obj->has_ttl()) {
     ctx.out.Integer(-1);
     return;
   }
-  int64_t left = obj->expire_at_ms - ctx.now_ms;
+  int64_t left = obj->expire_at_ms() - ctx.now_ms;
   if (left < 0) left = 0;
   switch (query) {
     case TtlQuery::kTtl:
@@ -100,10 +101,10 @@ void TtlGeneric(CommandContext& ctx, TtlQuery query) {
       ctx.out.Integer(left);
       break;
     case TtlQuery::kExpireTime:
-      ctx.out.Integer(obj->expire_at_ms / 1000);
+      ctx.out.Integer(obj->expire_at_ms() / 1000);
       break;
     case TtlQuery::kPExpireTime:
-      ctx.out.Integer(obj->expire_at_ms);
+      ctx.out.Integer(obj->expire_at_ms());
       break;
   }
 }
@@ -116,11 +117,11 @@ void CmdPExpireTime(CommandContext& ctx) { TtlGeneric(ctx, TtlQuery::kPExpireTim
 // PERSIST key
 void CmdPersist(CommandContext& ctx) {
   Object* obj = ctx.keyspace().FindForWrite(ctx.db(), ctx.args[1], ctx.now_ms);
-  if (obj == nullptr || obj->expire_at_ms == kNoExpire) {
+  if (obj == nullptr || !obj->has_ttl()) {
     ctx.out.Integer(0);
     return;
   }
-  ctx.keyspace().SetExpire(ctx.db(), ctx.args[1], obj, kNoExpire);
+  obj = ctx.keyspace().SetExpire(ctx.db(), ctx.args[1], obj, kNoExpire);
   ctx.out.Integer(1);
 }
 

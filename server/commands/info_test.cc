@@ -185,7 +185,7 @@ TEST_F(InfoFamilyTest, StatsCountExpiredKeys) {
   // The key's time passes untouched; the GET that meets it deletes it.
   Object* obj = keyspace().FindForWrite(0, "a", NowMs());
   ASSERT_NE(obj, nullptr);
-  keyspace().SetExpire(0, "a", obj, 1);
+  obj = keyspace().SetExpire(0, "a", obj, 1);
   EXPECT_EQ(Run({"get", "a"}), Nil());
   text = Info({"stats"});
   EXPECT_TRUE(HasLine(text, "expired_keys:1")) << text;

@@ -12,11 +12,10 @@
 namespace ordis::server {
 namespace {
 
-// Redis's encoding for a string: "int" if it is a canonical 64-bit integer, "embstr" up to 44
-// bytes, "raw" beyond.
-// Redis 7.0's encoding names. ordis keeps one representation per type and reports the name Redis
-// would choose for the value as it is now (Redis never converts back to the compact form; this
-// does).
+// Redis 7.0's encoding names. A string's is the encoding it is held in, chosen as Redis chooses
+// (server/keyspace/object.h). A collection has one representation per type here, and the name is
+// the one Redis would choose for the value as it is now (Redis never converts back to the compact
+// form; this does).
 std::string_view EncodingName(const Object& obj, const Config& config) {
   auto limit = [&](std::string_view name) {
     int64_t v = 0;
@@ -24,15 +23,20 @@ std::string_view EncodingName(const Object& obj, const Config& config) {
     return static_cast<size_t>(v);
   };
   int64_t v;
-  switch (obj.type) {
+  switch (obj.type()) {
     case ObjType::kString:
-      if (obj.raw_encoding) return "raw";
-      if (obj.str.size() <= 20 && ParseInt64(obj.str, &v)) return "int";
-      return obj.str.size() <= 44 ? "embstr" : "raw";
+      switch (obj.encoding()) {
+        case ObjEncoding::kInt:
+          return "int";
+        case ObjEncoding::kEmbStr:
+          return "embstr";
+        default:
+          return "raw";
+      }
     case ObjType::kList:
       return "quicklist";
     case ObjType::kSet: {
-      const SetValue& set = std::get<SetValue>(*obj.coll);
+      const SetValue& set = std::get<SetValue>(obj.collection());
       if (set.size() > limit("set-max-intset-entries")) return "hashtable";
       for (const auto& m : set) {
         if (!ParseInt64(m, &v)) return "hashtable";
@@ -40,7 +44,7 @@ std::string_view EncodingName(const Object& obj, const Config& config) {
       return "intset";
     }
     case ObjType::kHash: {
-      const HashValue& hash = std::get<HashValue>(*obj.coll);
+      const HashValue& hash = std::get<HashValue>(obj.collection());
       size_t max_value = limit("hash-max-listpack-value");
       if (hash.size() > limit("hash-max-listpack-entries")) return "hashtable";
       for (const auto& [f, val] : hash) {
@@ -49,7 +53,7 @@ std::string_view EncodingName(const Object& obj, const Config& config) {
       return "listpack";
     }
     case ObjType::kZSet:
-      return std::get<ZSetValue>(*obj.coll).is_small() ? "listpack" : "skiplist";
+      return std::get<ZSetValue>(obj.collection()).is_small() ? "listpack" : "skiplist";
   }
   return "raw";
 }
@@ -81,7 +85,7 @@ void CmdTouch(CommandContext& ctx) { CmdExists(ctx); }
 // TYPE key
 void CmdType(CommandContext& ctx) {
   Object* obj = ctx.keyspace().Find(ctx.db(), ctx.args[1], ctx.now_ms, ctx.expired);
-  ctx.out.SimpleString(obj == nullptr ? "none" : TypeName(obj->type));
+  ctx.out.SimpleString(obj == nullptr ? "none" : TypeName(obj->type()));
 }
 
 void Rename(CommandContext& ctx, bool nx) {

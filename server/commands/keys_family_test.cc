@@ -351,6 +351,38 @@ TEST_F(KeysFamilyTest, ObjectEncodingAfterStringCommands) {
   EXPECT_EQ(Run({"object", "encoding", "f"}), Bulk("embstr"));
 }
 
+// Each string kept in the encoding Redis gives it: how it was made decides, not what it holds.
+TEST_F(KeysFamilyTest, ObjectEncodingFollowsHowTheStringWasMade) {
+  EXPECT_EQ(Run({"set", "f", "10", "EX", "100"}), Ok());
+  EXPECT_EQ(Run({"incrbyfloat", "f", "1"}), Bulk("11"));
+  EXPECT_EQ(Run({"object", "encoding", "f"}), Bulk("embstr"));  // never int
+  EXPECT_EQ(Run({"ttl", "f"}), Int(100));
+  EXPECT_EQ(Run({"append", "a", "123"}), Int(3));
+  EXPECT_EQ(Run({"object", "encoding", "a"}), Bulk("int"));
+  EXPECT_EQ(Run({"append", "a", ""}), Int(3));
+  EXPECT_EQ(Run({"object", "encoding", "a"}), Bulk("raw"));
+  EXPECT_EQ(Run({"incr", "a"}), Int(124));
+  EXPECT_EQ(Run({"object", "encoding", "a"}), Bulk("int"));
+  EXPECT_EQ(Run({"setrange", "s", "2", "ab"}), Int(4));
+  EXPECT_EQ(Run({"object", "encoding", "s"}), Bulk("raw"));
+  EXPECT_EQ(Run({"get", "s"}), Bulk(std::string("\0\0ab", 4)));
+  EXPECT_EQ(Run({"set", "s", "xyz"}), Ok());
+  EXPECT_EQ(Run({"object", "encoding", "s"}), Bulk("embstr"));
+  EXPECT_EQ(Run({"setrange", "s", "0", ""}), Int(3));
+  EXPECT_EQ(Run({"object", "encoding", "s"}), Bulk("embstr"));
+  EXPECT_EQ(Run({"set", "e", "hello"}), Ok());
+  EXPECT_EQ(Run({"expire", "e", "100"}), Int(1));
+  EXPECT_EQ(Run({"object", "encoding", "e"}), Bulk("embstr"));
+  EXPECT_EQ(Run({"persist", "e"}), Int(1));
+  EXPECT_EQ(Run({"get", "e"}), Bulk("hello"));
+  EXPECT_EQ(Run({"append", "e", "!"}), Int(6));
+  EXPECT_EQ(Run({"copy", "e", "c"}), Int(1));
+  EXPECT_EQ(Run({"object", "encoding", "c"}), Bulk("raw"));
+  EXPECT_EQ(Run({"set", "m", "-9223372036854775808", "PX", "100000"}), Ok());
+  EXPECT_EQ(Run({"object", "encoding", "m"}), Bulk("int"));
+  EXPECT_EQ(Run({"get", "m"}), Bulk("-9223372036854775808"));
+}
+
 TEST_F(KeysFamilyTest, ObjectEncodingOfCollections) {
   const std::string long_value(65, 'x');
   EXPECT_EQ(Run({"rpush", "l", "a"}), Int(1));

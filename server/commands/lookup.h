@@ -45,7 +45,7 @@ inline Object* FindCollectionForWrite(CommandContext& ctx, std::string_view key,
                                       bool create, bool* wrong_type) {
   *wrong_type = false;
   Object* obj = ctx.keyspace().FindForWrite(ctx.db(), key, ctx.now_ms);
-  if (obj != nullptr && obj->type != t) {
+  if (obj != nullptr && obj->type() != t) {
     *wrong_type = true;
     ctx.out.Error(errors::kWrongType);
     return nullptr;
@@ -66,7 +66,7 @@ inline Object* FindCollectionForRead(CommandContext& ctx, std::string_view key, 
                                      bool* wrong_type) {
   *wrong_type = false;
   Object* obj = LookupRead(ctx, key);
-  if (obj != nullptr && obj->type != t) {
+  if (obj != nullptr && obj->type() != t) {
     *wrong_type = true;
     ctx.out.Error(errors::kWrongType);
     return nullptr;

@@ -106,8 +106,9 @@ void CmdKRange(CommandContext& ctx) {
     if (pairs) out.ArrayHeader(2);
     out.Bulk(key);
     if (with_values) {
-      if (obj->type == ObjType::kString) {
-        out.Bulk(obj->str);
+      if (obj->type() == ObjType::kString) {
+        IntText scratch;
+        out.Bulk(obj->StringBytes(&scratch));
       } else {
         out.NullBulk();  // KRANGE lists every key; only strings have a plain value
       }
@@ -213,7 +214,7 @@ void CmdScan(CommandContext& ctx) {
         ++examined;
         last.assign(key);
         if (use_pattern && !GlobMatch(pattern, key)) return true;
-        if (use_type && !EqualsIgnoreCase(type, TypeName(obj->type))) return true;
+        if (use_type && !EqualsIgnoreCase(type, TypeName(obj->type()))) return true;
         found.emplace_back(key);
         return true;
       },

@@ -26,7 +26,7 @@ class RangeFamilyTest : public FamilyTest {
   void ExpireInThePast(std::string_view key) {
     Object* obj = keyspace().FindForWrite(0, key, NowMs());
     ASSERT_NE(obj, nullptr);
-    keyspace().SetExpire(0, key, obj, 1);
+    obj = keyspace().SetExpire(0, key, obj, 1);
   }
 };
 

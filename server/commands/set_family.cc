@@ -197,7 +197,7 @@ void CmdSMove(CommandContext& ctx) {
     ctx.out.Integer(0);
     return;
   }
-  if (src->type != ObjType::kSet || (dst != nullptr && dst->type != ObjType::kSet)) {
+  if (src->type() != ObjType::kSet || (dst != nullptr && dst->type() != ObjType::kSet)) {
     ctx.out.Error(errors::kWrongType);
     return;
   }

@@ -14,40 +14,47 @@
 namespace ordis::server {
 namespace {
 
-// Writes value at key as a string, with the given TTL (kNoExpire for none). `existing` is what
-// the caller's FindForWrite returned for key (nullptr if nothing): a string there is updated in
-// place, saving a second index lookup and an allocation. An absolute TTL already in the past
-// deletes the key instead, as Redis does.
+// Writes value at key as a string encoded by rule, with the given TTL (kNoExpire for none).
+// `existing` is what the caller's FindForWrite returned for key (nullptr if nothing): a string
+// there whose block has the new value's size is overwritten in place, saving a second index
+// lookup and an allocation. An absolute TTL already in the past deletes the key instead, as Redis
+// does. The LFU counter carries over to the new value, as Redis's dbSetValue keeps it.
 void StoreString(CommandContext& ctx, std::string_view key, std::string_view value,
-                 int64_t expire_at_ms, Object* existing) {
+                 int64_t expire_at_ms, Object* existing, StringRule rule = StringRule::kTryInt) {
   Keyspace& ks = ctx.keyspace();
   if (expire_at_ms != kNoExpire && expire_at_ms <= ctx.now_ms) {
     ks.Delete(ctx.db(), key);
     return;
   }
-  if (existing != nullptr && existing->type == ObjType::kString) {
-    existing->str.assign(value);
-    existing->raw_encoding = false;
+  if (existing != nullptr && existing->type() == ObjType::kString &&
+      existing->has_ttl() == (expire_at_ms != kNoExpire) &&
+      existing->TryAssignString(value, rule)) {
     existing->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
-    ks.SetExpire(ctx.db(), key, existing, expire_at_ms);  // also signals watchers
+    // The TTL only changes its time here, so the object stays where it is.
+    existing = ks.SetExpire(ctx.db(), key, existing, expire_at_ms);  // also signals watchers
     return;
   }
-  auto obj = std::make_unique<Object>();
-  obj->str.assign(value);
-  obj->expire_at_ms = expire_at_ms;
+  ObjectPtr obj = NewString(value, expire_at_ms, rule);
   obj->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
+  if (existing != nullptr) {
+    obj->lfu.store(existing->lfu.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  }
   ks.Set(ctx.db(), key, std::move(obj));
 }
+
+// The string value of obj as bytes, an int rendered into *scratch.
+std::string_view Bytes(const Object* obj, IntText* scratch) { return obj->StringBytes(scratch); }
 
 // GET key
 void CmdGet(CommandContext& ctx) {
   Object* obj = LookupRead(ctx, ctx.args[1]);
   if (obj == nullptr) {
     ctx.out.NullBulk();
-  } else if (obj->type != ObjType::kString) {
+  } else if (obj->type() != ObjType::kString) {
     ctx.out.Error(errors::kWrongType);
   } else {
-    ctx.out.Bulk(obj->str);
+    IntText scratch;
+    ctx.out.Bulk(Bytes(obj, &scratch));
   }
 }
 
@@ -105,7 +112,7 @@ void CmdSet(CommandContext& ctx) {
   }
   std::string_view key = ctx.args[1];
   Object* old = ctx.keyspace().FindForWrite(ctx.db(), key, ctx.now_ms);
-  if (get && old != nullptr && old->type != ObjType::kString) {
+  if (get && old != nullptr && old->type() != ObjType::kString) {
     ctx.out.Error(errors::kWrongType);
     return;
   }
@@ -114,11 +121,12 @@ void CmdSet(CommandContext& ctx) {
     if (old == nullptr) {
       ctx.out.NullBulk();
     } else {
-      ctx.out.Bulk(old->str);  // written before the store below frees old
+      IntText scratch;
+      ctx.out.Bulk(Bytes(old, &scratch));  // written before the store below changes old
     }
   }
   if (write) {
-    if (ttl_kind == kKeepTtl && old != nullptr) expire_at = old->expire_at_ms;
+    if (ttl_kind == kKeepTtl && old != nullptr) expire_at = old->expire_at_ms();
     StoreString(ctx, key, ctx.args[2], expire_at, old);
   }
   if (!get) {
@@ -166,7 +174,7 @@ void CmdPSetEx(CommandContext& ctx) { SetWithTtl(ctx, TimeUnit::kMilliseconds, "
 Object* FindStringForWrite(CommandContext& ctx, std::string_view key, bool* failed) {
   Object* obj = ctx.keyspace().FindForWrite(ctx.db(), key, ctx.now_ms);
   *failed = false;
-  if (obj != nullptr && obj->type != ObjType::kString) {
+  if (obj != nullptr && obj->type() != ObjType::kString) {
     ctx.out.Error(errors::kWrongType);
     *failed = true;
     return nullptr;
@@ -183,7 +191,8 @@ void CmdGetSet(CommandContext& ctx) {
   if (old == nullptr) {
     ctx.out.NullBulk();
   } else {
-    ctx.out.Bulk(old->str);
+    IntText scratch;
+    ctx.out.Bulk(Bytes(old, &scratch));
   }
   StoreString(ctx, ctx.args[1], ctx.args[2], kNoExpire, old);
 }
@@ -197,7 +206,8 @@ void CmdGetDel(CommandContext& ctx) {
     ctx.out.NullBulk();
     return;
   }
-  ctx.out.Bulk(obj->str);
+  IntText scratch;
+  ctx.out.Bulk(Bytes(obj, &scratch));
   ctx.keyspace().Delete(ctx.db(), ctx.args[1]);
 }
 
@@ -248,15 +258,16 @@ void CmdGetEx(CommandContext& ctx) {
     ctx.out.NullBulk();
     return;
   }
-  ctx.out.Bulk(obj->str);
+  IntText scratch;
+  ctx.out.Bulk(Bytes(obj, &scratch));
   Keyspace& ks = ctx.keyspace();
   if (kind == kPersist) {
-    if (obj->expire_at_ms != kNoExpire) ks.SetExpire(ctx.db(), ctx.args[1], obj, kNoExpire);
+    if (obj->has_ttl()) obj = ks.SetExpire(ctx.db(), ctx.args[1], obj, kNoExpire);
   } else if (kind != kNone) {
     if (expire_at <= ctx.now_ms) {
       ks.Delete(ctx.db(), ctx.args[1]);
     } else {
-      ks.SetExpire(ctx.db(), ctx.args[1], obj, expire_at);
+      obj = ks.SetExpire(ctx.db(), ctx.args[1], obj, expire_at);
     }
   }
 }
@@ -266,10 +277,11 @@ void CmdMGet(CommandContext& ctx) {
   ctx.out.ArrayHeader(static_cast<int64_t>(ctx.args.size() - 1));
   for (size_t i = 1; i < ctx.args.size(); ++i) {
     Object* obj = LookupRead(ctx, ctx.args[i]);
-    if (obj == nullptr || obj->type != ObjType::kString) {
+    if (obj == nullptr || obj->type() != ObjType::kString) {
       ctx.out.NullBulk();
     } else {
-      ctx.out.Bulk(obj->str);
+      IntText scratch;
+      ctx.out.Bulk(Bytes(obj, &scratch));
     }
   }
 }
@@ -300,7 +312,9 @@ void CmdMSetNx(CommandContext& ctx) {
     }
   }
   for (size_t i = 1; i < ctx.args.size(); i += 2) {
-    StoreString(ctx, ctx.args[i], ctx.args[i + 1], kNoExpire, nullptr);
+    // Looked up again: a key named twice exists the second time.
+    Object* existing = ctx.keyspace().FindForWrite(ctx.db(), ctx.args[i], ctx.now_ms);
+    StoreString(ctx, ctx.args[i], ctx.args[i + 1], kNoExpire, existing);
   }
   ctx.out.Integer(1);
 }
@@ -323,11 +337,10 @@ void CmdAppend(CommandContext& ctx) {
     ctx.out.Integer(static_cast<int64_t>(ctx.args[2].size()));
     return;
   }
-  if (!WithinBulkLimit(ctx, obj->str.size() + ctx.args[2].size())) return;
-  obj->str.append(ctx.args[2]);
-  obj->raw_encoding = true;
+  if (!WithinBulkLimit(ctx, obj->StringSize() + ctx.args[2].size())) return;
+  obj->AppendString(ctx.args[2]);
   ctx.keyspace().SignalModified(ctx.db(), ctx.args[1]);
-  ctx.out.Integer(static_cast<int64_t>(obj->str.size()));
+  ctx.out.Integer(static_cast<int64_t>(obj->StringSize()));
 }
 
 // STRLEN key
@@ -335,10 +348,10 @@ void CmdStrLen(CommandContext& ctx) {
   Object* obj = LookupRead(ctx, ctx.args[1]);
   if (obj == nullptr) {
     ctx.out.Integer(0);
-  } else if (obj->type != ObjType::kString) {
+  } else if (obj->type() != ObjType::kString) {
     ctx.out.Error(errors::kWrongType);
   } else {
-    ctx.out.Integer(static_cast<int64_t>(obj->str.size()));
+    ctx.out.Integer(static_cast<int64_t>(obj->StringSize()));
   }
 }
 
@@ -348,7 +361,7 @@ void IncrBy(CommandContext& ctx, int64_t delta) {
   Object* obj = FindStringForWrite(ctx, key, &failed);
   if (failed) return;
   int64_t current = 0;
-  if (obj != nullptr && !ParseInt64(obj->str, &current)) {
+  if (obj != nullptr && !obj->StringAsInt(&current)) {
     ctx.out.Error(errors::kNotInteger);
     return;
   }
@@ -358,13 +371,11 @@ void IncrBy(CommandContext& ctx, int64_t delta) {
     return;
   }
   if (obj == nullptr) {
-    std::string text;
-    AppendInt64(&text, result);
-    StoreString(ctx, key, text, kNoExpire, nullptr);
+    ObjectPtr fresh = NewInt(result);
+    fresh->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
+    ctx.keyspace().Set(ctx.db(), key, std::move(fresh));
   } else {
-    obj->str.clear();
-    AppendInt64(&obj->str, result);
-    obj->raw_encoding = false;
+    obj->SetInt(result);  // "int" afterwards, as Redis's new or updated object is
     ctx.keyspace().SignalModified(ctx.db(), key);
   }
   ctx.out.Integer(result);
@@ -405,7 +416,8 @@ void CmdIncrByFloat(CommandContext& ctx) {
   Object* obj = FindStringForWrite(ctx, key, &failed);
   if (failed) return;
   long double current = 0, delta;
-  if (obj != nullptr && !ParseLongDouble(obj->str, &current)) {
+  IntText scratch;
+  if (obj != nullptr && !ParseLongDouble(Bytes(obj, &scratch), &current)) {
     ctx.out.Error(errors::kNotFloat);
     return;
   }
@@ -418,14 +430,11 @@ void CmdIncrByFloat(CommandContext& ctx) {
     ctx.out.Error(errors::kIncrFloatNaN);
     return;
   }
+  // Redis makes the result a new string object (createStringObject: "embstr" or "raw", never
+  // "int"), keeping the key's TTL.
   std::string text = FormatLongDouble(result);
-  if (obj == nullptr) {
-    StoreString(ctx, key, text, kNoExpire, nullptr);
-  } else {
-    obj->str = text;
-    obj->raw_encoding = false;
-    ctx.keyspace().SignalModified(ctx.db(), key);
-  }
+  StoreString(ctx, key, text, obj == nullptr ? kNoExpire : obj->expire_at_ms(), obj,
+              StringRule::kBytes);
   ctx.out.Bulk(text);
 }
 
@@ -441,12 +450,14 @@ void CmdGetRange(CommandContext& ctx) {
     ctx.out.Bulk("");
     return;
   }
-  if (obj->type != ObjType::kString) {
+  if (obj->type() != ObjType::kString) {
     ctx.out.Error(errors::kWrongType);
     return;
   }
+  IntText scratch;
+  const std::string_view bytes = Bytes(obj, &scratch);
   // Redis 7.0's getrangeCommand arithmetic, including its quirks.
-  int64_t len = static_cast<int64_t>(obj->str.size());
+  int64_t len = static_cast<int64_t>(bytes.size());
   if (start < 0 && end < 0 && start > end) {
     ctx.out.Bulk("");
     return;
@@ -460,7 +471,7 @@ void CmdGetRange(CommandContext& ctx) {
     ctx.out.Bulk("");
     return;
   }
-  ctx.out.Bulk(std::string_view(obj->str).substr(start, end - start + 1));
+  ctx.out.Bulk(bytes.substr(start, end - start + 1));
 }
 
 // SETRANGE key offset value
@@ -484,23 +495,21 @@ void CmdSetRange(CommandContext& ctx) {
       return;
     }
     if (!WithinBulkLimit(ctx, static_cast<uint64_t>(offset) + value.size())) return;
+    // Redis makes a raw string of offset zero bytes followed by value.
     std::string text(static_cast<size_t>(offset), '\0');
     text.append(value);
-    StoreString(ctx, ctx.args[1], text, kNoExpire, nullptr);
+    StoreString(ctx, ctx.args[1], text, kNoExpire, nullptr, StringRule::kRaw);
     ctx.out.Integer(static_cast<int64_t>(text.size()));
     return;
   }
   if (value.empty()) {
-    ctx.out.Integer(static_cast<int64_t>(obj->str.size()));
+    ctx.out.Integer(static_cast<int64_t>(obj->StringSize()));
     return;
   }
   if (!WithinBulkLimit(ctx, static_cast<uint64_t>(offset) + value.size())) return;
-  size_t needed = static_cast<size_t>(offset) + value.size();
-  if (obj->str.size() < needed) obj->str.resize(needed, '\0');
-  obj->str.replace(static_cast<size_t>(offset), value.size(), value);
-  obj->raw_encoding = true;
+  obj->WriteString(static_cast<size_t>(offset), value);
   ctx.keyspace().SignalModified(ctx.db(), ctx.args[1]);
-  ctx.out.Integer(static_cast<int64_t>(obj->str.size()));
+  ctx.out.Integer(static_cast<int64_t>(obj->StringSize()));
 }
 
 }  // namespace

@@ -65,7 +65,7 @@ void CmdWatch(CommandContext& ctx) {
     Object* obj = ctx.keyspace().Find(entry.first, entry.second, ctx.now_ms, &expired);
     ctx.keyspace().watches().Watch(entry.first, entry.second, &c.watch, !expired.empty());
     ctx.expired->insert(ctx.expired->end(), expired.begin(), expired.end());
-    if (obj != nullptr && obj->expire_at_ms != kNoExpire) c.watched_with_ttl.push_back(entry);
+    if (obj != nullptr && obj->has_ttl()) c.watched_with_ttl.push_back(entry);
     c.watched_keys.push_back(std::move(entry));
   }
   ctx.out.Ok();

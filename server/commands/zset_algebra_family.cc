@@ -86,9 +86,9 @@ bool ParseAlgebraRequest(CommandContext& ctx, size_t numkeys_arg, ZSetOp op, boo
   for (size_t i = 0; i < n; ++i) {
     Object* obj = LookupRead(ctx, ctx.args[first_key + i]);
     if (obj == nullptr) continue;
-    if (obj->type == ObjType::kZSet) {
+    if (obj->type() == ObjType::kZSet) {
       req->inputs[i].zset = &obj->zset();
-    } else if (obj->type == ObjType::kSet) {
+    } else if (obj->type() == ObjType::kSet) {
       req->inputs[i].set = &obj->set();
     } else {
       ctx.out.Error(errors::kWrongType);

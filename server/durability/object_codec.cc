@@ -51,8 +51,9 @@ class PayloadReader {
 }  // namespace
 
 void EncodeObject(const Object& obj, std::string* out) {
-  if (obj.type == ObjType::kString) {
-    out->append(obj.str);
+  if (obj.type() == ObjType::kString) {
+    IntText scratch;
+    out->append(obj.StringBytes(&scratch));
     return;
   }
   std::visit(
@@ -77,19 +78,16 @@ void EncodeObject(const Object& obj, std::string* out) {
           for (const auto& element : v) PutLengthPrefixed(out, element);
         }
       },
-      *obj.coll);
+      obj.collection());
 }
 
-std::unique_ptr<Object> DecodeObject(uint8_t type, std::string_view payload,
-                                     const ZSetLimits& limits) {
+ObjectPtr DecodeObject(uint8_t type, std::string_view payload, const ZSetLimits& limits,
+                       int64_t expire_at_ms) {
   if (type > static_cast<uint8_t>(ObjType::kHash)) return nullptr;
-  auto obj = NewObject(static_cast<ObjType>(type));
-  if (obj->type == ObjType::kString) {
-    obj->str.assign(payload);
-    return obj;
-  }
+  if (static_cast<ObjType>(type) == ObjType::kString) return NewString(payload, expire_at_ms);
+  ObjectPtr obj = NewObject(static_cast<ObjType>(type), expire_at_ms);
   PayloadReader in(payload);
-  switch (obj->type) {
+  switch (obj->type()) {
     case ObjType::kList: {
       ListValue& list = obj->list();
       for (uint64_t n = in.Count(1); n > 0 && in.ok(); --n) list.emplace_back(in.String());

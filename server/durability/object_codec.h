@@ -23,9 +23,11 @@ namespace ordis::server {
 
 // Appends obj's value to *out.
 void EncodeObject(const Object& obj, std::string* out);
-// An object of type t from payload (no TTL set), or nullptr if payload is malformed or t unknown.
-// Sorted sets are built under limits (the small or large form, as a fresh ZADD would choose).
-std::unique_ptr<Object> DecodeObject(uint8_t type, std::string_view payload,
-                                     const ZSetLimits& limits);
+// An object of type t from payload with the TTL given (kNoExpire: none), or nullptr if payload is
+// malformed or t unknown. A string is encoded as Redis encodes one it loads (tryObjectEncoding:
+// int, embstr or raw by its bytes); sorted sets are built under limits (the small or large form,
+// as a fresh ZADD would choose).
+ObjectPtr DecodeObject(uint8_t type, std::string_view payload, const ZSetLimits& limits,
+                       int64_t expire_at_ms = kNoExpire);
 
 }  // namespace ordis::server

@@ -45,10 +45,10 @@ void SnapshotDump::Capture(int db, std::string_view key, const Object* obj) {
   if (!inserted) return;  // the first change's pre-image is the snapshot's state
   PreImage& pre = it->second;
   // A key that had already expired at the snapshot's moment was not in it.
-  if (obj == nullptr || (obj->expire_at_ms != kNoExpire && obj->expire_at_ms <= now_ms_)) return;
+  if (obj == nullptr || (obj->has_ttl() && obj->expire_at_ms() <= now_ms_)) return;
   pre.present = true;
-  pre.type = static_cast<uint8_t>(obj->type);
-  pre.expire_at_ms = obj->expire_at_ms;
+  pre.type = static_cast<uint8_t>(obj->type());
+  pre.expire_at_ms = obj->expire_at_ms();
   EncodeObject(*obj, &pre.payload);
 }
 
@@ -105,32 +105,35 @@ persistence::Status SnapshotDump::Run(persistence::SnapshotWriter* writer, bool 
       index::ScanStart start = index::ScanStart::Edge();
       if (cursor_started_) start = index::ScanStart::After(cursor_key_);
       if (!frozen_[db]) {
-        keyspace_.Scan(
-            db, start, index::Direction::kForward, now_ms_, [&](std::string_view key, Object* obj) {
-              if (chunk.size() >= kChunkKeys || bytes >= kChunkBytes) {
-                db_done = false;
-                return false;
-              }
-              emit_pre_images_before(key, false);
-              position = PositionKey(db, key);
-              auto pre = pre_images_.find(position);
-              if (pre != pre_images_.end()) {
-                // Absent: a key created after the snapshot's moment.
-                if (pre->second.present) {
-                  add({db, pre->second.type, pre->second.expire_at_ms, std::string(key),
-                       std::move(pre->second.payload)});
-                }
-                pre_images_.erase(pre);
-              } else {
-                OwnedRecord r{
-                    db, static_cast<uint8_t>(obj->type), obj->expire_at_ms, std::string(key), {}};
-                EncodeObject(*obj, &r.payload);
-                add(std::move(r));
-              }
-              cursor_started_ = true;
-              cursor_key_.assign(key);
-              return true;
-            });
+        keyspace_.Scan(db, start, index::Direction::kForward, now_ms_,
+                       [&](std::string_view key, Object* obj) {
+                         if (chunk.size() >= kChunkKeys || bytes >= kChunkBytes) {
+                           db_done = false;
+                           return false;
+                         }
+                         emit_pre_images_before(key, false);
+                         position = PositionKey(db, key);
+                         auto pre = pre_images_.find(position);
+                         if (pre != pre_images_.end()) {
+                           // Absent: a key created after the snapshot's moment.
+                           if (pre->second.present) {
+                             add({db, pre->second.type, pre->second.expire_at_ms, std::string(key),
+                                  std::move(pre->second.payload)});
+                           }
+                           pre_images_.erase(pre);
+                         } else {
+                           OwnedRecord r{db,
+                                         static_cast<uint8_t>(obj->type()),
+                                         obj->expire_at_ms(),
+                                         std::string(key),
+                                         {}};
+                           EncodeObject(*obj, &r.payload);
+                           add(std::move(r));
+                         }
+                         cursor_started_ = true;
+                         cursor_key_.assign(key);
+                         return true;
+                       });
       }
       if (db_done) {
         emit_pre_images_before({}, true);
@@ -158,7 +161,7 @@ persistence::Status LoadSnapshot(const std::string& path, Keyspace& keyspace, in
   bool bad_record = false;
   persistence::SnapshotRecord record;
   const bool in_order = keyspace.BulkLoad(
-      [&](int* db, std::string_view* key, std::unique_ptr<Object>* obj) {
+      [&](int* db, std::string_view* key, ObjectPtr* obj) {
         bool done = false;
         status = reader->Next(&record, &done);
         if (!status.ok() || done) return false;
@@ -168,12 +171,11 @@ persistence::Status LoadSnapshot(const std::string& path, Keyspace& keyspace, in
                                               std::to_string(keyspace.num_dbs()) + " (databases)");
           return false;
         }
-        *obj = DecodeObject(record.type, record.payload, limits);
+        *obj = DecodeObject(record.type, record.payload, limits, record.expire_at_ms);
         if (*obj == nullptr) {
           bad_record = true;
           return false;
         }
-        (*obj)->expire_at_ms = record.expire_at_ms;
         *db = record.db;
         *key = record.key;
         ++records;

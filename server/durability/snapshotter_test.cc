@@ -33,8 +33,8 @@ Image Capture(Keyspace& ks, int64_t now) {
             [&](std::string_view key, Object* obj) {
               std::string payload;
               EncodeObject(*obj, &payload);
-              image[{db, std::string(key)}] = {static_cast<uint8_t>(obj->type), obj->expire_at_ms,
-                                               payload};
+              image[{db, std::string(key)}] = {static_cast<uint8_t>(obj->type()),
+                                               obj->expire_at_ms(), payload};
               return true;
             });
   }
@@ -83,15 +83,10 @@ class SnapshotTest : public ::testing::Test {
   std::string dir_;
 };
 
-std::unique_ptr<Object> Str(std::string value, int64_t expire = kNoExpire) {
-  auto obj = NewObject(ObjType::kString);
-  obj->str = std::move(value);
-  obj->expire_at_ms = expire;
-  return obj;
-}
+ObjectPtr Str(std::string value, int64_t expire = kNoExpire) { return NewString(value, expire); }
 
 TEST(ObjectCodecTest, EveryTypeRoundTrips) {
-  std::vector<std::unique_ptr<Object>> objects;
+  std::vector<ObjectPtr> objects;
   objects.push_back(Str(std::string("a\0b\xff", 4)));
   auto list = NewObject(ObjType::kList);
   list->list() = {"x", "", std::string(1000, 'y')};
@@ -110,13 +105,13 @@ TEST(ObjectCodecTest, EveryTypeRoundTrips) {
   for (const auto& obj : objects) {
     std::string payload, again;
     EncodeObject(*obj, &payload);
-    auto decoded = DecodeObject(static_cast<uint8_t>(obj->type), payload, {});
+    auto decoded = DecodeObject(static_cast<uint8_t>(obj->type()), payload, {});
     ASSERT_NE(decoded, nullptr);
     EncodeObject(*decoded, &again);
-    if (obj->type != ObjType::kSet && obj->type != ObjType::kHash) {
+    if (obj->type() != ObjType::kSet && obj->type() != ObjType::kHash) {
       EXPECT_EQ(again, payload);  // ordered types encode identically
     }
-    EXPECT_EQ(decoded->type, obj->type);
+    EXPECT_EQ(decoded->type(), obj->type());
   }
   EXPECT_EQ(objects[4]->zset().size(), 301u);
   // Every truncation of a payload is refused, never misread.
@@ -238,10 +233,10 @@ TEST_F(SnapshotTest, DumpIsPointInTimeUnderConcurrentWriters) {
               ks.Set(db, key, Str("new"));
             } else if (Object* obj = ks.FindForWrite(db, key, kNow)) {
               if (op == 2) {
-                obj->str += "+";
+                obj->AppendString("+");
                 ks.SignalModified(db, key);
               } else {
-                ks.SetExpire(db, key, obj, kNow + 1000);
+                obj = ks.SetExpire(db, key, obj, kNow + 1000);
               }
             }
           }

@@ -60,7 +60,7 @@ uint64_t Evictor::Score(const EvictionOptions& options, const Object& obj, int64
       return 255 - LfuDecayed(obj, now_ms, options.lfu_decay_minutes);
     case EvictionPolicy::kVolatileTtl:
       // The soonest expiry first.
-      return UINT64_MAX - static_cast<uint64_t>(obj.expire_at_ms);
+      return UINT64_MAX - static_cast<uint64_t>(obj.expire_at_ms());
     default: {
       int64_t idle = static_cast<int64_t>(LruClockS(now_ms)) -
                      static_cast<int64_t>(obj.access_s.load(std::memory_order_relaxed));
@@ -70,30 +70,39 @@ uint64_t Evictor::Score(const EvictionOptions& options, const Object& obj, int64
 }
 
 void Evictor::Fill(Keyspace& keyspace, const EvictionOptions& options, int db, int64_t now_ms) {
-  keyspace.SampleKeys(
-      db, IsVolatile(options.policy), options.samples, [&](std::string_view key, Object* obj) {
-        uint64_t score = Score(options, *obj, now_ms);
-        if (pool_.size() == kPoolSize && score <= pool_.front().score) return;
-        // A key pooled twice has the same score unless time passed in between: compare keys
-        // only on equal scores (a stale duplicate is dropped when its eviction finds nothing).
-        for (const Candidate& c : pool_) {
-          if (c.score == score && c.db == db && c.key == key) return;
-        }
-        Candidate entry;
-        if (pool_.size() == kPoolSize) {
-          entry = std::move(pool_.front());
-          pool_.erase(pool_.begin());
-        } else if (!spare_.empty()) {
-          entry = std::move(spare_.back());
-          spare_.pop_back();
-        }
-        entry.score = score;
-        entry.db = db;
-        entry.key.assign(key);
-        auto at = std::upper_bound(pool_.begin(), pool_.end(), score,
-                                   [](uint64_t s, const Candidate& c) { return s < c.score; });
-        pool_.insert(at, std::move(entry));
-      });
+  auto offer = [&](std::string_view key, Object* obj) {
+    uint64_t score = Score(options, *obj, now_ms);
+    if (pool_.size() == kPoolSize && score <= pool_.front().score) return;
+    // A key pooled twice has the same score unless time passed in between: compare keys only on
+    // equal scores (a stale duplicate is dropped when its eviction finds nothing).
+    for (const Candidate& c : pool_) {
+      if (c.score == score && c.db == db && c.key == key) return;
+    }
+    Candidate entry;
+    if (pool_.size() == kPoolSize) {
+      entry = std::move(pool_.front());
+      pool_.erase(pool_.begin());
+    } else if (!spare_.empty()) {
+      entry = std::move(spare_.back());
+      spare_.pop_back();
+    }
+    entry.score = score;
+    entry.db = db;
+    entry.key.assign(key);
+    auto at = std::upper_bound(pool_.begin(), pool_.end(), score,
+                               [](uint64_t s, const Candidate& c) { return s < c.score; });
+    pool_.insert(at, std::move(entry));
+  };
+  if (options.policy == EvictionPolicy::kVolatileTtl) {
+    // The TTL space is ordered by expire time: the soonest keys are read, not sampled.
+    int n = 0;
+    keyspace.ScanByExpiry(db, [&](std::string_view key, int64_t, Object* obj) {
+      offer(key, obj);
+      return ++n < options.samples;
+    });
+    return;
+  }
+  keyspace.SampleKeys(db, IsVolatile(options.policy), options.samples, offer);
 }
 
 bool Evictor::EvictOne(Keyspace& keyspace, const EvictionOptions& options, int64_t now_ms, int* db,
@@ -130,7 +139,7 @@ bool Evictor::EvictOne(Keyspace& keyspace, const EvictionOptions& options, int64
       Candidate best = std::move(pool_.back());
       pool_.pop_back();
       Object* obj = best.db < dbs ? keyspace.FindAny(best.db, best.key) : nullptr;
-      bool eligible = obj != nullptr && (!with_ttl || obj->expire_at_ms != kNoExpire);
+      bool eligible = obj != nullptr && (!with_ttl || obj->has_ttl());
       if (eligible && keyspace.Evict(best.db, best.key)) {
         *db = best.db;
         key->swap(best.key);

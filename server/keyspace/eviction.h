@@ -39,10 +39,9 @@ inline bool IsLfu(EvictionPolicy p) {
 // Seconds, the resolution of Object::access_s (Redis's LRU clock ticks every 1000 ms too).
 inline uint32_t LruClockS(int64_t now_ms) { return static_cast<uint32_t>(now_ms / 1000); }
 
-// Redis's logarithmic 8-bit access counter: a new key starts at kLfuInit; an access increments
-// with probability 1 / ((counter - kLfuInit) * log_factor + 1); every `decay_minutes` without
-// access take one off (the decay counts from the last access, Object::access_s).
-inline constexpr uint8_t kLfuInit = 5;
+// Redis's logarithmic 8-bit access counter: a new key starts at kLfuInit (object.h); an access
+// increments with probability 1 / ((counter - kLfuInit) * log_factor + 1); every `decay_minutes`
+// without access take one off (the decay counts from the last access, Object::access_s).
 uint8_t LfuDecayed(const Object& obj, int64_t now_ms, int decay_minutes);
 // Records an access for LFU: decays the counter, then increments it by chance. `uniform` is a
 // random number in [0, 1).

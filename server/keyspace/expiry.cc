@@ -1,26 +1,66 @@
 #include "server/keyspace/expiry.h"
 
-#include <chrono>
 #include <mutex>
+#include <shared_mutex>
+
+#include "base/clock.h"
 
 namespace ordis::server {
 
-void RunActiveExpiry(Keyspace& keyspace, int64_t now_ms) {
-  // Redis's slow cycle: 20 samples per db; repeat while more than a quarter were expired, within
-  // a budget of 25% of the cron period.
-  constexpr int kSamples = 20;
-  constexpr int64_t kBudgetUs = 25 * 1000;
-  auto start = std::chrono::steady_clock::now();
+bool RunExpiryCycle(Keyspace& keyspace, std::chrono::microseconds budget) {
+  const auto start = std::chrono::steady_clock::now();
+  {
+    // Most cycles find nothing due: they need not stop every reader to learn that.
+    std::shared_lock lock(keyspace.mu());
+    if (!keyspace.MaybeDue(NowMs())) return false;
+  }
   while (true) {
-    size_t deleted;
+    bool more_due;
     {
       std::unique_lock lock(keyspace.mu());
-      deleted = keyspace.ActiveExpireCycle(now_ms, kSamples);
+      keyspace.ExpireDueKeys(NowMs(), kExpireBatchKeys, &more_due);
     }
-    auto spent = std::chrono::duration_cast<std::chrono::microseconds>(
-                     std::chrono::steady_clock::now() - start)
-                     .count();
-    if (deleted * 4 <= static_cast<size_t>(kSamples) || spent > kBudgetUs) break;
+    if (!more_due) return false;
+    if (std::chrono::steady_clock::now() - start >= budget) return true;
+  }
+}
+
+void ActiveExpiry::Start() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = false;
+  }
+  thread_ = std::thread([this] { Run(); });
+}
+
+void ActiveExpiry::Stop() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+bool ActiveExpiry::WaitUntil(std::chrono::steady_clock::time_point until) {
+  std::unique_lock lock(mu_);
+  return !wake_.wait_until(lock, until, [this] { return stop_; });
+}
+
+void ActiveExpiry::Run() {
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point next_slow = Clock::now();
+  while (true) {
+    bool behind = RunExpiryCycle(keyspace_, kSlowCycleBudget);
+    next_slow += kExpirePeriod;
+    if (next_slow < Clock::now()) next_slow = Clock::now() + kExpirePeriod;
+    while (behind) {
+      Clock::time_point next_fast = Clock::now() + (kFastCycleEvery - kFastCycleBudget);
+      if (next_fast + kFastCycleBudget > next_slow) break;
+      if (!WaitUntil(next_fast)) return;
+      behind = RunExpiryCycle(keyspace_, kFastCycleBudget);
+    }
+    if (!WaitUntil(next_slow)) return;
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <cassert>
 #include <chrono>
 #include <cstring>
@@ -13,9 +14,25 @@
 namespace ordis::server {
 namespace {
 
-// Top-level keys. Later types put their sub-records in other spaces.
+// The spaces of a database (see keyspace.h).
 constexpr char kSpaceKeys = 0x01;
-constexpr size_t kPrefixLen = 2;
+constexpr char kSpaceTtl = 0x02;
+constexpr size_t kPrefixLen = 2;                  // [db][space]
+constexpr size_t kTtlPrefixLen = kPrefixLen + 8;  // [db][0x02][expire_at_ms]
+
+// Big-endian with the sign bit flipped: byte order is numeric order, negative times included.
+void AppendTime(std::string* out, int64_t ms) {
+  uint64_t u = static_cast<uint64_t>(ms) ^ (uint64_t{1} << 63);
+  for (int shift = 56; shift >= 0; shift -= 8) out->push_back(static_cast<char>(u >> shift));
+}
+
+int64_t ReadTime(std::string_view encoded_ttl_key) {
+  uint64_t u = 0;
+  for (size_t i = kPrefixLen; i < kTtlPrefixLen; ++i) {
+    u = (u << 8) | static_cast<unsigned char>(encoded_ttl_key[i]);
+  }
+  return static_cast<int64_t>(u ^ (uint64_t{1} << 63));
+}
 
 Object* ToObject(index::ValueHandle h) { return reinterpret_cast<Object*>(h); }
 index::ValueHandle ToHandle(Object* obj) { return reinterpret_cast<index::ValueHandle>(obj); }
@@ -41,6 +58,16 @@ std::string& Keyspace::EncodeKey(int db, std::string_view key) const {
   buf.clear();
   buf.push_back(static_cast<char>(physical_[db].load(std::memory_order_relaxed)));
   buf.push_back(kSpaceKeys);
+  buf.append(key);
+  return buf;
+}
+
+std::string& Keyspace::EncodeTtlKey(int db, int64_t expire_at_ms, std::string_view key) const {
+  thread_local std::string buf;
+  buf.clear();
+  buf.push_back(static_cast<char>(physical_[db].load(std::memory_order_relaxed)));
+  buf.push_back(kSpaceTtl);
+  AppendTime(&buf, expire_at_ms);
   buf.append(key);
   return buf;
 }
@@ -73,44 +100,52 @@ Object* Keyspace::FindForWrite(int db, std::string_view key, int64_t now_ms) {
   return obj;
 }
 
-void Keyspace::FreeObject(Object* obj) { delete obj; }
-
-void Keyspace::TtlAdd(Db& d, std::string_view key, Object* obj) {
-  obj->ttl_slot = static_cast<uint32_t>(d.ttl_keys.size());
-  d.ttl_keys.emplace_back(key);
-}
-
-void Keyspace::TtlRemove(int db, Db& d, Object* obj) {
-  uint32_t slot = obj->ttl_slot;
-  if (slot == kNoTtlSlot) return;
-  obj->ttl_slot = kNoTtlSlot;
-  if (slot + 1 != d.ttl_keys.size()) {
-    d.ttl_keys[slot] = std::move(d.ttl_keys.back());
-    Object* moved = Lookup(db, d.ttl_keys[slot]);
-    moved->ttl_slot = slot;
+void Keyspace::TtlAdd(int db, Db& d, std::string_view key, Object* obj) {
+  const int64_t at = obj->expire_at_ms();
+  if (at == kNoExpire) return;
+  if (!store_->Put(EncodeTtlKey(db, at, key), ToHandle(obj))) {
+    ++d.ttl_keys;
+    d.ttl_sum_ms += at;
   }
-  d.ttl_keys.pop_back();
+  d.ttl_floor_ms = std::min(d.ttl_floor_ms, at);
 }
 
-Object* Keyspace::Set(int db, std::string_view key, std::unique_ptr<Object> obj) {
+void Keyspace::TtlRemove(int db, Db& d, std::string_view key, const Object* obj) {
+  const int64_t at = obj->expire_at_ms();
+  if (at == kNoExpire) return;
+  [[maybe_unused]] auto erased = store_->Erase(EncodeTtlKey(db, at, key));
+  assert(erased && ToObject(*erased) == obj);
+  --d.ttl_keys;
+  d.ttl_sum_ms -= at;
+}
+
+Object* Keyspace::Set(int db, std::string_view key, ObjectPtr obj) {
   Db& d = PhysicalDb(db);
   NotifyBeforeChange(db, key, Lookup(db, key));
   Object* raw = obj.release();
-  raw->ttl_slot = kNoTtlSlot;
   auto old = store_->Put(EncodeKey(db, key), ToHandle(raw));
   if (old) {
     Object* prev = ToObject(*old);
-    TtlRemove(db, d, prev);
+    // The same expire time keeps its TTL entry, re-pointed by TtlAdd's Put.
+    if (prev->expire_at_ms() != raw->expire_at_ms()) TtlRemove(db, d, key, prev);
     FreeObject(prev);
   } else {
     ++d.keys;
   }
-  if (raw->expire_at_ms != kNoExpire) {
-    TtlAdd(d, key, raw);
-    if (observer_ != nullptr) observer_->ExpireSet(db, key, raw->expire_at_ms);
+  if (raw->has_ttl()) {
+    TtlAdd(db, d, key, raw);
+    if (observer_ != nullptr) observer_->ExpireSet(db, key, raw->expire_at_ms());
   }
   watches_.Touch(db, key);
   return raw;
+}
+
+void Keyspace::Remove(int db, Db& d, std::string_view key, Object* obj) {
+  TtlRemove(db, d, key, obj);
+  [[maybe_unused]] auto erased = store_->Erase(EncodeKey(db, key));
+  assert(erased && ToObject(*erased) == obj);
+  --d.keys;
+  FreeObject(obj);
 }
 
 bool Keyspace::Delete(int db, std::string_view key) {
@@ -118,16 +153,21 @@ bool Keyspace::Delete(int db, std::string_view key) {
   Object* obj = Lookup(db, key);
   if (obj == nullptr) return false;
   NotifyBeforeChange(db, key, obj);
-  TtlRemove(db, d, obj);
-  store_->Erase(EncodeKey(db, key));
-  --d.keys;
-  FreeObject(obj);
+  Remove(db, d, key, obj);
   watches_.Touch(db, key, /*deleted=*/true);
   return true;
 }
 
 void Keyspace::DeleteExpired(int db, std::string_view key) {
   if (!Delete(db, key)) return;
+  expired_keys_.fetch_add(1, std::memory_order_relaxed);
+  if (observer_ != nullptr) observer_->KeyExpired(db, key);
+}
+
+void Keyspace::RemoveExpired(int db, Db& d, std::string_view key, Object* obj) {
+  NotifyBeforeChange(db, key, obj);
+  Remove(db, d, key, obj);
+  watches_.Touch(db, key, /*deleted=*/true);
   expired_keys_.fetch_add(1, std::memory_order_relaxed);
   if (observer_ != nullptr) observer_->KeyExpired(db, key);
 }
@@ -144,25 +184,28 @@ void Keyspace::Move(int db, std::string_view from, int to_db, std::string_view t
   Object* obj = Lookup(db, from);
   if (obj == nullptr) return;
   NotifyBeforeChange(db, from, obj);
-  TtlRemove(db, src, obj);
+  TtlRemove(db, src, from, obj);
   store_->Erase(EncodeKey(db, from));
   --src.keys;
   watches_.Touch(db, from);
-  Set(to_db, to, std::unique_ptr<Object>(obj));
+  Set(to_db, to, ObjectPtr(obj));
 }
 
-void Keyspace::SetExpire(int db, std::string_view key, Object* obj, int64_t expire_at_ms) {
+Object* Keyspace::SetExpire(int db, std::string_view key, Object* obj, int64_t expire_at_ms) {
   Db& d = PhysicalDb(db);
   NotifyBeforeChange(db, key, obj);
-  if (obj->expire_at_ms == kNoExpire && expire_at_ms != kNoExpire) {
-    TtlAdd(d, key, obj);
-  } else if (obj->expire_at_ms != kNoExpire && expire_at_ms == kNoExpire) {
-    TtlRemove(db, d, obj);
+  if (obj->expire_at_ms() != expire_at_ms) {
+    TtlRemove(db, d, key, obj);
+    Object* moved = SetObjectExpire(obj, expire_at_ms);
+    if (moved != obj) store_->Put(EncodeKey(db, key), ToHandle(moved));
+    obj = moved;
+    TtlAdd(db, d, key, obj);
   }
-  obj->expire_at_ms = expire_at_ms;
-  if (expire_at_ms != kNoExpire && observer_ != nullptr)
+  if (expire_at_ms != kNoExpire && observer_ != nullptr) {
     observer_->ExpireSet(db, key, expire_at_ms);
+  }
   watches_.Touch(db, key);
+  return obj;
 }
 
 void Keyspace::ExpireReported(const std::vector<ExpiredKey>& keys, int64_t now_ms) {
@@ -173,50 +216,159 @@ void Keyspace::ExpireReported(const std::vector<ExpiredKey>& keys, int64_t now_m
   }
 }
 
-size_t Keyspace::ActiveExpireCycle(int64_t now_ms, int samples) {
+bool Keyspace::MaybeDue(int64_t now_ms) const {
+  if (loading_) return false;
+  for (const Db& d : dbs_) {
+    if (d.ttl_keys > 0 && d.ttl_floor_ms <= now_ms) return true;
+  }
+  return false;
+}
+
+void Keyspace::CollectDue(int db, int64_t now_ms, size_t max_keys) {
+  Db& d = PhysicalDb(db);
+  std::string start = EncodeTtlKey(db, d.ttl_floor_ms, {});
+  const std::string_view prefix = std::string_view(start).substr(0, kPrefixLen);
+  const size_t first = due_.size();
+  int64_t floor = INT64_MAX;  // the walk met no entry left behind
+  store_->Scan(index::ScanStart::At(start), index::Direction::kForward,
+               [&](std::string_view k, index::ValueHandle h) {
+                 if (k.substr(0, kPrefixLen) != prefix) return false;
+                 const int64_t at = ReadTime(k);
+                 if (at > now_ms || due_.size() - first == max_keys) {
+                   floor = at;
+                   return false;
+                 }
+                 std::string_view user_key = k.substr(kTtlPrefixLen);
+                 due_.push_back({static_cast<uint32_t>(due_bytes_.size()),
+                                 static_cast<uint32_t>(user_key.size()), ToObject(h)});
+                 due_bytes_.append(user_key);
+                 return true;
+               });
+  d.ttl_floor_ms = floor;
+}
+
+int64_t Keyspace::FirstExpiry(int db) {
+  Db& d = PhysicalDb(db);
+  if (d.ttl_keys == 0) return INT64_MAX;
+  const std::string start = EncodeTtlKey(db, d.ttl_floor_ms, {});
+  const std::string_view prefix = std::string_view(start).substr(0, kPrefixLen);
+  int64_t first = INT64_MAX;
+  store_->Scan(index::ScanStart::At(start), index::Direction::kForward,
+               [&](std::string_view k, index::ValueHandle) {
+                 if (k.substr(0, kPrefixLen) == prefix) first = ReadTime(k);
+                 return false;
+               });
+  d.ttl_floor_ms = first;
+  return first;
+}
+
+size_t Keyspace::ExpireDueKeys(int64_t now_ms, size_t max_keys, bool* more_due) {
+  *more_due = false;
+  if (loading_) return 0;
   size_t deleted = 0;
-  std::string key;
-  for (int db = 0; db < num_dbs(); ++db) {
+  const int n = num_dbs();
+  for (int i = 0; i < n && deleted < max_keys; ++i) {
+    const int db = (expire_next_db_ + i) % n;
     Db& d = PhysicalDb(db);
-    for (int i = 0; i < samples && !d.ttl_keys.empty(); ++i) {
-      size_t slot = rng_() % d.ttl_keys.size();
-      key = d.ttl_keys[slot];
-      Object* obj = Lookup(db, key);
-      if (obj != nullptr && IsExpired(obj, now_ms)) {
-        DeleteExpired(db, key);
-        ++deleted;
-      }
+    if (d.ttl_keys == 0 || d.ttl_floor_ms > now_ms) continue;
+    due_.clear();
+    due_bytes_.clear();
+    CollectDue(db, now_ms, max_keys - deleted);
+    for (const DueKey& due : due_) {
+      RemoveExpired(db, d, std::string_view(due_bytes_).substr(due.offset, due.size), due.obj);
+    }
+    deleted += due_.size();
+    if (deleted == max_keys) {
+      // Stopped here: the next call starts with the databases after this one.
+      expire_next_db_ = (db + 1) % n;
+      for (int j = 0; j < n && !*more_due; ++j) *more_due = FirstExpiry(j) <= now_ms;
+      return deleted;
     }
   }
+  expire_next_db_ = (expire_next_db_ + 1) % n;
   return deleted;
 }
 
 bool Keyspace::BulkLoad(LoadSource next, int64_t now_ms) {
+  // The index takes every entry in key order: a database's keys ([db][0x01]...), then its TTL
+  // entries ([db][0x02]...), which sort by expire time. So the TTL entries of a database are
+  // gathered while its keys stream in, and emitted, sorted, before the next database's first key.
+  struct PendingTtl {
+    int64_t at;
+    uint32_t offset, size;  // of the user key in ttl_bytes
+    Object* obj;
+  };
+  std::vector<PendingTtl> ttls;
+  std::string ttl_bytes;
+  size_t ttl_next = 0;  // ttls[ttl_next..] are still to emit, once sorted
+  bool emitting_ttls = false;
+  int ttl_db = -1;  // the (logical) db the pending TTL entries belong to
+
   std::string encoded, previous;
-  bool in_order = true;
-  std::unique_ptr<Object> obj;
-  int db;
+  bool in_order = true, ended = false, held = false;
+  ObjectPtr obj;
+  int db = 0;
   std::string_view key;
   store_->BulkLoad([&](std::string_view* out_key, index::ValueHandle* out_value) {
-    while (next(&db, &key, &obj)) {
-      if (obj->expire_at_ms != kNoExpire && obj->expire_at_ms <= now_ms) continue;
-      encoded = EncodeKey(db, key);
-      // The index requires strictly increasing keys; a source that breaks that ends the load.
-      if (!previous.empty() && encoded <= previous) {
-        in_order = false;
-        return false;
+    while (true) {
+      if (emitting_ttls) {
+        if (ttl_next < ttls.size()) {
+          const PendingTtl& t = ttls[ttl_next++];
+          *out_key = encoded =
+              EncodeTtlKey(ttl_db, t.at, std::string_view(ttl_bytes).substr(t.offset, t.size));
+          *out_value = ToHandle(t.obj);
+          return true;
+        }
+        emitting_ttls = false;
+        ttls.clear();
+        ttl_bytes.clear();
+        ttl_next = 0;
       }
-      previous = encoded;
+      // The next live key, held until the TTL entries before it are out.
+      while (!held && !ended) {
+        if (!next(&db, &key, &obj)) {
+          ended = true;
+        } else if (!obj->has_ttl() || obj->expire_at_ms() > now_ms) {
+          held = true;
+          encoded = EncodeKey(db, key);
+          // The index requires strictly increasing keys; a source that breaks that ends the load
+          // (after the TTL entries of the keys loaded).
+          if (!previous.empty() && encoded <= previous) {
+            in_order = false;
+            held = false;
+            ended = true;
+          }
+        }
+      }
+      if (!ttls.empty() && (!held || db != ttl_db)) {
+        std::sort(ttls.begin(), ttls.end(), [&](const PendingTtl& a, const PendingTtl& b) {
+          if (a.at != b.at) return a.at < b.at;
+          return std::string_view(ttl_bytes).substr(a.offset, a.size) <
+                 std::string_view(ttl_bytes).substr(b.offset, b.size);
+        });
+        emitting_ttls = true;
+        continue;
+      }
+      if (!held) return false;
+      held = false;
+      previous = EncodeKey(db, key);
       Db& d = PhysicalDb(db);
       Object* raw = obj.release();
-      raw->ttl_slot = kNoTtlSlot;
-      if (raw->expire_at_ms != kNoExpire) TtlAdd(d, key, raw);
       ++d.keys;
-      *out_key = encoded;
+      if (raw->has_ttl()) {
+        const int64_t at = raw->expire_at_ms();
+        ttl_db = db;
+        ttls.push_back(
+            {at, static_cast<uint32_t>(ttl_bytes.size()), static_cast<uint32_t>(key.size()), raw});
+        ttl_bytes.append(key);
+        ++d.ttl_keys;
+        d.ttl_sum_ms += at;
+        d.ttl_floor_ms = std::min(d.ttl_floor_ms, at);
+      }
+      *out_key = previous;
       *out_value = ToHandle(raw);
       return true;
     }
-    return false;
   });
   return in_order;
 }
@@ -236,25 +388,25 @@ void Keyspace::FlushDb(int db) {
     watches_.TouchDb(db);
     return;
   }
-  std::string prefix = EncodeKey(db, {});
+  // Every space of the physical db; each object is freed once, through its key-space entry.
+  const std::string prefix = EncodeKey(db, {}).substr(0, 1);
   std::vector<std::pair<std::string, index::ValueHandle>> batch;
   // Collect in batches: the store's scan must finish before we erase.
   while (true) {
     batch.clear();
     store_->Scan(index::ScanStart::At(prefix), index::Direction::kForward,
                  [&](std::string_view k, index::ValueHandle h) {
-                   if (k.substr(0, kPrefixLen) != prefix) return false;
+                   if (k.substr(0, 1) != prefix) return false;
                    batch.emplace_back(std::string(k), h);
                    return batch.size() < 4096;
                  });
     if (batch.empty()) break;
     for (auto& [k, h] : batch) {
       store_->Erase(k);
-      FreeObject(ToObject(h));
+      if (k[1] == kSpaceKeys) FreeObject(ToObject(h));
     }
   }
-  d.keys = 0;
-  d.ttl_keys.clear();
+  d = Db{};
   watches_.TouchDb(db);
 }
 
@@ -267,15 +419,12 @@ void Keyspace::FlushAll() {
 
 void Keyspace::ClearAll() {
   store_->Scan(index::ScanStart::Edge(), index::Direction::kForward,
-               [&](std::string_view, index::ValueHandle h) {
-                 FreeObject(ToObject(h));
+               [&](std::string_view k, index::ValueHandle h) {
+                 if (k[1] == kSpaceKeys) FreeObject(ToObject(h));  // TTL entries share them
                  return true;
                });
   store_->Clear();
-  for (Db& d : dbs_) {
-    d.keys = 0;
-    d.ttl_keys.clear();
-  }
+  for (Db& d : dbs_) d = Db{};
 }
 
 void Keyspace::SwapDb(int a, int b) {
@@ -345,24 +494,37 @@ void Keyspace::Prefetch(std::span<const KeyRef> keys) const {
   }
 }
 
+void Keyspace::ScanByExpiry(int db, TtlVisitor visit) const {
+  const std::string start = EncodeTtlKey(db, PhysicalDb(db).ttl_floor_ms, {});
+  const std::string_view prefix = std::string_view(start).substr(0, kPrefixLen);
+  store_->Scan(index::ScanStart::At(start), index::Direction::kForward,
+               [&](std::string_view k, index::ValueHandle h) {
+                 if (k.substr(0, kPrefixLen) != prefix) return false;
+                 return visit(k.substr(kTtlPrefixLen), ReadTime(k), ToObject(h));
+               });
+}
+
 size_t Keyspace::DbSize(int db) const { return PhysicalDb(db).keys; }
-size_t Keyspace::ExpiresCount(int db) const { return PhysicalDb(db).ttl_keys.size(); }
+size_t Keyspace::ExpiresCount(int db) const { return PhysicalDb(db).ttl_keys; }
 
 int64_t Keyspace::AvgTtlMs(int db, int64_t now_ms) const {
   const Db& d = PhysicalDb(db);
-  if (d.ttl_keys.empty()) return 0;
-  // Look at up to 128 keys spread over the TTL index: an estimate, as Redis's avg_ttl is.
-  size_t n = d.ttl_keys.size();
-  size_t step = n > 128 ? n / 128 : 1;
-  int64_t sum = 0, count = 0;
-  for (size_t i = 0; i < n; i += step) {
-    Object* obj = Lookup(db, d.ttl_keys[i]);
-    if (obj == nullptr) continue;
-    int64_t left = obj->expire_at_ms - now_ms;
-    sum += left > 0 ? left : 0;
-    ++count;
-  }
-  return count ? sum / count : 0;
+  if (d.ttl_keys == 0) return 0;
+  // The sum of remaining times is the sum of expire times minus now for each key, except that
+  // keys already due count 0: those are the first entries of the TTL space, normally few (active
+  // expiry deletes them), walked here up to a bound; due keys past it count below 0.
+  constexpr size_t kMaxDueWalked = 1024;
+  __int128 due_sum = 0;
+  size_t due = 0;
+  ScanByExpiry(db, [&](std::string_view, int64_t at, Object*) {
+    if (at > now_ms || due == kMaxDueWalked) return false;
+    due_sum += at;
+    ++due;
+    return true;
+  });
+  __int128 remaining = d.ttl_sum_ms - due_sum - static_cast<__int128>(now_ms) * (d.ttl_keys - due);
+  if (remaining < 0) remaining = 0;
+  return static_cast<int64_t>(remaining / static_cast<__int128>(d.ttl_keys));
 }
 
 namespace {
@@ -436,54 +598,51 @@ size_t Keyspace::MemoryUsage(std::string_view key, const Object& obj) {
   constexpr size_t kIndexEntryOverhead = 64;  // index entry, slot and hash slot
   constexpr size_t kElementOverhead = 48;     // container node or slot per element, estimated
   auto bytes = [](const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; };
-  size_t payload = bytes(obj.str);
-  if (obj.coll) {
-    payload += sizeof(Collection);
-    std::visit(
-        [&](const auto& v) {
-          using T = std::decay_t<decltype(v)>;
-          if constexpr (std::is_same_v<T, ListValue>) {
-            for (const auto& e : v) payload += kElementOverhead + bytes(e);
-          } else if constexpr (std::is_same_v<T, SetValue>) {
-            payload += v.TableBytes();  // the member vector and the index of positions
-            for (const std::string& m : v) payload += bytes(m);
-          } else if constexpr (std::is_same_v<T, HashValue>) {
-            for (const auto& [f, val] : v) payload += kElementOverhead + bytes(f) + bytes(val);
-          } else {
-            payload += v.MemoryUsage();  // ZSetValue
-          }
-        },
-        *obj.coll);
-  }
-  return kIndexEntryOverhead + key.size() + kPrefixLen + sizeof(Object) + payload;
+  size_t total = kIndexEntryOverhead + kPrefixLen + key.size() + obj.block_size();
+  if (obj.has_ttl()) total += kIndexEntryOverhead + kTtlPrefixLen + key.size();
+  if (obj.type() == ObjType::kString) return total + obj.raw_buffer_bytes();
+  total += sizeof(Collection);
+  std::visit(
+      [&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, ListValue>) {
+          for (const auto& e : v) total += kElementOverhead + bytes(e);
+        } else if constexpr (std::is_same_v<T, SetValue>) {
+          total += v.TableBytes();  // the member vector and the index of positions
+          for (const std::string& m : v) total += bytes(m);
+        } else if constexpr (std::is_same_v<T, HashValue>) {
+          for (const auto& [f, val] : v) total += kElementOverhead + bytes(f) + bytes(val);
+        } else {
+          total += v.MemoryUsage();  // ZSetValue
+        }
+      },
+      obj.collection());
+  return total;
 }
 
 void Keyspace::SampleKeys(int db, bool with_ttl, int count, SampleVisitor visit) {
-  if (with_ttl) {
-    const std::vector<std::string>& ttl_keys = PhysicalDb(db).ttl_keys;
-    for (int i = 0; i < count && !ttl_keys.empty(); ++i) {
-      const std::string& key = ttl_keys[rng_() % ttl_keys.size()];
-      visit(key, Lookup(db, key));
-    }
-    return;
-  }
-  if (DbSize(db) == 0) return;
-  const std::string prefix = EncodeKey(db, {});
-  auto in_db = [&](std::string_view k) {
+  // Keys with a TTL are sampled from the TTL space, where each has its own entry: the same walk,
+  // another prefix, and the user key after the expire time.
+  if ((with_ttl ? ExpiresCount(db) : DbSize(db)) == 0) return;
+  std::string prefix = EncodeKey(db, {});
+  if (with_ttl) prefix.back() = kSpaceTtl;
+  const size_t user_key_at = with_ttl ? kTtlPrefixLen : kPrefixLen;
+  auto in_space = [&](std::string_view k) {
     return k.size() >= kPrefixLen && std::memcmp(k.data(), prefix.data(), kPrefixLen) == 0;
   };
   std::string end = prefix;
-  end.back() = static_cast<char>(kSpaceKeys + 1);
-  // One random point, then the keys that follow it, wrapping at the end of the db: a run of
+  end.back() = static_cast<char>(end.back() + 1);
+  const size_t entries = with_ttl ? ExpiresCount(db) : DbSize(db);
+  // One random point, then the entries that follow it, wrapping at the end of the space: a run of
   // neighbours costs one descent (Redis's dictGetSomeKeys also takes consecutive buckets); the
   // eviction pool, kept between evictions, gathers the best of many runs.
   std::string seek = store_->RandomPoint(prefix, end, rng_());
   if (!seek.empty()) {
     int visited = 0;
-    const int want = static_cast<int>(std::min<size_t>(count, DbSize(db)));
+    const int want = static_cast<int>(std::min<size_t>(count, entries));
     auto run = [&](std::string_view k, index::ValueHandle h) {
-      if (!in_db(k)) return false;
-      visit(k.substr(kPrefixLen), ToObject(h));
+      if (!in_space(k)) return false;
+      visit(k.substr(user_key_at), ToObject(h));
       return ++visited < want;
     };
     store_->Scan(index::ScanStart::At(seek), index::Direction::kForward, run);
@@ -497,32 +656,33 @@ void Keyspace::SampleKeys(int db, bool with_ttl, int count, SampleVisitor visit)
   auto visit_first_from = [&](bool* found) {
     store_->Scan(index::ScanStart::At(seek), index::Direction::kForward,
                  [&](std::string_view k, index::ValueHandle h) {
-                   if (in_db(k)) {
-                     visit(k.substr(kPrefixLen), ToObject(h));
+                   if (in_space(k)) {
+                     visit(k.substr(user_key_at), ToObject(h));
                      *found = true;
                    }
                    return false;
                  });
   };
+  // The first and last entry (past the space prefix) bound the points; one entry needs no more.
   std::string first, last;
   auto grab = [&](std::string* dst) {
     return [&, dst](std::string_view k, index::ValueHandle) {
-      if (in_db(k)) dst->assign(k.substr(kPrefixLen));
+      if (in_space(k)) dst->assign(k.substr(kPrefixLen));
       return false;
     };
   };
   store_->Scan(index::ScanStart::At(prefix), index::Direction::kForward, grab(&first));
   store_->Scan(index::ScanStart::After(end), index::Direction::kReverse, grab(&last));
-  for (int i = 0; i < count && static_cast<size_t>(i) < DbSize(db); ++i) {
+  for (int i = 0; i < count && static_cast<size_t>(i) < entries; ++i) {
     seek = prefix;
     seek.append(PointBetween(first, last, rng_));
     bool found = false;
     visit_first_from(&found);
     if (!found) {
-      // Past the last key (the point's padding sorts after it): wrap to the first.
+      // Past the last entry (the point's padding sorts after it): wrap to the first.
       seek = prefix + first;
       std::optional<index::ValueHandle> h = store_->Get(seek);
-      if (h) visit(first, ToObject(*h));
+      if (h) visit(std::string_view(seek).substr(user_key_at), ToObject(*h));
     }
   }
 }

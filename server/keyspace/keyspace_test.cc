@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -14,9 +16,13 @@
 #include <set>
 #include <shared_mutex>
 #include <string>
+#include <thread>
+#include <tuple>
 #include <vector>
 
+#include "base/clock.h"
 #include "index/rw_lock.h"
+#include "server/keyspace/expiry.h"
 #include "server/keyspace/watch_registry.h"
 #include "tests/printable.h"
 
@@ -29,11 +35,8 @@ using index::ScanStart;
 
 constexpr int64_t kT0 = 1'700'000'000'000;  // fake "now" in ms
 
-std::unique_ptr<Object> Str(std::string_view value, int64_t expire_at_ms = kNoExpire) {
-  auto obj = std::make_unique<Object>();
-  obj->str = std::string(value);
-  obj->expire_at_ms = expire_at_ms;
-  return obj;
+ObjectPtr Str(std::string_view value, int64_t expire_at_ms = kNoExpire) {
+  return NewString(value, expire_at_ms);
 }
 
 using ordis::test_support::Printable;
@@ -70,13 +73,13 @@ TEST_F(KeyspaceTest, SetFindDelete) {
   EXPECT_EQ(ks_.Find(0, "k", kT0), nullptr);
   Object* o = ks_.Set(0, "k", Str("v1"));
   ASSERT_NE(o, nullptr);
-  EXPECT_EQ(o->str, "v1");
+  EXPECT_EQ(StringValue(*o), "v1");
   EXPECT_EQ(ks_.Find(0, "k", kT0), o);
   EXPECT_EQ(ks_.FindForWrite(0, "k", kT0), o);
   EXPECT_EQ(ks_.DbSize(0), 1u);
   // Replacing frees the old object and keeps the count.
   Object* o2 = ks_.Set(0, "k", Str("v2"));
-  EXPECT_EQ(ks_.Find(0, "k", kT0)->str, "v2");
+  EXPECT_EQ(StringValue(*ks_.Find(0, "k", kT0)), "v2");
   EXPECT_EQ(ks_.Find(0, "k", kT0), o2);
   EXPECT_EQ(ks_.DbSize(0), 1u);
   EXPECT_TRUE(ks_.Delete(0, "k"));
@@ -104,7 +107,7 @@ TEST_F(KeyspaceTest, BinaryKeysAndTheEmptyKey) {
   for (size_t i = 0; i < keys.size(); ++i) {
     Object* o = ks_.Find(1, keys[i], kT0);
     ASSERT_NE(o, nullptr) << Printable(keys[i]);
-    EXPECT_EQ(o->str, std::to_string(i)) << Printable(keys[i]);
+    EXPECT_EQ(StringValue(*o), std::to_string(i)) << Printable(keys[i]);
   }
   EXPECT_EQ(ks_.Find(1, "\0\0\0"s, kT0), nullptr);
   std::vector<std::string> sorted = keys;
@@ -131,7 +134,7 @@ TEST_F(KeyspaceTest, DatabasesAreIsolated) {
   ks_.Set(2, "only-in-2", Str("x"));
   for (int db = 0; db < 4; ++db) {
     SCOPED_TRACE("db " + std::to_string(db));
-    EXPECT_EQ(ks_.Find(db, "m", kT0)->str, "db" + std::to_string(db));
+    EXPECT_EQ(StringValue(*ks_.Find(db, "m", kT0)), "db" + std::to_string(db));
     size_t want = db == 2 ? 6 : 5;
     EXPECT_EQ(ks_.DbSize(db), want);
     EXPECT_EQ(ScanKeys(ks_, db, ScanStart::Edge(), Direction::kForward, kT0).size(), want);
@@ -285,20 +288,29 @@ TEST_F(KeyspaceTest, SetExpireMaintainsTheTtlIndex) {
   Object* b = ks_.Set(0, "b", Str("2"));
   Object* c = ks_.Set(0, "c", Str("3"));
   EXPECT_EQ(ks_.ExpiresCount(0), 0u);
-  ks_.SetExpire(0, "a", a, kT0 + 1000);
-  ks_.SetExpire(0, "b", b, kT0 + 2000);
-  ks_.SetExpire(0, "c", c, kT0 + 3000);
+  // Adding a TTL moves the object (its block grows by the expire time); the index follows.
+  a = ks_.SetExpire(0, "a", a, kT0 + 1000);
+  b = ks_.SetExpire(0, "b", b, kT0 + 2000);
+  c = ks_.SetExpire(0, "c", c, kT0 + 3000);
+  EXPECT_EQ(ks_.Find(0, "a", kT0), a);
+  EXPECT_EQ(ks_.Find(0, "b", kT0), b);
+  EXPECT_EQ(ks_.Find(0, "c", kT0), c);
+  EXPECT_EQ(StringValue(*b), "2");
   EXPECT_EQ(ks_.ExpiresCount(0), 3u);
   EXPECT_EQ(ks_.AvgTtlMs(0, kT0), 2000);
-  // Changing a TTL keeps one index entry.
-  ks_.SetExpire(0, "b", b, kT0 + 5000);
+  // Changing a TTL keeps one index entry, and the object where it is.
+  EXPECT_EQ(ks_.SetExpire(0, "b", b, kT0 + 5000), b);
+  EXPECT_EQ(b->expire_at_ms(), kT0 + 5000);
   EXPECT_EQ(ks_.ExpiresCount(0), 3u);
   EXPECT_EQ(ks_.AvgTtlMs(0, kT0), 3000);
-  // Clearing from the front of the index moves the last entry into its slot.
-  ks_.SetExpire(0, "a", a, kNoExpire);
+  // Clearing moves it again.
+  a = ks_.SetExpire(0, "a", a, kNoExpire);
+  EXPECT_EQ(ks_.Find(0, "a", kT0), a);
+  EXPECT_FALSE(a->has_ttl());
+  EXPECT_EQ(StringValue(*a), "1");
   EXPECT_EQ(ks_.ExpiresCount(0), 2u);
   EXPECT_EQ(ks_.AvgTtlMs(0, kT0), 4000);
-  ks_.SetExpire(0, "a", a, kNoExpire);  // clearing twice is harmless
+  EXPECT_EQ(ks_.SetExpire(0, "a", a, kNoExpire), a);  // clearing twice is harmless
   EXPECT_EQ(ks_.ExpiresCount(0), 2u);
   // Deleting and replacing keys with TTLs keeps the index pointing at live keys.
   EXPECT_TRUE(ks_.Delete(0, "b"));
@@ -326,7 +338,7 @@ TEST_F(KeyspaceTest, WritesTouchWatchers) {
   EXPECT_FALSE(w1.dirty.load());
   EXPECT_FALSE(other.dirty.load());
   w0.dirty = false;
-  ks_.SetExpire(0, "k", o, kT0 + 10);
+  o = ks_.SetExpire(0, "k", o, kT0 + 10);
   EXPECT_TRUE(w0.dirty.exchange(false));
   ks_.FindForWrite(0, "k", kT0 + 10);  // deletes the expired key: a write
   EXPECT_TRUE(w0.dirty.exchange(false));
@@ -369,8 +381,8 @@ TEST_F(KeyspaceTest, MoveCarriesTheTtlAndReplaces) {
   EXPECT_EQ(ks_.Find(0, "src", kT0), nullptr);
   Object* moved = ks_.Find(1, "dst", kT0);
   ASSERT_NE(moved, nullptr);
-  EXPECT_EQ(moved->str, "payload");
-  EXPECT_EQ(moved->expire_at_ms, kT0 + 500);
+  EXPECT_EQ(StringValue(*moved), "payload");
+  EXPECT_EQ(moved->expire_at_ms(), kT0 + 500);
   EXPECT_EQ(ks_.DbSize(0), 1u);
   EXPECT_EQ(ks_.DbSize(1), 1u);
   EXPECT_EQ(ks_.ExpiresCount(0), 1u);
@@ -386,7 +398,7 @@ TEST_F(KeyspaceTest, MoveCarriesTheTtlAndReplaces) {
   EXPECT_EQ(ks_.DbSize(0), 1u);
   // Moving onto itself keeps the key.
   ks_.Move(1, "renamed", 1, "renamed");
-  EXPECT_EQ(ks_.Find(1, "renamed", kT0)->str, "payload");
+  EXPECT_EQ(StringValue(*ks_.Find(1, "renamed", kT0)), "payload");
   EXPECT_EQ(ks_.DbSize(1), 1u);
   EXPECT_EQ(ks_.ExpiresCount(1), 1u);
 }
@@ -408,29 +420,194 @@ TEST_F(KeyspaceTest, SwapDbSwapsContentsAndTtls) {
   EXPECT_EQ(ks_.ExpiresCount(1), 0u);
   EXPECT_EQ(ks_.DbSize(1), 1u);
   ks_.Set(0, "d", Str("new", kT0 + 5));
-  EXPECT_EQ(ks_.ActiveExpireCycle(kT0 + 5, 20), 1u);
+  bool more_due;
+  EXPECT_EQ(ks_.ExpireDueKeys(kT0 + 5, 20, &more_due), 1u);
+  EXPECT_FALSE(more_due);
   EXPECT_EQ(AllKeys(ks_, 0), std::vector<std::string>{"c"});
   ks_.SwapDb(1, 1);
   EXPECT_EQ(AllKeys(ks_, 1), std::vector<std::string>{"b"});
 }
 
-TEST_F(KeyspaceTest, ActiveExpireCycleDeletesOnlyExpired) {
+TEST_F(KeyspaceTest, ExpireDueKeysDeletesOnlyDueKeysSoonestFirst) {
   std::unique_lock lock(mu());
   for (int i = 0; i < 50; ++i) {
-    ks_.Set(0, "expired" + std::to_string(i), Str("x", kT0 - 1));
-    ks_.Set(0, "future" + std::to_string(i), Str("x", kT0 + 1000));
+    // Expire times out of key order, some in the same millisecond.
+    ks_.Set(0, "expired" + std::to_string(i), Str("x", kT0 - 1 - (i * 7) % 13));
+    ks_.Set(0, "future" + std::to_string(i), Str("x", kT0 + 1000 + i % 3));
     ks_.Set(0, "plain" + std::to_string(i), Str("x"));
   }
-  size_t deleted = 0;
-  for (int round = 0; round < 200 && ks_.ExpiresCount(0) > 50; ++round) {
-    deleted += ks_.ActiveExpireCycle(kT0, 20);
-  }
-  EXPECT_EQ(deleted, 50u);
+  bool more_due;
+  uint64_t before = ks_.expired_keys();
+  // Bounded batches, soonest first: the 20 earliest expire times go first.
+  EXPECT_EQ(ks_.ExpireDueKeys(kT0, 20, &more_due), 20u);
+  EXPECT_TRUE(more_due);
+  std::vector<int64_t> left;
+  ks_.ScanByExpiry(0, [&](std::string_view, int64_t at, Object* o) {
+    EXPECT_EQ(o->expire_at_ms(), at);
+    left.push_back(at);
+    return true;
+  });
+  ASSERT_EQ(left.size(), 80u);
+  EXPECT_TRUE(std::is_sorted(left.begin(), left.end()));
+  EXPECT_EQ(ks_.ExpireDueKeys(kT0, 20, &more_due), 20u);
+  EXPECT_TRUE(more_due);
+  EXPECT_EQ(ks_.ExpireDueKeys(kT0, 20, &more_due), 10u);
+  EXPECT_FALSE(more_due);
+  EXPECT_EQ(ks_.expired_keys(), before + 50);
   EXPECT_EQ(ks_.ExpiresCount(0), 50u);
   EXPECT_EQ(ks_.DbSize(0), 100u);
-  EXPECT_EQ(ks_.ActiveExpireCycle(kT0, 1000), 0u);
-  EXPECT_EQ(ks_.ActiveExpireCycle(kT0 + 1000, 1000) > 0, true);
-  EXPECT_EQ(ks_.ActiveExpireCycle(kT0, 0), 0u);
+  for (int i = 0; i < 50; ++i) {
+    EXPECT_EQ(ks_.Find(0, "expired" + std::to_string(i), INT64_MIN), nullptr);
+    EXPECT_NE(ks_.Find(0, "future" + std::to_string(i), kT0), nullptr);
+  }
+  EXPECT_EQ(ks_.ExpireDueKeys(kT0, 1000, &more_due), 0u);
+  EXPECT_FALSE(ks_.MaybeDue(kT0));
+  EXPECT_TRUE(ks_.MaybeDue(kT0 + 1000));
+  EXPECT_EQ(ks_.ExpireDueKeys(kT0 + 1000, 1000, &more_due), 17u);  // i % 3 == 0
+  EXPECT_EQ(ks_.ExpireDueKeys(kT0 + 2000, 1000, &more_due), 33u);
+  EXPECT_EQ(ks_.ExpiresCount(0), 0u);
+  EXPECT_EQ(ks_.DbSize(0), 50u);
+}
+
+// A backlog in one database does not starve the others: each call starts after the database the
+// previous one stopped in.
+TEST_F(KeyspaceTest, ExpireDueKeysTakesTurnsAcrossDatabases) {
+  std::unique_lock lock(mu());
+  for (int i = 0; i < 100; ++i) ks_.Set(0, "a" + std::to_string(i), Str("x", kT0 - 10));
+  ks_.Set(2, "b", Str("x", kT0 - 1));
+  bool more_due;
+  EXPECT_EQ(ks_.ExpireDueKeys(kT0, 10, &more_due), 10u);
+  EXPECT_TRUE(more_due);
+  EXPECT_EQ(ks_.ExpireDueKeys(kT0, 10, &more_due), 10u);
+  EXPECT_EQ(ks_.ExpireDueKeys(kT0, 10, &more_due), 10u);
+  size_t calls = 3;
+  while (ks_.DbSize(2) == 1) {
+    ks_.ExpireDueKeys(kT0, 10, &more_due);
+    ASSERT_LT(++calls, 6u) << "db 2 waited behind db 0's backlog";
+  }
+  while (more_due) ks_.ExpireDueKeys(kT0, 10, &more_due);
+  EXPECT_EQ(ks_.DbSize(0), 0u);
+  EXPECT_EQ(ks_.ExpiresCount(0), 0u);
+}
+
+// Nothing expires while loading (the log's replay must see what its commands saw).
+TEST_F(KeyspaceTest, NothingExpiresWhileLoading) {
+  std::unique_lock lock(mu());
+  ks_.Set(0, "k", Str("x", kT0 - 1));
+  ks_.SetLoading(true);
+  bool more_due;
+  EXPECT_FALSE(ks_.MaybeDue(kT0));
+  EXPECT_EQ(ks_.ExpireDueKeys(kT0, 10, &more_due), 0u);
+  EXPECT_NE(ks_.Find(0, "k", kT0), nullptr);
+  ks_.SetLoading(false);
+  EXPECT_EQ(ks_.ExpireDueKeys(kT0, 10, &more_due), 1u);
+}
+
+// Binary keys, the empty key, negative and far expire times: the TTL space orders by time first,
+// whatever bytes follow.
+TEST_F(KeyspaceTest, TtlSpaceOrdersByTimeForAnyKeyBytes) {
+  std::unique_lock lock(mu());
+  const std::vector<std::pair<std::string, int64_t>> keys = {
+      {"", 5},  {"\0"s, 5},  {"\0\0"s, 4},      {"\xff"s, 4}, {"a\0b"s, 1'000'000'000'000'000},
+      {"z", 0}, {"neg", -5}, {"max", INT64_MAX}};
+  for (const auto& [k, at] : keys) ks_.Set(3, k, Str("v", at));
+  std::vector<std::pair<std::string, int64_t>> want = keys;
+  std::sort(want.begin(), want.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.second, a.first) < std::tie(b.second, b.first);
+  });
+  std::vector<std::pair<std::string, int64_t>> got;
+  ks_.ScanByExpiry(3, [&](std::string_view k, int64_t at, Object*) {
+    got.emplace_back(std::string(k), at);
+    return true;
+  });
+  EXPECT_EQ(got, want);
+  // Nothing of the TTL space shows in the key space's scans, counts or random keys.
+  EXPECT_EQ(AllKeys(ks_, 3).size(), keys.size());
+  EXPECT_EQ(ks_.DbSize(3), keys.size());
+  EXPECT_EQ(ks_.ExpiresCount(3), keys.size());
+  EXPECT_TRUE(AllKeys(ks_, 2).empty());
+  bool more_due;
+  EXPECT_EQ(ks_.ExpireDueKeys(5, 100, &more_due), 6u);
+  EXPECT_EQ(AllKeys(ks_, 3), (std::vector<std::string>{"a\0b"s, "max"}));
+  ks_.FlushDb(3);
+  EXPECT_EQ(ks_.ExpiresCount(3), 0u);
+  EXPECT_EQ(ks_.IndexStats().keys, 0u);
+}
+
+// BulkLoad takes keys in (db, key) order and builds both spaces: the TTL entries of each database
+// sorted by expire time, already expired keys dropped.
+TEST(Keyspace, BulkLoadBuildsTheTtlSpace) {
+  struct Row {
+    int db;
+    std::string key;
+    int64_t at;
+  };
+  const std::vector<Row> rows = {{0, "", kT0 + 30}, {0, "a", kNoExpire},   {0, "b", kT0 + 10},
+                                 {0, "c", kT0 - 1}, {0, "d\0"s, kT0 + 10}, {1, "x", kT0 + 5},
+                                 {3, "y", kT0 + 1}, {3, "z", kT0 + 2},     {3, "\xff"s, kNoExpire}};
+  Keyspace ks(4);
+  std::unique_lock lock(ks.mu());
+  size_t i = 0;
+  ASSERT_TRUE(ks.BulkLoad(
+      [&](int* db, std::string_view* key, ObjectPtr* obj) {
+        if (i == rows.size()) return false;
+        *db = rows[i].db;
+        *key = rows[i].key;
+        *obj = Str("v" + std::to_string(i), rows[i].at);
+        ++i;
+        return true;
+      },
+      kT0));
+  EXPECT_EQ(ks.DbSize(0), 4u);  // "c" had expired
+  EXPECT_EQ(ks.ExpiresCount(0), 3u);
+  EXPECT_EQ(ks.DbSize(1), 1u);
+  EXPECT_EQ(ks.ExpiresCount(1), 1u);
+  EXPECT_EQ(ks.DbSize(3), 3u);
+  EXPECT_EQ(ks.ExpiresCount(3), 2u);
+  EXPECT_EQ(ks.IndexStats().keys, 4u + 3 + 1 + 1 + 3 + 2);
+  auto by_expiry = [&](int db) {
+    std::vector<std::string> keys;
+    ks.ScanByExpiry(db, [&](std::string_view k, int64_t at, Object* o) {
+      EXPECT_EQ(o->expire_at_ms(), at);
+      EXPECT_EQ(ks.Find(db, k, kT0), o);
+      keys.emplace_back(k);
+      return true;
+    });
+    return keys;
+  };
+  EXPECT_EQ(by_expiry(0), (std::vector<std::string>{"b", "d\0"s, ""}));
+  EXPECT_EQ(by_expiry(1), std::vector<std::string>{"x"});
+  EXPECT_EQ(by_expiry(3), (std::vector<std::string>{"y", "z"}));
+  EXPECT_EQ(ks.AvgTtlMs(0, kT0), (10 + 10 + 30) / 3);
+  bool more_due;
+  EXPECT_EQ(ks.ExpireDueKeys(kT0 + 10, 100, &more_due), 5u);
+  EXPECT_EQ(AllKeys(ks, 0), (std::vector<std::string>{"", "a"}));
+  EXPECT_EQ(AllKeys(ks, 3), std::vector<std::string>{"\xff"s});
+}
+
+// A source out of order stops the load; what was loaded before it is consistent (each key's TTL
+// entry is there).
+TEST(Keyspace, BulkLoadOutOfOrderKeepsWhatItLoaded) {
+  Keyspace ks(2);
+  std::unique_lock lock(ks.mu());
+  const std::vector<std::string> keys = {"a", "c", "b", "d"};
+  size_t i = 0;
+  EXPECT_FALSE(ks.BulkLoad(
+      [&](int* db, std::string_view* key, ObjectPtr* obj) {
+        if (i == keys.size()) return false;
+        *db = 0;
+        *key = keys[i];
+        *obj = Str("v", kT0 + 100 - static_cast<int64_t>(i));
+        ++i;
+        return true;
+      },
+      kT0));
+  EXPECT_EQ(AllKeys(ks, 0), (std::vector<std::string>{"a", "c"}));
+  EXPECT_EQ(ks.ExpiresCount(0), 2u);
+  EXPECT_EQ(ks.IndexStats().keys, 4u);
+  bool more_due;
+  EXPECT_EQ(ks.ExpireDueKeys(kT0 + 100, 10, &more_due), 2u);
+  EXPECT_EQ(ks.IndexStats().keys, 0u);
 }
 
 TEST_F(KeyspaceTest, RandomKey) {
@@ -485,12 +662,34 @@ TEST_F(KeyspaceTest, RandomKeyIsSpreadOverKeysWithACommonPrefix) {
 }
 
 TEST_F(KeyspaceTest, MemoryUsageGrowsWithTheValue) {
-  Object small, large;
-  small.str = "x";
-  large.str = std::string(1000, 'x');
-  EXPECT_GT(Keyspace::MemoryUsage("key", small), 3u);
-  EXPECT_GT(Keyspace::MemoryUsage("key", large), Keyspace::MemoryUsage("key", small) + 999);
-  EXPECT_GT(Keyspace::MemoryUsage(std::string(100, 'k'), small), Keyspace::MemoryUsage("k", small));
+  ObjectPtr small = Str("x"), large = Str(std::string(1000, 'x'));
+  ObjectPtr small_ttl = Str("x", kT0);
+  EXPECT_GT(Keyspace::MemoryUsage("key", *small), 3u);
+  EXPECT_GT(Keyspace::MemoryUsage("key", *large), Keyspace::MemoryUsage("key", *small) + 999);
+  EXPECT_GT(Keyspace::MemoryUsage(std::string(100, 'k'), *small),
+            Keyspace::MemoryUsage("k", *small));
+  // A TTL costs its index entry (and 8 bytes in the object).
+  EXPECT_GT(Keyspace::MemoryUsage("key", *small_ttl), Keyspace::MemoryUsage("key", *small) + 8);
+}
+
+// A cycle deletes batch after batch until its budget is spent: with none, exactly one batch.
+TEST(ActiveExpiry, ACycleStopsAtItsBudget) {
+  Keyspace ks(1);
+  const int64_t past = NowMs() - 1000;
+  {
+    std::unique_lock lock(ks.mu());
+    for (size_t i = 0; i < 3 * kExpireBatchKeys; ++i) ks.Set(0, std::to_string(i), Str("v", past));
+    ks.Set(0, "later", Str("v", NowMs() + 3'600'000));
+  }
+  EXPECT_TRUE(RunExpiryCycle(ks, std::chrono::microseconds(0)));
+  {
+    std::shared_lock lock(ks.mu());
+    EXPECT_EQ(ks.DbSize(0), 2 * kExpireBatchKeys + 1);
+  }
+  EXPECT_FALSE(RunExpiryCycle(ks, std::chrono::seconds(10)));
+  std::shared_lock lock(ks.mu());
+  EXPECT_EQ(ks.DbSize(0), 1u);
+  EXPECT_EQ(ks.expired_keys(), 3 * kExpireBatchKeys);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -583,7 +782,7 @@ class Differential {
     int64_t expire = Uniform(3) == 0 ? RandomExpire() : kNoExpire;
     std::unique_lock lock(ks_.mu());
     Object* o = ks_.Set(db, key, Str(value, expire));
-    ASSERT_EQ(o->str, value);
+    ASSERT_EQ(StringValue(*o), value);
     model_[db][key] = {value, expire};
   }
 
@@ -615,8 +814,8 @@ class Differential {
         ASSERT_EQ(expired[0].db, db);
       } else {
         ASSERT_NE(o, nullptr) << Printable(key);
-        ASSERT_EQ(o->str, it->second.value);
-        ASSERT_EQ(o->expire_at_ms, it->second.expire_at);
+        ASSERT_EQ(StringValue(*o), it->second.value);
+        ASSERT_EQ(o->expire_at_ms(), it->second.expire_at);
         ASSERT_TRUE(expired.empty());
       }
     }
@@ -645,20 +844,22 @@ class Differential {
       return;
     }
     ASSERT_NE(o, nullptr) << Printable(key);
-    ASSERT_EQ(o->str, it->second.value);
+    ASSERT_EQ(StringValue(*o), it->second.value);
     switch (Uniform(3)) {
       case 0: {
         int64_t e = RandomExpire();
-        ks_.SetExpire(db, key, o, e);
+        o = ks_.SetExpire(db, key, o, e);
+        ASSERT_EQ(o, ks_.Find(db, key, INT64_MIN));
         it->second.expire_at = e;
         break;
       }
       case 1:
-        ks_.SetExpire(db, key, o, kNoExpire);
+        o = ks_.SetExpire(db, key, o, kNoExpire);
+        ASSERT_EQ(o, ks_.Find(db, key, INT64_MIN));
         it->second.expire_at = kNoExpire;
         break;
       default:
-        o->str += "+";
+        o->AppendString("+");
         it->second.value += "+";
         break;
     }
@@ -688,7 +889,8 @@ class Differential {
           db, start, dir, now_,
           [&](std::string_view k, Object* o) {
             auto it = model_[db].find(std::string(k));
-            EXPECT_TRUE(it != model_[db].end() && it->second.value == o->str) << Printable(k);
+            EXPECT_TRUE(it != model_[db].end() && it->second.value == StringValue(*o))
+                << Printable(k);
             got.emplace_back(k);
             return got.size() < limit;
           },
@@ -757,16 +959,33 @@ class Differential {
     }
   }
 
+  // Deletes up to max due keys: exactly min(max, due) of them, and within each database the
+  // soonest (expire time, then key).
   void DoActiveExpire() {
     std::unique_lock lock(ks_.mu());
-    size_t before = 0, after = 0;
-    for (int db = 0; db < kDbs; ++db) before += ks_.DbSize(db);
-    size_t deleted = ks_.ActiveExpireCycle(now_, static_cast<int>(Uniform(30)));
+    size_t max_keys = 1 + Uniform(30);
+    std::set<std::pair<int64_t, std::string>> due_before[kDbs];
+    size_t due = 0;
+    for (int db = 0; db < kDbs; ++db) {
+      for (const auto& [k, e] : model_[db]) {
+        if (e.ExpiredAt(now_)) due_before[db].insert({e.expire_at, k});
+      }
+      due += due_before[db].size();
+    }
+    bool more_due;
+    size_t deleted = ks_.ExpireDueKeys(now_, max_keys, &more_due);
+    ASSERT_EQ(deleted, std::min(max_keys, due));
+    ASSERT_EQ(more_due, due > max_keys);
     for (int db = 0; db < kDbs; ++db) {
       SyncDeletedExpired(db);
-      after += ks_.DbSize(db);
+      // What remains due in db is a suffix of what was due.
+      bool kept = false;
+      for (const auto& [at, k] : due_before[db]) {
+        bool present = model_[db].count(k) > 0;
+        ASSERT_FALSE(kept && !present) << "deleted " << Printable(k) << " before a sooner key";
+        kept = kept || present;
+      }
     }
-    ASSERT_EQ(before - after, deleted);
   }
 
   void DoRandomKey() {
@@ -815,15 +1034,26 @@ class Differential {
         ttl_sum += std::max<int64_t>(0, e.expire_at - now_);
       }
       ASSERT_EQ(ks_.ExpiresCount(db), with_ttl);
-      // With <= 128 TTLs AvgTtlMs looks at every one: an exact check that the index names
-      // exactly the live keys with a TTL.
-      if (with_ttl > 0 && with_ttl <= 128) {
+      if (with_ttl > 0) {
         ASSERT_EQ(ks_.AvgTtlMs(db, now_), ttl_sum / static_cast<int64_t>(with_ttl));
       }
+      // The TTL space names exactly the keys with a TTL, in (expire time, key) order, each
+      // pointing at the key's object.
+      std::vector<std::pair<int64_t, std::string>> want_ttls, got_ttls;
+      for (const auto& [k, e] : m) {
+        if (e.expire_at != kNoExpire) want_ttls.push_back({e.expire_at, k});
+      }
+      std::sort(want_ttls.begin(), want_ttls.end());
+      ks_.ScanByExpiry(db, [&](std::string_view k, int64_t at, Object* o) {
+        EXPECT_EQ(o, ks_.Find(db, k, INT64_MIN)) << Printable(k);
+        got_ttls.push_back({at, std::string(k)});
+        return true;
+      });
+      ASSERT_EQ(got_ttls, want_ttls);
       std::vector<std::pair<std::string, ModelEntry>> got;
       ks_.Scan(db, ScanStart::Edge(), Direction::kForward, INT64_MIN,
                [&](std::string_view k, Object* o) {
-                 got.push_back({std::string(k), {o->str, o->expire_at_ms}});
+                 got.push_back({std::string(k), {StringValue(*o), o->expire_at_ms()}});
                  return true;
                });
       ASSERT_EQ(got.size(), m.size());
@@ -835,6 +1065,10 @@ class Differential {
         ++it;
       }
     }
+    // And the index holds nothing else: one entry per key, one more per TTL.
+    size_t entries = 0;
+    for (int db = 0; db < kDbs; ++db) entries += ks_.DbSize(db) + ks_.ExpiresCount(db);
+    ASSERT_EQ(ks_.IndexStats().keys, entries);
   }
 
   std::mt19937_64 rng_;

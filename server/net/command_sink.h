@@ -62,7 +62,7 @@ class CommandSink {
 
   // A runner for one I/O thread, counting into that thread's statistics.
   virtual std::unique_ptr<CommandRunner> NewRunner(ThreadStats& stats) = 0;
-  // Thread 0's cron, ten times a second: active expiry, persistence.
+  // Thread 0's cron, ten times a second: persistence (active expiry has its own thread).
   virtual void Cron(int64_t now_ms) = 0;
 };
 
