@@ -2,7 +2,9 @@
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define ORDIS_SANITIZER_ALLOCATOR 1
-#include <sanitizer/allocator_interface.h>
+#include <cstddef>
+// The sanitizers' runtimes define it; GCC ships no header declaring it.
+extern "C" size_t __sanitizer_get_current_allocated_bytes();
 #elif defined(ORDIS_WITH_JEMALLOC)
 #include <jemalloc/jemalloc.h>
 #else
