@@ -2,13 +2,9 @@
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define ORDIS_SANITIZER_ALLOCATOR 1
-#if __has_include(<sanitizer/allocator_interface.h>)
-#include <sanitizer/allocator_interface.h>
-#else
-// GCC installs no allocator_interface.h, but its sanitizer runtimes have the function.
 #include <cstddef>
+// The sanitizers' runtimes define it; GCC ships no header declaring it.
 extern "C" size_t __sanitizer_get_current_allocated_bytes();
-#endif
 #elif defined(ORDIS_WITH_JEMALLOC)
 #include <jemalloc/jemalloc.h>
 #else
@@ -151,7 +147,11 @@ AllocatorStats ReadAllocatorStats() {
 }
 
 std::string_view AllocatorName() {
-  static const std::string name = std::string("jemalloc-") + ReadCtl<const char*>("version");
+  // "5.3.0-0-g54eaed1..." as INFO shows it, Redis's "jemalloc-5.3.0".
+  static const std::string name = [] {
+    std::string version = ReadCtl<const char*>("version");
+    return "jemalloc-" + version.substr(0, version.find('-'));
+  }();
   return name;
 }
 

@@ -5,6 +5,9 @@
 // Two counters: a writer reserves a slot with `reserved`, waits until `published` reaches it (so
 // writes to one leaf take effect in slot order and same-key writes never reorder), writes its
 // entry and publishes it by advancing `published`. Readers read only slots below `published`.
+// A patcher that must replace the leaf before its buffer fills (a merge) seals it: it moves
+// `reserved` to `capacity` itself, so later writers find the buffer full and wait for the leaf's
+// replacement, and merges the entries below where `reserved` stood.
 #pragma once
 
 #include <atomic>
@@ -33,6 +36,10 @@ struct InsertBuffer {
   std::atomic<uint32_t> reserved{0};
   std::atomic<uint32_t> published{0};
   uint32_t capacity = 0;
+  // Keys the published entries added to the leaf minus those they removed: the leaf's live keys
+  // are its n plus this. Relaxed: it only decides when a thinned leaf asks to be merged.
+  std::atomic<int32_t> live_delta{0};
+  std::atomic<bool> merge_posted{false};  // a writer asked the patchers to merge the thinned leaf
   // Key bytes of the entries: a bump arena sized for typical keys; longer ones get their own
   // allocation. Written only by the writer holding the publish turn.
   uint32_t arena_size = 0;

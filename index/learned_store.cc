@@ -18,8 +18,27 @@
 // from the previous leaf's fence (the paper's "re-descend with the smallest key larger than the
 // last returned"): no sibling pointers.
 //
+// Merges. Deletes must give memory back: keys with ever-increasing names in a sliding window
+// (queues, job ids, sessions) empty every leaf behind the window, and nothing writes there again.
+// A leaf is thin when its live keys fall below 3/8 of its capacity. Two triggers find thin leaves:
+// a patch whose result is thin, or whose neighbour (same parent) is, merges the two; and an erase
+// that thins a leaf posts a merge request at once (once per buffer), because a thinned leaf's
+// buffer may never fill (the window moved on). 3/8 because a split leaves every piece at least
+// half full, so merges never undo a fresh split, while leaves thinned by random erases still end
+// at least 3/8 full; at 1/4 they held 1.7x a fresh store's bytes after 90% random erases (1.35x
+// at 3/8), at 1/2 a steady random Put/Erase mix paid 5,700 merges per 600k operations (16 at
+// 3/8). Merging needs no new protocol: the patcher seals the neighbour's buffer (moves `reserved`
+// to the capacity, so it takes no more writes, and waits for the slots already reserved), and the
+// merged leaves replace both in a rebuilt parent, published by one pointer store as a split is.
+// A merged leaf's older version is two leaves: `prev` below the right one's fence (`prev_split`)
+// and `prev_right` from it on; readers at an older version read each within its part. An inner
+// node rebuilt with few children takes in its neighbour's, and a root left with one inner child
+// hands the root to it, so inner nodes and depth shrink with the leaves. A leaf never vanishes
+// without a merge: its range (and its older versions) always pass to a leaf that replaces it.
+//
 // Structure changes are serialized by one mutex held only by patchers while they re-find the
-// leaf's parent and publish; merging and model training run outside it, in parallel.
+// leaf's parent and publish; merging a full buffer and training its models run outside it, in
+// parallel; a merge with a neighbour seals and merges the neighbour under it.
 #include "index/learned_store.h"
 
 #include <algorithm>
@@ -59,6 +78,16 @@ constexpr uint64_t kNewest = ~uint64_t{0};
 // Retrain bound: a split leaves about a quarter of each new node free, so the next patches are
 // absorbed without splitting again.
 constexpr double kSplitFill = 0.75;
+// A leaf is thin when its live keys fall below this fraction of its capacity: a patch then
+// merges it with a neighbour (see "Merges" above).
+constexpr double kThinLeafFill = 0.375;
+// An inner node rebuilt with fewer children than this takes in a neighbour's under its parent;
+// one that lost children does when the two fit in one segment's worth of pivots.
+constexpr uint32_t kThinInner = 16;
+constexpr uint32_t kJoinedInner = learned::Inner::kMaxSegmentPivots;
+// A thin leaf left alone (its neighbours busy, or none under its parent) asks again at most this
+// many times; after that it waits for its next write.
+constexpr uint32_t kMergeAttempts = 4;
 
 // Orders buffer entries by key, newest first within a key: the model-key head decides most
 // comparisons without touching key bytes.
@@ -88,6 +117,36 @@ int CompareEntry(const BufferEntry& e, const Leaf* leaf, uint32_t i) {
   if (e.head != leaf->mk[i]) return e.head < leaf->mk[i] ? -1 : 1;
   return e.Key().compare(leaf->Key(i));
 }
+
+// Entries with their own copy of the keys: a patch's merged contents, which outlive the views a
+// visit hands out.
+class EntryList {
+ public:
+  void Add(std::string_view key, ValueHandle value) {
+    bytes_.append(key);
+    ends_.push_back(bytes_.size());
+    values_.push_back(value);
+  }
+  void Append(const EntryList& other) {
+    for (size_t i = 0; i < other.size(); ++i) Add(other.Key(i), other.values_[i]);
+  }
+  size_t size() const { return values_.size(); }
+  std::string_view Key(size_t i) const {
+    size_t begin = i == 0 ? 0 : ends_[i - 1];
+    return std::string_view(bytes_).substr(begin, ends_[i] - begin);
+  }
+  // Views into this list: valid until it changes.
+  std::vector<KeyValue> Views() const {
+    std::vector<KeyValue> out(size());
+    for (size_t i = 0; i < size(); ++i) out[i] = {Key(i), values_[i]};
+    return out;
+  }
+
+ private:
+  std::string bytes_;
+  std::vector<size_t> ends_;
+  std::vector<ValueHandle> values_;
+};
 
 // The calling thread's hot-entry cache, bound to one store at a time. Hit counters reach the
 // store in batches so lookups never write a shared cache line.
@@ -125,6 +184,13 @@ struct Bound {
   bool unbounded = true;
 };
 
+// True iff no key lies within [from, to].
+bool Empty(const Bound& from, const Bound& to) {
+  if (from.unbounded || to.unbounded) return false;
+  int c = from.key.compare(to.key);
+  return c > 0 || (c == 0 && !(from.inclusive && to.inclusive));
+}
+
 // A root-to-leaf descent: the inner nodes passed and the child index taken in each.
 struct Path {
   Inner* nodes[kMaxDepth] = {};
@@ -147,15 +213,19 @@ struct Path {
   }
 };
 
+// A full buffer's patch (leaf set), or a merge check of the leaf holding `fence` (leaf null).
 struct PatchRequest {
-  Leaf* leaf;
-  std::string fence;  // the leaf's low fence: routes a descent to it
+  Leaf* leaf = nullptr;
+  std::string fence;  // a key of the leaf's range (its low fence): routes a descent to it
+  uint32_t attempts = 0;
 };
 
 class LearnedStore final : public OrderedStore {
  public:
-  explicit LearnedStore(const LearnedStoreOptions& options) : opt_(Sanitize(options)) {
-    Leaf* leaf = learned::NewLeaf({}, 0, nullptr, 0);
+  explicit LearnedStore(const LearnedStoreOptions& options)
+      : opt_(Sanitize(options)),
+        thin_leaf_(std::max(1, static_cast<int>(opt_.leaf_capacity * kThinLeafFill))) {
+    Leaf* leaf = learned::NewLeaf({}, 0, {}, 0);
     Pivot p{std::string_view(), leaf};
     root_.store(learned::NewInners({&p, 1}, opt_.inner_error, 1.0).front());
     for (int i = 0; i < opt_.patcher_threads; ++i)
@@ -175,7 +245,9 @@ class LearnedStore final : public OrderedStore {
     // Requests still queued: a claimed leaf was already replaced (a writer helped) and waits for
     // this request's release; an unclaimed one is still in the tree, freed with it.
     for (const PatchRequest& r : queue_) {
-      if (r.leaf->claimed.load(std::memory_order_acquire) != 0) Release(r.leaf);
+      if (r.leaf != nullptr && r.leaf->claimed.load(std::memory_order_acquire) != 0) {
+        Release(r.leaf);
+      }
     }
     FreeTree(root_.load());
   }
@@ -224,45 +296,46 @@ class LearnedStore final : public OrderedStore {
     uint64_t read_version = read_version_.load(std::memory_order_acquire);
     std::vector<uint32_t> scratch;  // not thread_local: a visitor may scan too
     Path path;
+    // A current leaf holds only keys within its fences, so one reached from its neighbour needs
+    // no bound searched; one reached by a descent may be a merge that also holds keys the scan
+    // has passed, and an older version (prev) covers other ranges: they need the scan's bound.
     if (direction == Direction::kForward) {
       Bound from{start.key, start.inclusive, start.unbounded};
       Descend(from.unbounded ? std::string_view() : from.key, false, false, &path);
-      for (bool first = true;; first = false) {
+      for (bool descended = true;;) {
         Bound to = path.HighFence();
-        const Leaf* leaf = Resolve(path.leaf, read_version);
-        // A current leaf holds only keys within its fences, so past the first leaf neither bound
-        // needs a search; an older version (prev) covers a wider range and needs both.
-        const bool current = leaf == path.leaf;
-        Bound lower = first || !current ? from : Bound{};
+        const bool current = path.leaf->version <= read_version;
+        Bound lower = descended || !current ? from : Bound{};
         Bound upper = current ? Bound{} : to;
-        if (!VisitRange(leaf, read_version, lower, upper, false, visit, &scratch)) return;
+        if (!VisitAt(path.leaf, read_version, lower, upper, false, visit, &scratch)) return;
         if (to.unbounded) return;
         from = {to.key, true, false};
-        if (!StepToSibling(&path, +1)) Descend(from.key, false, false, &path);
+        descended = !StepToSibling(&path, +1);
+        if (descended) Descend(from.key, false, false, &path);
       }
     }
     Bound upto{start.key, start.inclusive, start.unbounded};
     if (!upto.unbounded && !upto.inclusive && upto.key.empty()) return;  // nothing below ""
     Descend(upto.key, !upto.inclusive, upto.unbounded, &path);
-    for (bool first = true;; first = false) {
+    for (bool descended = true;;) {
       std::string_view low = path.LowFence();
-      const Leaf* leaf = Resolve(path.leaf, read_version);
-      const bool current = leaf == path.leaf;
+      const bool current = path.leaf->version <= read_version;
       Bound lower = current ? Bound{} : Bound{low, true, false};
-      Bound upper = first || !current ? upto : Bound{};
-      if (!VisitRange(leaf, read_version, lower, upper, true, visit, &scratch)) return;
+      Bound upper = descended || !current ? upto : Bound{};
+      if (!VisitAt(path.leaf, read_version, lower, upper, true, visit, &scratch)) return;
       if (low.empty()) return;  // the first leaf: its fence is the empty key
       upto = {low, false, false};
-      if (!StepToSibling(&path, -1)) Descend(upto.key, true, false, &path);
+      descended = !StepToSibling(&path, -1);
+      if (descended) Descend(upto.key, true, false, &path);
     }
   }
 
   // Moves path to the leaf beside its leaf (step +1: next, -1: previous) through their parent,
   // sparing a descent from the root, when that is as good as one: the sibling has not been
-  // replaced. A leaf is replaced only after its insert buffer fills, so a sibling whose buffer is
-  // not full when looked at is current; anything written to its range after that look has a
-  // version above this scan's. False when the step would leave the parent or the sibling's
-  // buffer is full (the caller descends again).
+  // replaced. A leaf is replaced only after its insert buffer fills or is sealed, so a sibling
+  // whose buffer is not full when looked at is current; anything written to its range after
+  // that look has a version above this scan's. False when the step would leave the parent or the
+  // sibling's buffer is full (the caller descends again).
   static bool StepToSibling(Path* path, int step) {
     const int d = path->depth - 1;
     const int next = path->idx[d] + step;
@@ -297,8 +370,10 @@ class LearnedStore final : public OrderedStore {
       }
       const Leaf* leaf = static_cast<Leaf*>(node);
       const uint32_t begin = leaf->Search(lo).pos, end = leaf->Search(hi).pos;
-      // Keys written since the last patch count too: a small store may hold all its keys in
-      // buffers. Entries are read below `published` only, which never change.
+      if (begin < end)
+        return std::string(leaf->Key(begin + static_cast<uint32_t>(next(end - begin))));
+      // A leaf with no key in range yet may have some in its buffer (a small store may hold all
+      // its keys in buffers). Entries are read below `published` only, which never change.
       constexpr uint32_t kMaxBuffered = 64;  // of longer buffers, the first 64 entries
       uint32_t buffered[kMaxBuffered];
       uint32_t nbuffered = 0;
@@ -310,13 +385,7 @@ class LearnedStore final : public OrderedStore {
           if (!e.erase && e.Key() >= lo && e.Key() < hi) buffered[nbuffered++] = i;
         }
       }
-      const uint64_t total = (end > begin ? end - begin : 0) + nbuffered;
-      if (total == 0) continue;
-      const uint64_t pick = next(total);
-      if (pick < nbuffered) {
-        return std::string(buf->entries[buffered[pick]].Key());
-      }
-      return std::string(leaf->Key(begin + static_cast<uint32_t>(pick - nbuffered)));
+      if (nbuffered > 0) return std::string(buf->entries[buffered[next(nbuffered)]].Key());
     }
     return std::string(lo);
   }
@@ -383,15 +452,38 @@ class LearnedStore final : public OrderedStore {
     __builtin_prefetch(reinterpret_cast<const char*>(node) + 128);
   }
 
-  // The version of leaf a reader at read_version must see.
-  static const Leaf* Resolve(const Leaf* leaf, uint64_t read_version) {
-    while (leaf->version > read_version) leaf = leaf->prev;
+  // The version of leaf a reader at read_version must see for key.
+  static const Leaf* Resolve(const Leaf* leaf, uint64_t read_version, std::string_view key) {
+    while (leaf->version > read_version) {
+      leaf =
+          leaf->prev_right != nullptr && key >= leaf->PrevSplit() ? leaf->prev_right : leaf->prev;
+    }
     return leaf;
+  }
+
+  // Visits leaf as a reader at read_version sees it, within [from, to]: the leaf, or what it
+  // replaced (for a merge, both leaves, each within its part of the range).
+  static bool VisitAt(const Leaf* leaf, uint64_t read_version, const Bound& from, const Bound& to,
+                      bool reverse, ScanVisitor visit, std::vector<uint32_t>* scratch) {
+    if (Empty(from, to)) return true;
+    while (leaf->version > read_version && leaf->prev_right == nullptr) leaf = leaf->prev;
+    if (leaf->version <= read_version) {
+      return VisitRange(leaf, read_version, from, to, reverse, visit, scratch);
+    }
+    const std::string_view split = leaf->PrevSplit();
+    const Bound left_to = to.unbounded || to.key >= split ? Bound{split, false, false} : to;
+    const Bound right_from = from.unbounded || from.key < split ? Bound{split, true, false} : from;
+    if (!reverse) {
+      return VisitAt(leaf->prev, read_version, from, left_to, false, visit, scratch) &&
+             VisitAt(leaf->prev_right, read_version, right_from, to, false, visit, scratch);
+    }
+    return VisitAt(leaf->prev_right, read_version, right_from, to, true, visit, scratch) &&
+           VisitAt(leaf->prev, read_version, from, left_to, true, visit, scratch);
   }
 
   static std::optional<ValueHandle> ReadLeaf(const Leaf* leaf, std::string_view key, uint64_t hash,
                                              uint64_t read_version) {
-    leaf = Resolve(leaf, read_version);
+    leaf = Resolve(leaf, read_version, key);
     const InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire);
     if (buf != nullptr) {
       // The buffer's lines load while the leaf is searched (the paper's prefetch of the insert
@@ -520,16 +612,7 @@ class LearnedStore final : public OrderedStore {
       Path path;
       Descend(key, false, false, &path);
       Leaf* leaf = path.leaf;
-      InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire);
-      if (buf == nullptr) {
-        // Buffers are allocated on a leaf's first write: read-mostly leaves do not pay for one.
-        InsertBuffer* fresh = InsertBuffer::New(static_cast<uint32_t>(opt_.insert_buffer));
-        if (leaf->buffer.compare_exchange_strong(buf, fresh, std::memory_order_acq_rel)) {
-          buf = fresh;
-        } else {
-          InsertBuffer::Delete(fresh);
-        }
-      }
+      InsertBuffer* buf = BufferOf(leaf);
       uint32_t slot = buf->reserved.fetch_add(1, std::memory_order_acq_rel);
       if (slot >= buf->capacity) {
         // Full: help rather than wait. Once every slot is published, the first to claim the
@@ -538,7 +621,7 @@ class LearnedStore final : public OrderedStore {
         // latency, which on a loaded machine is far longer than the patch itself.
         if (buf->published.load(std::memory_order_acquire) == buf->capacity &&
             leaf->claimed.exchange(1, std::memory_order_acq_rel) == 0) {
-          Patch({leaf, std::string(path.LowFence())});
+          Patch(leaf, path.LowFence(), buf->capacity, 0);
         } else {
           WaitUntil([&] { return leaf->retired.load(std::memory_order_acquire) != 0; });
         }
@@ -567,9 +650,18 @@ class LearnedStore final : public OrderedStore {
         read_version_.store(version, std::memory_order_release);
       }
 
-      if (!erase && !old) keys_.fetch_add(1, std::memory_order_relaxed);
-      if (erase && old) keys_.fetch_sub(1, std::memory_order_relaxed);
-      if (slot + 1 == buf->capacity) PostPatch(leaf, path.LowFence());
+      const int32_t added = !erase && !old ? 1 : erase && old ? -1 : 0;
+      if (added != 0) keys_.fetch_add(added, std::memory_order_relaxed);
+      const int32_t live = static_cast<int32_t>(leaf->n) + added +
+                           buf->live_delta.fetch_add(added, std::memory_order_relaxed);
+      if (slot + 1 == buf->capacity) {
+        PostPatch(leaf, path.LowFence());
+      } else if (added < 0 && live < thin_leaf_ &&
+                 !buf->merge_posted.exchange(true, std::memory_order_relaxed)) {
+        // An erase thinned the leaf: it asks once to be merged rather than wait for its buffer
+        // to fill, which may never happen (the keys of a sliding window move on).
+        PostRequest({nullptr, std::string(path.LowFence()), 0});
+      }
       return old;
     }
   }
@@ -588,15 +680,35 @@ class LearnedStore final : public OrderedStore {
   static constexpr size_t kWakeBacklog = 16;
   static constexpr std::chrono::milliseconds kPatchPoll{1};
 
-  void PostPatch(Leaf* leaf, std::string_view fence) {
+  void PostPatch(Leaf* leaf, std::string_view fence) { PostRequest({leaf, std::string(fence), 0}); }
+
+  void PostRequest(PatchRequest request) {
     bool wake;
     {
       std::lock_guard lock(queue_mu_);
-      queue_.push_back({leaf, std::string(fence)});
+      queue_.push_back(std::move(request));
       ++in_flight_;
       wake = queue_.size() >= kWakeBacklog;
     }
     if (wake) queue_cv_.notify_one();
+  }
+
+  // The leaf's insert buffer, allocated on its first write (or seal): read-mostly leaves do not
+  // pay for one.
+  InsertBuffer* BufferOf(Leaf* leaf) const {
+    InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire);
+    if (buf != nullptr) return buf;
+    InsertBuffer* fresh = InsertBuffer::New(static_cast<uint32_t>(opt_.insert_buffer));
+    if (leaf->buffer.compare_exchange_strong(buf, fresh, std::memory_order_acq_rel)) return fresh;
+    InsertBuffer::Delete(fresh);
+    return buf;
+  }
+
+  // Keys the leaf holds at the newest version.
+  static int32_t LiveKeys(const Leaf* leaf) {
+    const InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire);
+    return static_cast<int32_t>(leaf->n) +
+           (buf == nullptr ? 0 : buf->live_delta.load(std::memory_order_relaxed));
   }
 
   // Drops one owner of a patched leaf; the last retires it.
@@ -606,15 +718,21 @@ class LearnedStore final : public OrderedStore {
     }
   }
 
+  static EntryList Collect(const Leaf* leaf);
   void PatchLoop();
-  void Patch(const PatchRequest& request);
+  std::optional<uint32_t> Seal(Leaf* leaf);
+  void TryMerge(const std::string& fence, uint32_t attempts);
+  void Patch(Leaf* old, std::string_view fence, uint32_t count, uint32_t attempts);
+  Path Locate(std::string_view fence, const Leaf* leaf) const;
+  Leaf* SealNeighbour(const Path& path, bool thin, uint32_t* at, uint32_t* count);
   std::vector<Leaf*> BuildLeaves(std::span<const KeyValue> entries, uint64_t version,
-                                 Leaf* prev) const;
-  void Replace(const Path& path, std::string_view fence, const std::vector<Leaf*>& leaves);
+                                 const learned::Replaced& replaced) const;
+  void Replace(const Path& path, uint32_t at, uint32_t count, const std::vector<Leaf*>& leaves);
   void FreeTree(Node* node);
   void RetireTree(Node* node);
 
   const LearnedStoreOptions opt_;
+  const int32_t thin_leaf_;  // live keys below which a leaf is thin
   std::atomic<Node*> root_{nullptr};
   // Every write takes the next version and releases it before it returns (publish_mu_), so the
   // read version is also the newest version taken.
@@ -635,6 +753,7 @@ class LearnedStore final : public OrderedStore {
 
   std::atomic<uint64_t> patches_{0};
   std::atomic<uint64_t> splits_{0};
+  std::atomic<uint64_t> merges_{0};
 
   const uint64_t id_ = g_next_store_id.fetch_add(1);
   mutable WriteStamps stamps_;
@@ -731,8 +850,14 @@ void LearnedStore::PatchLoop() {
       request = std::move(queue_.front());
       queue_.pop_front();
     }
-    if (request.leaf->claimed.exchange(1, std::memory_order_acq_rel) == 0) Patch(request);
-    Release(request.leaf);
+    if (request.leaf == nullptr) {
+      TryMerge(request.fence, request.attempts);
+    } else {
+      if (request.leaf->claimed.exchange(1, std::memory_order_acq_rel) == 0) {
+        Patch(request.leaf, request.fence, static_cast<uint32_t>(opt_.insert_buffer), 0);
+      }
+      Release(request.leaf);
+    }
     {
       std::lock_guard lock(queue_mu_);
       --in_flight_;
@@ -741,133 +866,277 @@ void LearnedStore::PatchLoop() {
   }
 }
 
-void LearnedStore::Patch(const PatchRequest& request) {
-  EpochGuard guard(epochs_);
-  Leaf* old = request.leaf;
-  const InsertBuffer* buf = old->buffer.load(std::memory_order_acquire);
-  // The poster filled the last slot after every earlier slot was published: all are readable.
-  const uint32_t cap = buf->capacity;
+// Stops writes to leaf before its buffer fills, so that a patch may replace it: moves `reserved`
+// to the capacity and waits until the writers that reserved slots below it have published.
+// Returns how many entries the replacement must merge, or nullopt when the buffer was full
+// already (its patch is posted or under way, and only that patch may replace the leaf).
+std::optional<uint32_t> LearnedStore::Seal(Leaf* leaf) {
+  InsertBuffer* buf = BufferOf(leaf);
+  uint32_t reserved = buf->reserved.load(std::memory_order_acquire);
+  do {
+    if (reserved >= buf->capacity) return std::nullopt;
+  } while (
+      !buf->reserved.compare_exchange_weak(reserved, buf->capacity, std::memory_order_acq_rel));
+  // No patch request will name this leaf (no writer filled its last slot): the patch that
+  // replaces it is its only owner.
+  leaf->owners.fetch_sub(1, std::memory_order_acq_rel);
+  WaitUntil([&] { return buf->published.load(std::memory_order_acquire) == reserved; });
+  return reserved;
+}
 
-  // The leaf's entries with the buffer's merged in, as a scan at the newest version sees them.
-  std::vector<KeyValue> merged;
-  merged.reserve(old->n + cap);
+// A writer's erase thinned the leaf holding fence (or a patch left it thin and alone): merges it
+// with a neighbour unless it has filled up again, is being patched anyway, or is the only leaf.
+void LearnedStore::TryMerge(const std::string& fence, uint32_t attempts) {
+  EpochGuard guard(epochs_);
+  Path path;
+  Descend(fence, false, false, &path);
+  Leaf* leaf = path.leaf;
+  if (path.depth == 1 && path.nodes[0]->n == 1) return;
+  if (LiveKeys(leaf) >= thin_leaf_) {
+    // Filled again: a later erase may ask again.
+    if (InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire)) {
+      buf->merge_posted.store(false, std::memory_order_relaxed);
+    }
+    return;
+  }
+  // A full buffer's patch merges a thin result itself.
+  if (std::optional<uint32_t> count = Seal(leaf)) Patch(leaf, fence, *count, attempts);
+}
+
+// Under structure_mu_: the path to leaf, which a patcher owns (nothing else can replace it).
+Path LearnedStore::Locate(std::string_view fence, const Leaf* leaf) const {
+  Path path;
+  Descend(fence, false, false, &path);
+  if (path.leaf != leaf) {
+    // Only patchers change structure, under structure_mu_, and a leaf is owned by one patch.
+    Fatal("ordis: index patch lost its leaf (fence " + std::to_string(fence.size()) + " bytes)");
+  }
+  return path;
+}
+
+// Under structure_mu_: seals and returns the neighbour (under the same parent) that the patch of
+// path's leaf merges with, setting *at to its index and *count to its entries to merge. A thin
+// result takes the thinner neighbour that can be sealed; any result takes a thin neighbour.
+// Nullptr when there is none.
+Leaf* LearnedStore::SealNeighbour(const Path& path, bool thin, uint32_t* at, uint32_t* count) {
+  Inner* parent = path.nodes[path.depth - 1];
+  const uint32_t self = static_cast<uint32_t>(path.idx[path.depth - 1]);
+  uint32_t candidates[2];
+  int32_t live[2];
+  int k = 0;
+  for (uint32_t c : {self + 1, self - 1}) {
+    if (c >= parent->n) continue;  // self - 1 wraps around for the first child
+    live[k] = LiveKeys(static_cast<Leaf*>(parent->child[c].load(std::memory_order_relaxed)));
+    candidates[k++] = c;
+  }
+  if (k == 2 && live[1] < live[0]) {
+    std::swap(candidates[0], candidates[1]);
+    std::swap(live[0], live[1]);
+  }
+  for (int i = 0; i < k; ++i) {
+    if (!thin && live[i] >= thin_leaf_) break;
+    auto* leaf = static_cast<Leaf*>(parent->child[candidates[i]].load(std::memory_order_relaxed));
+    if (std::optional<uint32_t> sealed = Seal(leaf)) {
+      *at = candidates[i];
+      *count = *sealed;
+      return leaf;
+    }
+  }
+  return nullptr;
+}
+
+// The version of the newest entry a patch of leaf's first `count` buffer entries merges in.
+uint64_t NewestVersion(const Leaf* leaf, uint32_t count) {
+  if (count == 0) return leaf->version;
+  return leaf->buffer.load(std::memory_order_acquire)->entries[count - 1].version;
+}
+
+// The entries of leaf with its buffer's merged in, as a reader at the newest version sees them:
+// the buffer of a leaf being patched takes no more entries (full, or sealed).
+EntryList LearnedStore::Collect(const Leaf* leaf) {
+  EntryList out;
   std::vector<uint32_t> scratch;
   VisitRange(
-      old, kNewest, Bound{}, Bound{}, false,
+      leaf, kNewest, Bound{}, Bound{}, false,
       [&](std::string_view key, ValueHandle value) {
-        merged.push_back({key, value});
+        out.Add(key, value);
         return true;
       },
       &scratch);
+  return out;
+}
 
+// Replaces old, whose buffer is full (count = capacity) or sealed with `count` entries, by leaves
+// holding its entries merged with the buffer's; a thin result, or a thin neighbour, merges with
+// the neighbour. Drops the patch's ownership of old (and of the neighbour).
+void LearnedStore::Patch(Leaf* old, std::string_view fence, uint32_t count, uint32_t attempts) {
+  EpochGuard guard(epochs_);
+  EntryList mine = Collect(old);
   // Versions rise with slots (each is taken in its slot's publish turn): the last is the newest.
   // The new leaves may be published only once the read version covers it, or a reader entering
   // after `old` is retired could still be sent to it through `prev`.
-  const uint64_t version = buf->entries[cap - 1].version;
-  std::vector<Leaf*> leaves = BuildLeaves(merged, version, old);
+  const uint64_t version = NewestVersion(old, count);
   WaitUntil([&] { return read_version_.load(std::memory_order_acquire) >= version; });
-  if (leaves.size() > 1) splits_.fetch_add(leaves.size() - 1, std::memory_order_relaxed);
+  const bool thin = mine.size() < static_cast<size_t>(thin_leaf_);
+  // Model training runs outside the lock, in parallel with other patches, unless a merge needs
+  // the neighbour's entries too.
+  std::vector<Leaf*> leaves;
+  if (!thin) leaves = BuildLeaves(mine.Views(), version, {old, nullptr, {}});
+  Leaf* neighbour = nullptr;
+  uint32_t replaced = 1;
+  bool retry = false;
   {
     std::lock_guard lock(structure_mu_);
-    Path path;
-    Descend(request.fence, false, false, &path);
-    if (path.leaf != old) {
-      // Only patchers change structure, under this lock, and a leaf is posted once.
-      Fatal("ordis: index patch lost its leaf (fence " + std::to_string(request.fence.size()) +
-            " bytes)");
+    const Path path = Locate(fence, old);
+    const int d = path.depth - 1;
+    Inner* parent = path.nodes[d];
+    const uint32_t self = static_cast<uint32_t>(path.idx[d]);
+    uint32_t at = self, their_count = 0;
+    neighbour = SealNeighbour(path, thin, &at, &their_count);
+    if (neighbour != nullptr) {
+      for (Leaf* leaf : leaves) learned::DeleteLeaf(leaf);
+      // The right one's fence is where the old versions part: a reader at an older version
+      // reads the left leaf below it and the right one from it on.
+      const bool right = at > self;
+      EntryList theirs = Collect(neighbour);
+      EntryList& all = right ? mine : theirs;
+      all.Append(right ? theirs : mine);
+      const learned::Replaced lineage{right ? old : neighbour, right ? neighbour : old,
+                                      parent->Key(right ? at : self)};
+      leaves = BuildLeaves(all.Views(), std::max(version, NewestVersion(neighbour, their_count)),
+                           lineage);
+      at = std::min(at, self);
+      replaced = 2;
+    } else if (thin) {
+      leaves = BuildLeaves(mine.Views(), version, {old, nullptr, {}});
+      // Left thin: its neighbours were busy (their own patches take it in), or it has none under
+      // its parent (rebuilt below, the parent takes in a neighbour's children): look again later.
+      retry = attempts < kMergeAttempts && !(path.depth == 1 && parent->n == 1);
     }
-    Replace(path, request.fence, leaves);
+    Replace(path, at, replaced, leaves);
+  }
+  if (leaves.size() > replaced) {
+    splits_.fetch_add(leaves.size() - replaced, std::memory_order_relaxed);
   }
   old->retired.store(1, std::memory_order_release);
   Release(old);
+  if (neighbour != nullptr) {
+    neighbour->retired.store(1, std::memory_order_release);
+    Release(neighbour);
+    merges_.fetch_add(1, std::memory_order_relaxed);
+  }
   patches_.fetch_add(1, std::memory_order_relaxed);
+  if (retry) PostRequest({nullptr, std::string(fence), attempts + 1});
   epochs_.Reclaim();
 }
 
 std::vector<Leaf*> LearnedStore::BuildLeaves(std::span<const KeyValue> entries, uint64_t version,
-                                             Leaf* prev) const {
+                                             const learned::Replaced& replaced) const {
   std::vector<Leaf*> out;
   const size_t cap = static_cast<size_t>(opt_.leaf_capacity);
   if (entries.size() <= cap) {
-    out.push_back(learned::NewLeaf(entries, version, prev, LeafError()));
+    out.push_back(learned::NewLeaf(entries, version, replaced, LeafError()));
     return out;
   }
-  // PLA segmentation with the leaf error bound, each segment a leaf of at most the retrain
-  // bound; segments far below it are joined with their neighbour so skewed keys do not leave
-  // a trail of tiny leaves.
-  const size_t prefix = learned::CommonPrefix(entries.front().key, entries.back().key);
-  std::vector<uint64_t> mks(entries.size());
-  for (size_t i = 0; i < entries.size(); ++i) mks[i] = learned::ModelKey(entries[i].key, prefix);
+  // The fewest leaves of at most the retrain bound, equal in size: each keeps about a quarter
+  // free for the next patches, and none is thin (a thin piece would be merged straight back).
   const size_t max_count = std::max<size_t>(1, static_cast<size_t>(cap * kSplitFill));
-  std::vector<Segment> segs = SegmentPla(mks, static_cast<uint32_t>(opt_.leaf_error), max_count);
-  size_t start = 0, count = 0;
-  for (const Segment& seg : segs) {
-    if (count > 0 && count + seg.count > max_count) {
-      out.push_back(learned::NewLeaf(entries.subspan(start, count), version, prev, LeafError()));
-      start += count;
-      count = 0;
-    }
-    count += seg.count;
-    if (count >= max_count / 2) {
-      out.push_back(learned::NewLeaf(entries.subspan(start, count), version, prev, LeafError()));
-      start += count;
-      count = 0;
-    }
+  const size_t n = entries.size(), pieces = (n + max_count - 1) / max_count;
+  for (size_t p = 0; p < pieces; ++p) {
+    const size_t begin = n * p / pieces, end = n * (p + 1) / pieces;
+    out.push_back(
+        learned::NewLeaf(entries.subspan(begin, end - begin), version, replaced, LeafError()));
   }
-  if (count > 0)
-    out.push_back(learned::NewLeaf(entries.subspan(start, count), version, prev, LeafError()));
   return out;
 }
 
-void LearnedStore::Replace(const Path& path, std::string_view fence,
+// Under structure_mu_: replaces `count` children of path's deepest inner node, from index `at`,
+// with leaves, and rebuilds the inner nodes above bottom-up as far as they change; the highest
+// change is published with one pointer store. Every node's first pivot stays equal to its pivot
+// in its parent (its low fence). An inner node rebuilt with fewer than kThinInner children takes
+// in a neighbour's (under its parent), and a root left with one inner child gives the root to it,
+// so inner nodes and depth shrink as leaves merge.
+void LearnedStore::Replace(const Path& path, uint32_t at, uint32_t count,
                            const std::vector<Leaf*>& leaves) {
   std::vector<Pivot> replacement;
   for (size_t k = 0; k < leaves.size(); ++k) {
-    replacement.push_back({k == 0 ? fence : leaves[k]->Key(0), leaves[k]});
+    replacement.push_back(
+        {k == 0 ? path.nodes[path.depth - 1]->Key(at) : leaves[k]->Key(0), leaves[k]});
   }
+  auto append_pivots = [](const Inner* node, uint32_t begin, uint32_t end,
+                          std::vector<Pivot>* out) {
+    for (uint32_t c = begin; c < end; ++c) {
+      out->push_back({node->Key(c), node->child[c].load(std::memory_order_relaxed)});
+    }
+  };
   std::vector<Inner*> retired;
-  for (int level = path.depth - 1;; --level) {
-    if (replacement.size() == 1) {
-      // One node replaces one: a single pointer store publishes everything below it.
-      if (level < 0) {
-        root_.store(replacement[0].child, std::memory_order_release);
-      } else {
-        path.nodes[level]->child[path.idx[level]].store(replacement[0].child,
-                                                        std::memory_order_release);
+  int level = path.depth - 1;
+  for (; level >= 0; --level) {
+    Inner* node = path.nodes[level];
+    Inner* parent = level > 0 ? path.nodes[level - 1] : nullptr;
+    const uint32_t up_at = level > 0 ? static_cast<uint32_t>(path.idx[level - 1]) : 0;
+    const size_t n = node->n - count + replacement.size();
+    // The smaller neighbour under the parent, if any.
+    Inner* neighbour = nullptr;
+    uint32_t neighbour_at = 0;
+    if (parent != nullptr) {
+      for (uint32_t c : {up_at + 1, up_at - 1}) {
+        if (c >= parent->n) continue;  // up_at - 1 wraps around for the first child
+        auto* in = static_cast<Inner*>(parent->child[c].load(std::memory_order_relaxed));
+        if (neighbour == nullptr || in->n < neighbour->n) neighbour = in, neighbour_at = c;
       }
+    }
+    const bool join = neighbour != nullptr &&
+                      (n < kThinInner || (n < node->n && n + neighbour->n <= kJoinedInner));
+    if (count == 1 && replacement.size() == 1 && !join) {
+      // One node replaces one: a single pointer store publishes everything below it.
+      node->child[at].store(replacement[0].child, std::memory_order_release);
       break;
     }
     std::vector<Pivot> pivots;
-    double fill = kSplitFill;
-    if (level < 0) {
-      pivots = replacement;  // the root split: a new root above its parts
-      fill = 1.0;
-    } else {
-      Inner* parent = path.nodes[level];
-      const uint32_t at = static_cast<uint32_t>(path.idx[level]);
-      pivots.reserve(parent->n + replacement.size());
-      for (uint32_t c = 0; c < at; ++c) {
-        pivots.push_back({parent->Key(c), parent->child[c].load(std::memory_order_relaxed)});
-      }
-      pivots.insert(pivots.end(), replacement.begin(), replacement.end());
-      for (uint32_t c = at + 1; c < parent->n; ++c) {
-        pivots.push_back({parent->Key(c), parent->child[c].load(std::memory_order_relaxed)});
-      }
-      retired.push_back(parent);
+    append_pivots(node, 0, at, &pivots);
+    pivots.insert(pivots.end(), replacement.begin(), replacement.end());
+    append_pivots(node, at + count, node->n, &pivots);
+    retired.push_back(node);
+    uint32_t next_at = up_at, next_count = 1;
+    if (join) {
+      std::vector<Pivot> theirs;
+      append_pivots(neighbour, 0, neighbour->n, &theirs);
+      pivots.insert(neighbour_at > up_at ? pivots.end() : pivots.begin(), theirs.begin(),
+                    theirs.end());
+      retired.push_back(neighbour);
+      next_at = std::min(up_at, neighbour_at);
+      next_count = 2;
     }
     std::vector<Inner*> made =
-        learned::NewInners(pivots, static_cast<uint32_t>(opt_.inner_error), fill);
-    if (made.size() > 1 && level >= 0)
-      splits_.fetch_add(made.size() - 1, std::memory_order_relaxed);
+        learned::NewInners(pivots, static_cast<uint32_t>(opt_.inner_error), kSplitFill);
+    if (made.size() > next_count) {
+      splits_.fetch_add(made.size() - next_count, std::memory_order_relaxed);
+    }
     replacement.clear();
     for (Inner* in : made) replacement.push_back({in->Key(0), in});
-    if (level < 0) {
-      ++level;  // keep building above until one node remains; it becomes the root
-      if (made.size() == 1) {
-        root_.store(made[0], std::memory_order_release);
-        break;
-      }
+    at = next_at;
+    count = next_count;
+  }
+  if (level < 0) {
+    // The root was rebuilt: a new root above its parts while there are several (the tree grows
+    // a level); a root with one inner child gives the root to it (the tree loses one). Nodes
+    // made here and passed over were never published.
+    while (replacement.size() > 1) {
+      std::vector<Inner*> made =
+          learned::NewInners(replacement, static_cast<uint32_t>(opt_.inner_error), 1.0);
+      replacement.clear();
+      for (Inner* in : made) replacement.push_back({in->Key(0), in});
     }
+    Node* root = replacement[0].child;
+    while (static_cast<Inner*>(root)->n == 1 &&
+           static_cast<Inner*>(root)->child[0].load(std::memory_order_relaxed)->kind ==
+               NodeKind::kInner) {
+      auto* top = static_cast<Inner*>(root);
+      root = top->child[0].load(std::memory_order_relaxed);
+      learned::DeleteInner(top);
+    }
+    root_.store(root, std::memory_order_release);
   }
   for (Inner* in : retired) epochs_.Retire(in, DeleteInnerThunk);
 }
@@ -883,6 +1152,8 @@ void LearnedStore::FreeTree(Node* node) {
 }
 
 void LearnedStore::BulkLoad(BulkSource next) {
+  // Requests still queued (merge checks of an emptied tree) must not meet the tree freed below.
+  Quiesce();
   // Keys are only valid until the next call: pack them first.
   std::string bytes;
   std::vector<size_t> starts{0};
@@ -899,20 +1170,8 @@ void LearnedStore::BulkLoad(BulkSource next) {
     entries[i] = {std::string_view(bytes).substr(starts[i], starts[i + 1] - starts[i]), values[i]};
   }
 
-  std::vector<Leaf*> leaves;
-  if (entries.empty()) {
-    leaves.push_back(learned::NewLeaf({}, 0, nullptr, 0));
-  } else {
-    // Leaves as patches cut them (PLA segments within the retrain bound), a window of keys at
-    // a time so each window's model keys start after its own common prefix.
-    const size_t window = static_cast<size_t>(opt_.leaf_capacity) * 16;
-    for (size_t at = 0; at < entries.size();) {
-      size_t end = std::min(entries.size(), at + window);
-      std::vector<Leaf*> part = BuildLeaves(std::span(entries).subspan(at, end - at), 0, nullptr);
-      leaves.insert(leaves.end(), part.begin(), part.end());
-      at = end;
-    }
-  }
+  // Leaves as patches cut them: at most the retrain bound each, room left for the next writes.
+  std::vector<Leaf*> leaves = BuildLeaves(entries, 0, {});
   std::vector<Pivot> level;
   for (size_t i = 0; i < leaves.size(); ++i) {
     level.push_back({i == 0 ? std::string_view() : leaves[i]->Key(0), leaves[i]});
@@ -933,7 +1192,7 @@ void LearnedStore::Clear() {
   // Patches still queued refer to leaves of the tree being dropped: let them finish first (no
   // writer can post more, by the precondition).
   Quiesce();
-  Leaf* leaf = learned::NewLeaf({}, 0, nullptr, 0);
+  Leaf* leaf = learned::NewLeaf({}, 0, {}, 0);
   Pivot p{std::string_view(), leaf};
   Inner* fresh = learned::NewInners({&p, 1}, static_cast<uint32_t>(opt_.inner_error), 1.0).front();
   {
@@ -1009,6 +1268,7 @@ IndexStats LearnedStore::Stats() const {
   s.mean_model_error = models == 0 ? 0 : static_cast<double>(error_sum) / models;
   s.patches = patches_.load(std::memory_order_relaxed);
   s.splits = splits_.load(std::memory_order_relaxed);
+  s.merges = merges_.load(std::memory_order_relaxed);
   s.retired_pending = epochs_.pending();
   s.hot_cache_lookups = cache_lookups_.load(std::memory_order_relaxed);
   s.hot_cache_hits = cache_hits_.load(std::memory_order_relaxed);

@@ -337,13 +337,24 @@ std::string RandomBound(KeyGen& gen, const OrderedStore& model) {
   return NudgedBound(rng, std::move(k));
 }
 
+// How often RandomOps writes, per 1000 operations: Put below `put`, Erase below `erase`; the
+// rest reads (Get, GetBatch, Scan, size).
+struct OpMix {
+  int put = 380;
+  int erase = 580;
+  bool erase_present = false;  // half the erases take a present key (the model's next one)
+};
+// Erases outnumber Puts almost three to one and hit present keys even where the key space is
+// large (URLs): leaves thin and empty, and patches merge them.
+constexpr OpMix kEraseHeavy{150, 580, true};
+
 // `ops` random operations on both stores, comparing every result. Quiesces at random points and
 // then compares Stats and the whole contents.
-void RandomOps(Twin& t, KeyGen& gen, int ops) {
+void RandomOps(Twin& t, KeyGen& gen, int ops, OpMix mix = {}) {
   Rng& rng = gen.rng();
   for (int op = 0; op < ops; ++op) {
     uint64_t r = Uniform(rng, 1000);
-    if (r < 380) {
+    if (r < static_cast<uint64_t>(mix.put)) {
       std::string k = gen.Next();
       ValueHandle v = rng();
       std::optional<ValueHandle> want = t.model->Put(k, v);
@@ -351,8 +362,12 @@ void RandomOps(Twin& t, KeyGen& gen, int ops) {
       if (Uniform(rng, 4) == 0) {
         ASSERT_EQ(t.store->Get(k), v) << "op " << op << ": Get after Put " << Show(k);
       }
-    } else if (r < 580) {
+    } else if (r < static_cast<uint64_t>(mix.erase)) {
       std::string k = gen.Next();
+      if (mix.erase_present && Uniform(rng, 2) == 0) {
+        std::vector<Visit> near = ScanN(*t.model, ScanStart::At(k), Direction::kForward, 1);
+        if (!near.empty()) k = near[0].key;
+      }
       std::optional<ValueHandle> want = t.model->Erase(k);
       ASSERT_EQ(t.store->Erase(k), want) << "op " << op << ": Erase " << Show(k);
       if (Uniform(rng, 4) == 0) {
@@ -430,7 +445,8 @@ std::vector<Visit> Contents(const OrderedStore& store) {
 class LearnedStoreDiff : public ::testing::TestWithParam<std::tuple<Shape, int>> {};
 
 // Per seed: random operations on an empty store; then the contents bulk-loaded into a fresh store
-// and more random operations on it; then every key erased in random order.
+// and more random operations on it, then erase-heavy ones (thinned leaves merge under every
+// operation); then every key erased in random order.
 TEST_P(LearnedStoreDiff, RandomOpsMatchMapStore) {
   const auto [shape, config] = GetParam();
   const int phase1 = Scaled(150000, 2000), phase2 = Scaled(100000, 2000);
@@ -461,7 +477,15 @@ TEST_P(LearnedStoreDiff, RandomOpsMatchMapStore) {
       ASSERT_TRUE(SameContents(*t));
     }
     {
-      SCOPED_TRACE("phase 3: erase everything in random order");
+      SCOPED_TRACE("phase 3: erase-heavy random operations");
+      const uint64_t merges_before = t->store->Stats().merges;
+      ASSERT_NO_FATAL_FAILURE(RandomOps(*t, gen, phase2, kEraseHeavy));
+      ASSERT_TRUE(QuiescedStatsConsistent(*t->store));
+      ASSERT_TRUE(SameContents(*t));
+      EXPECT_GT(t->store->Stats().merges, merges_before);
+    }
+    {
+      SCOPED_TRACE("phase 4: erase everything in random order");
       std::vector<Visit> items = Contents(*t->model);
       std::shuffle(items.begin(), items.end(), rng);
       for (size_t i = 0; i < items.size(); ++i) {
@@ -476,6 +500,9 @@ TEST_P(LearnedStoreDiff, RandomOpsMatchMapStore) {
       EXPECT_TRUE(Contents(*t->store).empty());
       EXPECT_TRUE(ScanN(*t->store, ScanStart::Edge(), Direction::kReverse, SIZE_MAX).empty());
       ASSERT_TRUE(QuiescedStatsConsistent(*t->store));
+      // Emptied leaves were merged away: one leaf under the root is left.
+      EXPECT_EQ(t->store->Stats().leaves, 1u);
+      EXPECT_EQ(t->store->Stats().depth, 2u);
       // The emptied store is still usable.
       ASSERT_NO_FATAL_FAILURE(RandomOps(*t, gen, 2000));
       ASSERT_TRUE(SameContents(*t));
@@ -980,6 +1007,152 @@ TEST(LearnedStoreDiffCases, HotCacheIsPerStore) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Merges: leaves thinned or emptied by erases are merged with a neighbour, inner nodes that lose
+// children shrink with them, and the index's memory follows the live keys, not the history.
+
+uint64_t Footprint(const IndexStats& s) { return s.index_bytes + s.key_bytes; }
+
+// What a fresh store of configuration `config` holding `keys` (Put in the order given) reports
+// once quiesced.
+IndexStats FreshStats(int config, const std::vector<std::string>& keys) {
+  auto store = MakeStore(config);
+  for (size_t i = 0; i < keys.size(); ++i) store->Put(keys[i], i);
+  store->Quiesce();
+  return store->Stats();
+}
+
+// The memory bounds after a churn: leaves and bytes within `slack` of a fresh store holding the
+// same keys; inner nodes (a few hundred bytes each) at least 8 children each on average, and one
+// level more than the fresh store at most.
+AssertionResult NearFresh(const IndexStats& got, const IndexStats& fresh, double slack) {
+  auto over = [&](uint64_t g, uint64_t f) { return static_cast<double>(g) > slack * f + 2; };
+  if (over(got.leaves, fresh.leaves) || over(Footprint(got), Footprint(fresh)) ||
+      got.inner_nodes > got.leaves / 8 + 2 || got.depth > fresh.depth + 1) {
+    return AssertionFailure() << "churned: " << got.leaves << " leaves, " << got.inner_nodes
+                              << " inner nodes, depth " << got.depth << ", " << Footprint(got)
+                              << " bytes; fresh: " << fresh.leaves << " leaves, "
+                              << fresh.inner_nodes << " inner nodes, depth " << fresh.depth << ", "
+                              << Footprint(fresh) << " bytes (slack " << slack << ")";
+  }
+  return AssertionSuccess();
+}
+
+// Keys with ever-increasing names (queues, job ids, sessions) in a sliding window: Put key i,
+// Erase key i - live. The leaves the window leaves behind empty and must go, so after a million
+// operations the store is the size of a fresh one holding the live keys (it held 5.5k leaves
+// per 10k keys at 1M operations before merges, and grew with the operations).
+TEST(LearnedStoreMerges, SlidingWindowReturnsMemory) {
+  const int live = 10000, ops = Scaled(1000000, 100000);
+  auto key = [](int i) { return Numbered("window:", i, 10); };
+  FOR_EACH_CONFIG(c) {
+    auto store = MakeStore(c);
+    for (int i = 0; i < ops; ++i) {
+      ASSERT_EQ(store->Put(key(i), i), std::nullopt) << key(i);
+      if (i >= live) {
+        ASSERT_EQ(store->Erase(key(i - live)), static_cast<ValueHandle>(i - live)) << i;
+      }
+      if (i % 65536 == 65535) {
+        // The window's edges, where leaves empty and merge.
+        ASSERT_EQ(store->Get(key(i - live)), std::nullopt);
+        ASSERT_EQ(store->Get(key(i - live + 1)), static_cast<ValueHandle>(i - live + 1));
+        std::vector<Visit> first = ScanN(*store, ScanStart::Edge(), Direction::kForward, 3);
+        ASSERT_EQ(first.size(), 3u);
+        ASSERT_EQ(first[0].key, key(i - live + 1));
+        std::vector<Visit> down =
+            ScanN(*store, ScanStart::At(key(i - live + 100)), Direction::kReverse, SIZE_MAX);
+        ASSERT_EQ(down.size(), 100u);
+      }
+    }
+    store->Quiesce();
+    const IndexStats s = store->Stats();
+    ASSERT_EQ(s.keys, static_cast<uint64_t>(live));
+    EXPECT_GT(s.merges, 0u);
+    std::vector<std::string> left;
+    for (int i = ops - live; i < ops; ++i) left.push_back(key(i));
+    EXPECT_TRUE(NearFresh(s, FreshStats(c, left), 1.2));
+    std::vector<Visit> all = Contents(*store);
+    ASSERT_EQ(all.size(), left.size());
+    for (size_t i = 0; i < left.size(); ++i) ASSERT_EQ(all[i].key, left[i]);
+  }
+}
+
+// Erases at random thin every leaf: 90% of the keys go, and the leaves and bytes follow. A fresh
+// store of the survivors (inserted in random order, as they were) is the yardstick; thinned
+// leaves end between 3/8 and all of their capacity (1.35x the fresh store's leaves and bytes
+// when written), so the bound is looser than the window's.
+TEST(LearnedStoreMerges, RandomErasesThinEveryLeaf) {
+  const int n = Scaled(200000, 20000);
+  FOR_EACH_CONFIG(c) {
+    std::vector<std::string> keys;
+    for (int i = 0; i < n; ++i) keys.push_back(Numbered("thin:", i, 9));
+    Rng rng(40 + c);
+    std::shuffle(keys.begin(), keys.end(), rng);
+    Twin t(c);
+    for (size_t i = 0; i < keys.size(); ++i) {
+      ASSERT_EQ(t.store->Put(keys[i], i), t.model->Put(keys[i], i));
+    }
+    t.store->Quiesce();
+    const IndexStats full = t.store->Stats();
+    std::shuffle(keys.begin(), keys.end(), rng);
+    const size_t erased = keys.size() - keys.size() / 10;
+    for (size_t i = 0; i < erased; ++i) {
+      ASSERT_EQ(t.store->Erase(keys[i]), t.model->Erase(keys[i])) << keys[i];
+    }
+    ASSERT_TRUE(QuiescedStatsConsistent(*t.store));
+    ASSERT_TRUE(SameContents(t));
+    const IndexStats s = t.store->Stats();
+    std::vector<std::string> left(keys.begin() + static_cast<ptrdiff_t>(erased), keys.end());
+    EXPECT_TRUE(NearFresh(s, FreshStats(c, left), 1.5));
+    EXPECT_LT(s.leaves, full.leaves / 4) << "full: " << full.leaves;
+  }
+}
+
+// Every key erased, in ascending, descending and random order, from stores built by Puts and by
+// bulk load: one empty leaf under the root is left, and the store works again.
+TEST(LearnedStoreMerges, EraseEverythingLeavesOneLeaf) {
+  const int n = Scaled(100000, 10000);
+  FOR_EACH_CONFIG(c) {
+    for (const char* order : {"ascending", "descending", "random"}) {
+      for (bool bulk : {false, true}) {
+        SCOPED_TRACE(std::string(order) + (bulk ? ", bulk-loaded" : ", Put"));
+        Twin t(c);
+        std::vector<Visit> items;
+        for (int i = 0; i < n; ++i) items.push_back({Numbered("all:", i, 8), ValueHandle(i)});
+        if (bulk) {
+          BulkLoadFrom(*t.store, items);
+          BulkLoadFrom(*t.model, items);
+        } else {
+          for (const Visit& v : items) t.store->Put(v.key, v.value), t.model->Put(v.key, v.value);
+        }
+        if (order[0] == 'd') std::reverse(items.begin(), items.end());
+        if (order[0] == 'r') std::shuffle(items.begin(), items.end(), Rng(c));
+        for (size_t i = 0; i < items.size(); ++i) {
+          ASSERT_EQ(t.store->Erase(items[i].key), items[i].value) << items[i].key;
+          t.model->Erase(items[i].key);
+          if (i % 4999 == 0) {
+            ASSERT_TRUE(SameScan(t, ScanStart::At(items[i].key), Direction::kForward, 20));
+            ASSERT_TRUE(SameScan(t, ScanStart::At(items[i].key), Direction::kReverse, 20));
+          }
+        }
+        ASSERT_TRUE(QuiescedStatsConsistent(*t.store));
+        const IndexStats s = t.store->Stats();
+        EXPECT_EQ(s.keys, 0u);
+        EXPECT_EQ(s.leaves, 1u);
+        EXPECT_EQ(s.inner_nodes, 1u);
+        EXPECT_EQ(s.depth, 2u);
+        EXPECT_LT(Footprint(s), 16u << 10);
+        EXPECT_TRUE(Contents(*t.store).empty());
+        for (int i = 0; i < 1000; ++i) {
+          ASSERT_EQ(t.store->Put(items[i].key, i), std::nullopt);
+          t.model->Put(items[i].key, i);
+        }
+        ASSERT_TRUE(SameContents(t));
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Concurrency. Each test runs under every configuration.
 
 class LearnedStoreConcurrent : public ::testing::TestWithParam<int> {
@@ -1442,6 +1615,116 @@ TEST_P(LearnedStoreConcurrent, ScansNeverMissStableKeys) {
   std::vector<Visit> all = Contents(*store);
   EXPECT_TRUE(CheckScan(stable, ScanStart::Edge(), Direction::kForward, all, true, StableValueOk));
   EXPECT_TRUE(QuiescedStatsConsistent(*store));
+}
+
+// Writers slide windows of live keys over the key space (Put key i, Erase key i - window), so
+// leaves empty behind them and merge with their neighbours, and inner nodes lose children, while
+// readers Get and scanners scan; stable keys spread over the whole space stay throughout.
+// Checks: readers always find the stable keys with their values and never another key's value;
+// each scan is strictly ordered and misses no stable key in its range; each writer's Put and
+// Erase return what its window says; at the end the store holds exactly the stable keys and the
+// windows, merges happened, and its memory is near a fresh store's holding the same keys.
+TEST_P(LearnedStoreConcurrent, MergesUnderReadersAndScanners) {
+  constexpr int kWriters = 2, kReaders = 2, kScanners = 2, kStableEvery = 50, kWindow = 2000;
+  const int span = Scaled(200000, 20000);
+  auto store = NewStore();
+  std::vector<std::string> stable;
+  for (int i = 0; i < span; i += kStableEvery) {
+    stable.push_back(StableKey(i));
+    store->Put(stable.back(), MakeValue(i, 0, 0));
+  }
+  std::atomic<int> writers_left{kWriters};
+  std::latch start(kWriters + kReaders + kScanners);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kWriters; ++t) {
+    threads.emplace_back([&, t] {
+      start.arrive_and_wait();
+      for (int i = 0; i < span; ++i) {
+        ASSERT_EQ(store->Put(WriterKey(i, t), MakeValue(i, t + 1, 1)), std::nullopt) << i;
+        if (i >= kWindow) {
+          ASSERT_EQ(store->Erase(WriterKey(i - kWindow, t)), MakeValue(i - kWindow, t + 1, 1)) << i;
+        }
+      }
+      writers_left.fetch_sub(1);
+    });
+  }
+  for (int t = 0; t < kReaders; ++t) {
+    threads.emplace_back([&, t] {
+      Rng rng(1100 + t);
+      start.arrive_and_wait();
+      for (int64_t n = 0; writers_left.load() > 0 || n < 100; ++n) {
+        const int s = static_cast<int>(Uniform(rng, stable.size()));
+        ASSERT_EQ(store->Get(stable[s]), MakeValue(s * kStableEvery, 0, 0)) << stable[s];
+        std::string other = WriterKey(static_cast<int>(Uniform(rng, span)),
+                                      static_cast<int>(Uniform(rng, kWriters)));
+        if (auto v = store->Get(other)) {
+          ASSERT_TRUE(ValueMatchesKey(other, *v)) << other;
+        }
+        if (n % 16 == 0) {
+          std::vector<std::string> keys = {stable[s], other, stable[(s + 1) % stable.size()]};
+          std::vector<std::string_view> views(keys.begin(), keys.end());
+          std::optional<ValueHandle> found[3];
+          store->GetBatch(views, found);
+          ASSERT_EQ(found[0], MakeValue(s * kStableEvery, 0, 0)) << keys[0];
+          ASSERT_TRUE(found[2].has_value()) << keys[2];
+          if (found[1]) {
+            ASSERT_TRUE(ValueMatchesKey(other, *found[1])) << other;
+          }
+        }
+      }
+    });
+  }
+  std::atomic<int64_t> scans{0};
+  for (int t = 0; t < kScanners; ++t) {
+    threads.emplace_back([&, t] {
+      Rng rng(1200 + t);
+      start.arrive_and_wait();
+      int64_t n = 0;
+      for (; writers_left.load() > 0 || n < 20; ++n) {
+        Direction dir = Uniform(rng, 2) == 0 ? Direction::kForward : Direction::kReverse;
+        if (Uniform(rng, 4) == 0) {
+          // Pages of 64, each resuming after the previous one's last key.
+          std::vector<Visit> all;
+          ScanStart from = ScanStart::Edge();
+          std::string resume;
+          for (;;) {
+            std::vector<Visit> page = ScanN(*store, from, dir, 64);
+            all.insert(all.end(), page.begin(), page.end());
+            if (page.size() < 64) break;
+            resume = page.back().key;
+            from = ScanStart::After(resume);
+          }
+          ASSERT_TRUE(CheckScan(stable, ScanStart::Edge(), dir, all, true, ValueMatchesKey))
+              << "paginated";
+          continue;
+        }
+        const int i = static_cast<int>(Uniform(rng, span));
+        std::string bound = Uniform(rng, 2) == 0 ? StableKey(i) : WriterKey(i, 0);
+        if (Uniform(rng, 3) == 0) bound.pop_back();
+        ScanStart from = Uniform(rng, 2) == 0 ? ScanStart::At(bound) : ScanStart::After(bound);
+        size_t limit = Uniform(rng, 3) == 0 ? SIZE_MAX : 1 + Uniform(rng, 500);
+        std::vector<Visit> seen = ScanN(*store, from, dir, limit);
+        ASSERT_TRUE(CheckScan(stable, from, dir, seen, seen.size() < limit, ValueMatchesKey));
+      }
+      scans.fetch_add(n);
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_GE(scans.load(), 20 * kScanners);
+  Model want;
+  std::vector<std::string> live;
+  for (int i = 0; i < span; ++i) {
+    if (i % kStableEvery == 0) want[StableKey(i)] = MakeValue(i, 0, 0);
+    for (int t = 0; t < kWriters; ++t) {
+      if (i >= span - kWindow) want[WriterKey(i, t)] = MakeValue(i, t + 1, 1);
+    }
+  }
+  for (const auto& [k, v] : want) live.push_back(k);
+  ASSERT_TRUE(QuiescedStatsConsistent(*store));
+  ASSERT_TRUE(ContentsEqual(*store, want));
+  const IndexStats s = store->Stats();
+  EXPECT_GT(s.merges, 0u);
+  EXPECT_TRUE(NearFresh(s, FreshStats(GetParam(), live), 1.5));
 }
 
 // Threads overwrite the same 10k keys (and erase and re-put some) round after round, with readers

@@ -20,7 +20,7 @@ size_t AlignUp(size_t n, size_t a) { return (n + a - 1) / a * a; }
 
 // The arrays both node kinds keep after their header, in one allocation: the prefix copy, model
 // keys, second model words, one 8-byte payload per key (value handle or child pointer), key
-// offsets and key bytes.
+// offsets, key bytes, and `extra` bytes for the caller.
 struct KeyArrays {
   char* mem;
   size_t bytes;
@@ -31,10 +31,11 @@ struct KeyArrays {
   uint32_t* off;
   char* keys;
   char* prefix;
+  char* extra;
 };
 
 template <typename KeyOf>
-KeyArrays AllocateKeyed(size_t header, uint32_t n, size_t prefix_len, KeyOf key_of) {
+KeyArrays AllocateKeyed(size_t header, uint32_t n, size_t prefix_len, size_t extra, KeyOf key_of) {
   KeyArrays a{};
   for (uint32_t i = 0; i < n; ++i) a.key_bytes += key_of(i).size();
   size_t at = AlignUp(header + prefix_len, 8);
@@ -48,6 +49,8 @@ KeyArrays AllocateKeyed(size_t header, uint32_t n, size_t prefix_len, KeyOf key_
   at += (n + 1) * sizeof(uint32_t);
   const size_t keys_at = at;
   at += a.key_bytes;
+  const size_t extra_at = at;
+  at += extra;
   a.mem = static_cast<char*>(Allocate(at, 64));
   a.bytes = at;
   a.mk = reinterpret_cast<uint64_t*>(a.mem + mk_at);
@@ -55,6 +58,7 @@ KeyArrays AllocateKeyed(size_t header, uint32_t n, size_t prefix_len, KeyOf key_
   a.payload = a.mem + payload_at;
   a.off = reinterpret_cast<uint32_t*>(a.mem + off_at);
   a.keys = a.mem + keys_at;
+  a.extra = a.mem + extra_at;
   a.prefix = a.mem + header;
   if (prefix_len > 0) std::memcpy(a.prefix, key_of(0).data(), prefix_len);
   uint32_t o = 0;
@@ -203,17 +207,23 @@ int FitSegments(std::span<const uint64_t> xs, uint32_t max_error, int max_segmen
   return static_cast<int>(segs.size());
 }
 
-Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, Leaf* prev, uint32_t max_error) {
+Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, const Replaced& replaced,
+              uint32_t max_error) {
   const uint32_t n = static_cast<uint32_t>(entries.size());
   const size_t prefix_len =
       n == 0 ? 0 : std::min<size_t>(CommonPrefix(entries.front().key, entries.back().key), 0xffff);
-  KeyArrays a =
-      AllocateKeyed(sizeof(Leaf), n, prefix_len, [&](uint32_t i) { return entries[i].key; });
+  const size_t split_len = replaced.right != nullptr ? replaced.split.size() : 0;
+  KeyArrays a = AllocateKeyed(sizeof(Leaf), n, prefix_len, split_len,
+                              [&](uint32_t i) { return entries[i].key; });
   auto* leaf = new (a.mem) Leaf;
   leaf->kind = NodeKind::kLeaf;
   leaf->n = n;
   leaf->version = version;
-  leaf->prev = prev;
+  leaf->prev = replaced.left;
+  leaf->prev_right = replaced.right;
+  if (split_len > 0) std::memcpy(a.extra, replaced.split.data(), split_len);
+  leaf->prev_split = a.extra;
+  leaf->prev_split_len = static_cast<uint32_t>(split_len);
   leaf->buffer.store(nullptr, std::memory_order_relaxed);
   leaf->retired.store(0, std::memory_order_relaxed);
   leaf->claimed.store(0, std::memory_order_relaxed);
@@ -262,7 +272,7 @@ Inner* NewInner(std::span<const Pivot> pivots, size_t prefix_len, std::span<cons
   const uint32_t n = static_cast<uint32_t>(pivots.size());
   static_assert(sizeof(std::atomic<Node*>) == sizeof(uint64_t));
   KeyArrays a =
-      AllocateKeyed(sizeof(Inner), n, prefix_len, [&](uint32_t i) { return pivots[i].key; });
+      AllocateKeyed(sizeof(Inner), n, prefix_len, 0, [&](uint32_t i) { return pivots[i].key; });
   auto* in = new (a.mem) Inner;
   in->kind = NodeKind::kInner;
   in->nseg = static_cast<uint8_t>(segs.size());

@@ -96,9 +96,13 @@ struct Leaf : Node {
   uint32_t n;
   uint64_t seg_first[kMaxSegments];
   SegModel seg[kMaxSegments];
-  // Write version of the newest entry merged in; readers at an older version read `prev`.
+  // Write version of the newest entry merged in; readers at an older version read what this leaf
+  // replaced: `prev`, or for a merge `prev` below `prev_split` and `prev_right` from it on.
   uint64_t version;
   Leaf* prev;
+  Leaf* prev_right;
+  const char* prev_split;  // a copy in this leaf's allocation
+  uint32_t prev_split_len;
   std::atomic<InsertBuffer*> buffer;
   std::atomic<uint32_t> retired;  // replaced by a patch: writers meeting a full buffer retry
   std::atomic<uint32_t> claimed;  // a patcher or a helping writer has taken its patch
@@ -116,6 +120,7 @@ struct Leaf : Node {
 
   KeyColumn column() const { return {mk, mk2, off, keys, n, prefix_len, prefix}; }
   std::string_view Key(uint32_t i) const { return column().Key(i); }
+  std::string_view PrevSplit() const { return {prev_split, prev_split_len}; }
   Found Search(std::string_view key) const {
     return SegmentedLowerBound(column(), key, nseg, seg_first, seg);
   }
@@ -133,8 +138,16 @@ struct KeyValue {
   ValueHandle value;
 };
 
+// What a new leaf replaced: one leaf, or two neighbours merged (`right` held the keys >= `split`).
+struct Replaced {
+  Leaf* left = nullptr;
+  Leaf* right = nullptr;
+  std::string_view split;
+};
+
 // A new leaf holding entries (sorted, distinct); its insert buffer starts empty.
-Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, Leaf* prev, uint32_t max_error);
+Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, const Replaced& replaced,
+              uint32_t max_error);
 // Frees the leaf and its insert buffer.
 void DeleteLeaf(Leaf* leaf);
 

@@ -90,23 +90,26 @@ void CmdMemoryDoctor(CommandContext& ctx) {
           "Peak memory: at some point the server used more than 150% of what it uses now "
           "(used_memory_peak). Fragmentation ratios may be high for that reason.");
     }
-    if (MemoryReport::Ratio(a.active, a.allocated) > 1.1 &&
-        MemoryReport::Difference(a.active, a.allocated) > 10 << 20) {
-      issues.push_back(
-          "Allocator fragmentation: the allocator's active pages exceed what is allocated by "
-          "more than 10% (allocator_frag_ratio); MEMORY PURGE or a restart returns it.");
-    }
-    if (MemoryReport::Ratio(a.resident, a.active) > 1.1 &&
-        MemoryReport::Difference(a.resident, a.active) > 10 << 20) {
-      issues.push_back(
-          "Allocator RSS: the allocator keeps more than 10% of resident pages it does not use "
-          "(allocator_rss_ratio); MEMORY PURGE returns them to the system.");
-    }
-    if (MemoryReport::Ratio(m.rss, a.resident) > 1.1 &&
-        MemoryReport::Difference(m.rss, a.resident) > 10 << 20) {
-      issues.push_back(
-          "RSS overhead: the process is more than 10% larger than the allocator's resident "
-          "pages (rss_overhead_ratio): memory held outside the allocator.");
+    // Each layer of memory against the one below it: worth a word past 10% and 10 MB.
+    const struct {
+      uint64_t outer, inner;
+      const char* text;
+    } layers[] = {
+        {a.active, a.allocated,
+         "Allocator fragmentation: the allocator's active pages exceed what is allocated by "
+         "more than 10% (allocator_frag_ratio); MEMORY PURGE or a restart returns it."},
+        {a.resident, a.active,
+         "Allocator RSS: the allocator keeps more than 10% of resident pages it does not use "
+         "(allocator_rss_ratio); MEMORY PURGE returns them to the system."},
+        {m.rss, a.resident,
+         "RSS overhead: the process is more than 10% larger than the allocator's resident "
+         "pages (rss_overhead_ratio): memory held outside the allocator."},
+    };
+    for (const auto& layer : layers) {
+      if (MemoryReport::Ratio(layer.outer, layer.inner) > 1.1 &&
+          MemoryReport::Difference(layer.outer, layer.inner) > 10 << 20) {
+        issues.push_back(layer.text);
+      }
     }
     if (m.maxmemory > 0 && m.used > static_cast<uint64_t>(m.maxmemory) &&
         m.policy == "noeviction") {

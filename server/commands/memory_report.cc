@@ -36,8 +36,6 @@ MemoryReport ReadMemoryReport(const Services& services) {
   r.rss = ResidentBytes();
   r.total_system_memory =
       static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-  // The caller's command holds the keyspace lock (shared): taking it again here deadlocked as
-  // soon as a writer waited between the two (the lock prefers writers).
   for (int db = 0; db < services.keyspace.num_dbs(); ++db) r.keys += services.keyspace.DbSize(db);
   r.allocator = base::ReadAllocatorStats();
   r.maxmemory = services.config.maxmemory();

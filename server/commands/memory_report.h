@@ -37,9 +37,7 @@ struct MemoryReport {
   }
 };
 
-// Reads the allocator's statistics: tens of microseconds.
-// The caller holds the keyspace lock, shared at least (INFO, MEMORY STATS and DOCTOR have
-// kSharedLock).
+// The keyspace lock held (shared). Reads the allocator's statistics: tens of microseconds.
 MemoryReport ReadMemoryReport(const Services& services);
 
 // Redis's bytesToHuman: 1023B, 1.50K, 2.00M, 3.25G ...

@@ -73,8 +73,10 @@ void Evictor::Fill(Keyspace& keyspace, const EvictionOptions& options, int db, i
   auto offer = [&](std::string_view key, Object* obj) {
     uint64_t score = Score(options, *obj, now_ms);
     if (pool_.size() == kPoolSize && score <= pool_.front().score) return;
+    // A key pooled twice has the same score unless time passed in between: compare keys only on
+    // equal scores (a stale duplicate is dropped when its eviction finds nothing).
     for (const Candidate& c : pool_) {
-      if (c.db == db && c.key == key) return;
+      if (c.score == score && c.db == db && c.key == key) return;
     }
     Candidate entry;
     if (pool_.size() == kPoolSize) {

@@ -632,7 +632,27 @@ void Keyspace::SampleKeys(int db, bool with_ttl, int count, SampleVisitor visit)
   };
   std::string end = prefix;
   end.back() = static_cast<char>(end.back() + 1);
-  std::string seek;
+  const size_t entries = with_ttl ? ExpiresCount(db) : DbSize(db);
+  // One random point, then the entries that follow it, wrapping at the end of the space: a run of
+  // neighbours costs one descent (Redis's dictGetSomeKeys also takes consecutive buckets); the
+  // eviction pool, kept between evictions, gathers the best of many runs.
+  std::string seek = store_->RandomPoint(prefix, end, rng_());
+  if (!seek.empty()) {
+    int visited = 0;
+    const int want = static_cast<int>(std::min<size_t>(count, entries));
+    auto run = [&](std::string_view k, index::ValueHandle h) {
+      if (!in_space(k)) return false;
+      visit(k.substr(user_key_at), ToObject(h));
+      return ++visited < want;
+    };
+    store_->Scan(index::ScanStart::At(seek), index::Direction::kForward, run);
+    if (visited < want) {
+      seek = prefix;
+      store_->Scan(index::ScanStart::At(seek), index::Direction::kForward, run);
+    }
+    return;
+  }
+  // The store cannot pick: points interpolated between the first and last key.
   auto visit_first_from = [&](bool* found) {
     store_->Scan(index::ScanStart::At(seek), index::Direction::kForward,
                  [&](std::string_view k, index::ValueHandle h) {
@@ -643,19 +663,6 @@ void Keyspace::SampleKeys(int db, bool with_ttl, int count, SampleVisitor visit)
                    return false;
                  });
   };
-  int visited = 0;
-  for (; visited < count; ++visited) {
-    seek = store_->RandomPoint(prefix, end, rng_());
-    if (seek.empty()) break;  // the store cannot pick: interpolate below
-    bool found = false;
-    visit_first_from(&found);
-    if (!found) {
-      // The point's key went meanwhile and nothing follows it: wrap to the first key.
-      seek = prefix;
-      visit_first_from(&found);
-    }
-  }
-  if (visited == count) return;
   // The first and last entry (past the space prefix) bound the points; one entry needs no more.
   std::string first, last;
   auto grab = [&](std::string* dst) {
@@ -666,7 +673,6 @@ void Keyspace::SampleKeys(int db, bool with_ttl, int count, SampleVisitor visit)
   };
   store_->Scan(index::ScanStart::At(prefix), index::Direction::kForward, grab(&first));
   store_->Scan(index::ScanStart::After(end), index::Direction::kReverse, grab(&last));
-  const size_t entries = with_ttl ? ExpiresCount(db) : DbSize(db);
   for (int i = 0; i < count && static_cast<size_t>(i) < entries; ++i) {
     seek = prefix;
     seek.append(PointBetween(first, last, rng_));

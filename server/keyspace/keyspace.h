@@ -186,8 +186,8 @@ class Keyspace {
 
   // exclusive. Visits up to `count` keys of db picked at random (fewer if db has fewer), only
   // keys with a TTL when with_ttl; expired keys not yet deleted included. For eviction, which
-  // wants many cheap samples rather than exact uniformity: each is the first key at or after a
-  // point interpolated between db's first and last key.
+  // wants many cheap samples rather than independent ones: a run of neighbours from a random
+  // point (index::OrderedStore::RandomPoint), each key about equally likely to start it.
   using SampleVisitor = absl::FunctionRef<void(std::string_view key, Object* obj)>;
   void SampleKeys(int db, bool with_ttl, int count, SampleVisitor visit);
   // exclusive. The object at key, expired or not (eviction checks its pooled candidates).
