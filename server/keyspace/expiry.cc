@@ -4,6 +4,7 @@
 #include <shared_mutex>
 
 #include "base/clock.h"
+#include "base/memory.h"
 
 namespace ordis::server {
 
@@ -48,6 +49,9 @@ bool ActiveExpiry::WaitUntil(std::chrono::steady_clock::time_point until) {
 }
 
 void ActiveExpiry::Run() {
+  // It frees what the I/O threads allocated: uncounted, each expired key would stay in
+  // used_memory.
+  base::MemoryAccountedThread accounted;
   using Clock = std::chrono::steady_clock;
   Clock::time_point next_slow = Clock::now();
   while (true) {
