@@ -360,7 +360,8 @@ class CrashDuringBgsaveTest(PersistentTestCase):
             self.srv.start()
             r = client(self.srv.port)
             try:
-                got = int(r.get("epoch"))
+                # Round 0's previous snapshot (the SAVE of the preload) has no epoch yet.
+                got = int(r.get("epoch") or 0)
                 self.assertIn(got, (epoch, epoch + 1))
                 marks = r.mget(["mark:%d" % (j * 397 % self.PRELOAD) for j in range(self.MARKS)])
                 want = [str(got).encode()] * self.MARKS if got > 0 else [None] * self.MARKS
