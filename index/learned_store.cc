@@ -46,6 +46,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <mutex>
 #include <string>
@@ -112,39 +113,55 @@ void NewestPerKey(const InsertBuffer* buf, std::vector<uint32_t>* slots) {
 
 // Compares a buffer entry of leaf with the leaf's key i: model keys first (the entry's head is
 // relative to the same leaf), key bytes only on a tie.
-int CompareEntry(const BufferEntry& e, const Leaf* leaf, uint32_t i) {
-  if (e.head != leaf->mk[i]) return e.head < leaf->mk[i] ? -1 : 1;
-  return e.Key().compare(leaf->Key(i));
+inline int CompareEntry(const BufferEntry& e, const Leaf* leaf, uint32_t i) {
+  if (e.head != leaf->mk[i]) [[likely]]
+    return e.head < leaf->mk[i] ? -1 : 1;
+  return -leaf->Compare(i, e.Key());
 }
 
-// Entries with their own copy of the keys: a patch's merged contents, which outlive the views a
-// visit hands out.
-class EntryList {
+// Keys with a payload each (KeyValue: a value handle; Pivot: a child), owning a copy of the key
+// bytes: a patch's merged entries and a rebuild's pivots, assembled from views that do not
+// outlive a visit or from nodes' prefixes and suffixes.
+template <typename Item, typename Payload>
+class OwnedList {
  public:
-  void Add(std::string_view key, ValueHandle value) {
-    bytes_.append(key);
+  void Add(std::string_view prefix, std::string_view suffix, Payload payload) {
+    bytes_.append(prefix);
+    bytes_.append(suffix);
     ends_.push_back(bytes_.size());
-    values_.push_back(value);
+    payloads_.push_back(payload);
   }
-  void Append(const EntryList& other) {
-    for (size_t i = 0; i < other.size(); ++i) Add(other.Key(i), other.values_[i]);
+  void Add(std::string_view key, Payload payload) { Add(key, {}, payload); }
+  void Append(const OwnedList& other) {
+    for (size_t i = 0; i < other.size(); ++i) Add(other.Key(i), other.payloads_[i]);
   }
-  size_t size() const { return values_.size(); }
+  size_t size() const { return payloads_.size(); }
+  Payload payload(size_t i) const { return payloads_[i]; }
   std::string_view Key(size_t i) const {
     size_t begin = i == 0 ? 0 : ends_[i - 1];
     return std::string_view(bytes_).substr(begin, ends_[i] - begin);
   }
   // Views into this list: valid until it changes.
-  std::vector<KeyValue> Views() const {
-    std::vector<KeyValue> out(size());
-    for (size_t i = 0; i < size(); ++i) out[i] = {Key(i), values_[i]};
+  std::vector<Item> Views() const {
+    std::vector<Item> out;
+    out.reserve(size());
+    for (size_t i = 0; i < size(); ++i) out.push_back({Key(i), payloads_[i]});
     return out;
   }
 
  private:
   std::string bytes_;
   std::vector<size_t> ends_;
-  std::vector<ValueHandle> values_;
+  std::vector<Payload> payloads_;
+};
+using EntryList = OwnedList<KeyValue, ValueHandle>;
+using PivotList = OwnedList<Pivot, Node*>;
+
+// What a scan reuses from leaf to leaf: the buffer slots it merges, and the key it hands a
+// visitor (the leaf's prefix and a suffix), valid during one visit.
+struct ScanScratch {
+  std::vector<uint32_t> slots;
+  learned::KeyBuffer key;
 };
 
 // The calling thread's hot-entry cache, bound to one store at a time. Hit counters reach the
@@ -197,15 +214,15 @@ struct Path {
   int depth = 0;
   Leaf* leaf = nullptr;
 
-  // The least key the leaf may hold (its pivot in the deepest inner node).
-  std::string_view LowFence() const {
-    return nodes[depth - 1]->Key(static_cast<uint32_t>(idx[depth - 1]));
+  // The least key the leaf may hold (its pivot in the deepest inner node), assembled in *out.
+  std::string_view LowFence(learned::KeyBuffer* out) const {
+    return nodes[depth - 1]->Key(static_cast<uint32_t>(idx[depth - 1]), out);
   }
-  // The least key of the next leaf, or unbounded for the last leaf.
-  Bound HighFence() const {
+  // The least key of the next leaf (assembled in *out), or unbounded for the last leaf.
+  Bound HighFence(learned::KeyBuffer* out) const {
     for (int d = depth - 1; d >= 0; --d) {
       if (static_cast<uint32_t>(idx[d]) + 1 < nodes[d]->n) {
-        return {nodes[d]->Key(static_cast<uint32_t>(idx[d]) + 1), false, false};
+        return {nodes[d]->Key(static_cast<uint32_t>(idx[d]) + 1, out), false, false};
       }
     }
     return {};
@@ -289,22 +306,27 @@ class LearnedStore final : public OrderedStore {
   void Scan(const ScanStart& start, Direction direction, ScanVisitor visit) const override {
     EpochGuard guard(epochs_);
     uint64_t read_version = read_version_.load(std::memory_order_acquire);
-    std::vector<uint32_t> scratch;  // not thread_local: a visitor may scan too
+    ScanScratch scratch;  // not thread_local: a visitor may scan too
     Path path;
     // A current leaf holds only keys within its fences, so one reached from its neighbour needs
     // no bound searched; one reached by a descent may be a merge that also holds keys the scan
     // has passed, and an older version (prev) covers other ranges: they need the scan's bound.
+    // Fences are assembled from the inner nodes' prefixes and suffixes, into two buffers that
+    // trade places as the scan moves: the bound of one leaf is the fence of the one before.
+    learned::KeyBuffer fences[2];
+    int next = 0;
     if (direction == Direction::kForward) {
       Bound from{start.key, start.inclusive, start.unbounded};
       Descend(from.unbounded ? std::string_view() : from.key, false, false, &path);
       for (bool descended = true;;) {
-        Bound to = path.HighFence();
+        Bound to = path.HighFence(&fences[next]);
         const bool current = path.leaf->version <= read_version;
         Bound lower = descended || !current ? from : Bound{};
         Bound upper = current ? Bound{} : to;
         if (!VisitAt(path.leaf, read_version, lower, upper, false, visit, &scratch)) return;
         if (to.unbounded) return;
         from = {to.key, true, false};
+        next ^= 1;
         descended = !StepToSibling(&path, +1);
         if (descended) Descend(from.key, false, false, &path);
       }
@@ -313,13 +335,14 @@ class LearnedStore final : public OrderedStore {
     if (!upto.unbounded && !upto.inclusive && upto.key.empty()) return;  // nothing below ""
     Descend(upto.key, !upto.inclusive, upto.unbounded, &path);
     for (bool descended = true;;) {
-      std::string_view low = path.LowFence();
+      std::string_view low = path.LowFence(&fences[next]);
       const bool current = path.leaf->version <= read_version;
       Bound lower = current ? Bound{} : Bound{low, true, false};
       Bound upper = descended || !current ? upto : Bound{};
       if (!VisitAt(path.leaf, read_version, lower, upper, true, visit, &scratch)) return;
       if (low.empty()) return;  // the first leaf: its fence is the empty key
       upto = {low, false, false};
+      next ^= 1;
       descended = !StepToSibling(&path, -1);
       if (descended) Descend(upto.key, true, false, &path);
     }
@@ -420,7 +443,7 @@ class LearnedStore final : public OrderedStore {
   // Visits leaf as a reader at read_version sees it, within [from, to]: the leaf, or what it
   // replaced (for a merge, both leaves, each within its part of the range).
   static bool VisitAt(const Leaf* leaf, uint64_t read_version, const Bound& from, const Bound& to,
-                      bool reverse, ScanVisitor visit, std::vector<uint32_t>* scratch) {
+                      bool reverse, ScanVisitor visit, ScanScratch* scratch) {
     if (Empty(from, to)) return true;
     while (leaf->version > read_version && leaf->prev_right == nullptr) leaf = leaf->prev;
     if (leaf->version <= read_version) {
@@ -577,7 +600,8 @@ class LearnedStore final : public OrderedStore {
         // latency, which on a loaded machine is far longer than the patch itself.
         if (buf->published.load(std::memory_order_acquire) == buf->capacity &&
             leaf->claimed.exchange(1, std::memory_order_acq_rel) == 0) {
-          Patch(leaf, path.LowFence(), buf->capacity, 0);
+          learned::KeyBuffer fence;
+          Patch(leaf, path.LowFence(&fence), buf->capacity, 0);
         } else {
           WaitUntil([&] { return leaf->retired.load(std::memory_order_acquire) != 0; });
         }
@@ -611,12 +635,14 @@ class LearnedStore final : public OrderedStore {
       const int32_t live = static_cast<int32_t>(leaf->n) + added +
                            buf->live_delta.fetch_add(added, std::memory_order_relaxed);
       if (slot + 1 == buf->capacity) {
-        PostPatch(leaf, path.LowFence());
+        learned::KeyBuffer fence;
+        PostRequest({leaf, std::string(path.LowFence(&fence)), 0});
       } else if (added < 0 && live < thin_leaf_ &&
                  !buf->merge_posted.exchange(true, std::memory_order_relaxed)) {
         // An erase thinned the leaf: it asks once to be merged rather than wait for its buffer
         // to fill, which may never happen (the keys of a sliding window move on).
-        PostRequest({nullptr, std::string(path.LowFence()), 0});
+        learned::KeyBuffer fence;
+        PostRequest({nullptr, std::string(path.LowFence(&fence)), 0});
       }
       return old;
     }
@@ -626,8 +652,7 @@ class LearnedStore final : public OrderedStore {
   // Visits the entries of leaf (resolved to read_version) in [from, to], buffer entries merged
   // in, in key order or reverse; false when the visitor stopped.
   static bool VisitRange(const Leaf* leaf, uint64_t read_version, const Bound& from,
-                         const Bound& to, bool reverse, ScanVisitor visit,
-                         std::vector<uint32_t>* scratch);
+                         const Bound& to, bool reverse, ScanVisitor visit, ScanScratch* scratch);
 
   // Patchers are woken only when requests pile up; otherwise they poll every kPatchPoll. A
   // wake-up per request cost 23% of the server's CPU under SET -P 16 (futex wake and context
@@ -635,8 +660,6 @@ class LearnedStore final : public OrderedStore {
   // for the poll: the next writer to it applies the patch itself.
   static constexpr size_t kWakeBacklog = 16;
   static constexpr std::chrono::milliseconds kPatchPoll{1};
-
-  void PostPatch(Leaf* leaf, std::string_view fence) { PostRequest({leaf, std::string(fence), 0}); }
 
   void PostRequest(PatchRequest request) {
     bool wake;
@@ -681,8 +704,12 @@ class LearnedStore final : public OrderedStore {
   void Patch(Leaf* old, std::string_view fence, uint32_t count, uint32_t attempts);
   Path Locate(std::string_view fence, const Leaf* leaf) const;
   Leaf* SealNeighbour(const Path& path, bool thin, uint32_t* at, uint32_t* count);
+  // Where a patch's new keys landed in its leaf: past its last key, before its first, or either.
+  enum class Growth { kAnywhere, kAppend, kPrepend };
+  static Growth GrowthOf(const Leaf* leaf, uint32_t count);
   std::vector<Leaf*> BuildLeaves(std::span<const KeyValue> entries, uint64_t version,
-                                 const learned::Replaced& replaced) const;
+                                 const learned::Replaced& replaced,
+                                 Growth growth = Growth::kAnywhere) const;
   void Replace(const Path& path, uint32_t at, uint32_t count, const std::vector<Leaf*>& leaves);
   void FreeTree(Node* node);
   void RetireTree(Node* node);
@@ -719,7 +746,7 @@ class LearnedStore final : public OrderedStore {
 
 bool LearnedStore::VisitRange(const Leaf* leaf, uint64_t read_version, const Bound& from,
                               const Bound& to, bool reverse, ScanVisitor visit,
-                              std::vector<uint32_t>* scratch) {
+                              ScanScratch* scratch) {
   auto after_from = [&](std::string_view k) {
     return from.unbounded || (from.inclusive ? k >= from.key : k > from.key);
   };
@@ -739,25 +766,32 @@ bool LearnedStore::VisitRange(const Leaf* leaf, uint64_t read_version, const Bou
 
   // Buffer entries in range and visible at read_version, newest per key, in key order.
   const InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire);
-  scratch->clear();
+  std::vector<uint32_t>& slots = scratch->slots;
+  slots.clear();
   if (buf != nullptr) {
     uint32_t n = std::min(buf->published.load(std::memory_order_acquire), buf->capacity);
     for (uint32_t i = 0; i < n; ++i) {
       const BufferEntry& e = buf->entries[i];
       if (e.version <= read_version && after_from(e.Key()) && before_to(e.Key())) {
-        scratch->push_back(i);
+        slots.push_back(i);
       }
     }
-    NewestPerKey(buf, scratch);
+    NewestPerKey(buf, &slots);
   }
+  // The leaf's keys are handed out whole: its prefix, written once, then each key's suffix after
+  // it.
+  learned::KeyBuffer& key = scratch->key;
+  key.Assign(leaf->Prefix(), {});
+  const size_t prefix_len = leaf->prefix_len;
+  auto key_at = [&](uint32_t i) { return key.Replace(prefix_len, leaf->Suffix(i)); };
   // Merge leaf [begin, end) with the buffer entries, which win on equal keys and hide deleted
   // ones, visiting in the scan's direction.
-  const size_t m = scratch->size();
+  const size_t m = slots.size();
   if (!reverse) {
     size_t j = 0;
     for (uint32_t i = begin; i < end || j < m;) {
       if (j < m) {
-        const BufferEntry& e = buf->entries[(*scratch)[j]];
+        const BufferEntry& e = buf->entries[slots[j]];
         int c = i < end ? CompareEntry(e, leaf, i) : -1;
         if (c <= 0) {
           if (!e.erase && !visit(e.Key(), e.value)) return false;
@@ -766,7 +800,7 @@ bool LearnedStore::VisitRange(const Leaf* leaf, uint64_t read_version, const Bou
           continue;
         }
       }
-      if (!visit(leaf->Key(i), leaf->handles[i])) return false;
+      if (!visit(key_at(i), leaf->handles[i])) return false;
       ++i;
     }
     return true;
@@ -774,7 +808,7 @@ bool LearnedStore::VisitRange(const Leaf* leaf, uint64_t read_version, const Bou
   size_t j = m;
   for (uint32_t i = end; i > begin || j > 0;) {
     if (j > 0) {
-      const BufferEntry& e = buf->entries[(*scratch)[j - 1]];
+      const BufferEntry& e = buf->entries[slots[j - 1]];
       int c = i > begin ? CompareEntry(e, leaf, i - 1) : 1;
       if (c >= 0) {
         if (!e.erase && !visit(e.Key(), e.value)) return false;
@@ -784,7 +818,7 @@ bool LearnedStore::VisitRange(const Leaf* leaf, uint64_t read_version, const Bou
       }
     }
     --i;
-    if (!visit(leaf->Key(i), leaf->handles[i])) return false;
+    if (!visit(key_at(i), leaf->handles[i])) return false;
   }
   return true;
 }
@@ -911,7 +945,7 @@ uint64_t NewestVersion(const Leaf* leaf, uint32_t count) {
 // the buffer of a leaf being patched takes no more entries (full, or sealed).
 EntryList LearnedStore::Collect(const Leaf* leaf) {
   EntryList out;
-  std::vector<uint32_t> scratch;
+  ScanScratch scratch;
   VisitRange(
       leaf, kNewest, Bound{}, Bound{}, false,
       [&](std::string_view key, ValueHandle value) {
@@ -920,6 +954,18 @@ EntryList LearnedStore::Collect(const Leaf* leaf) {
       },
       &scratch);
   return out;
+}
+
+LearnedStore::Growth LearnedStore::GrowthOf(const Leaf* leaf, uint32_t count) {
+  if (leaf->n == 0 || count == 0) return Growth::kAnywhere;
+  const InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire);
+  bool after = true, before = true;
+  for (uint32_t i = 0; i < count && (after || before); ++i) {
+    const BufferEntry& e = buf->entries[i];
+    after = after && CompareEntry(e, leaf, leaf->n - 1) > 0;
+    before = before && CompareEntry(e, leaf, 0) < 0;
+  }
+  return after ? Growth::kAppend : before ? Growth::kPrepend : Growth::kAnywhere;
 }
 
 // Replaces old, whose buffer is full (count = capacity) or sealed with `count` entries, by leaves
@@ -937,7 +983,7 @@ void LearnedStore::Patch(Leaf* old, std::string_view fence, uint32_t count, uint
   // Model training runs outside the lock, in parallel with other patches, unless a merge needs
   // the neighbour's entries too.
   std::vector<Leaf*> leaves;
-  if (!thin) leaves = BuildLeaves(mine.Views(), version, {old, nullptr, {}});
+  if (!thin) leaves = BuildLeaves(mine.Views(), version, {old, nullptr, {}}, GrowthOf(old, count));
   Leaf* neighbour = nullptr;
   uint32_t replaced = 1;
   bool retry = false;
@@ -957,8 +1003,9 @@ void LearnedStore::Patch(Leaf* old, std::string_view fence, uint32_t count, uint
       EntryList theirs = Collect(neighbour);
       EntryList& all = right ? mine : theirs;
       all.Append(right ? theirs : mine);
+      learned::KeyBuffer split;
       const learned::Replaced lineage{right ? old : neighbour, right ? neighbour : old,
-                                      parent->Key(right ? at : self)};
+                                      parent->Key(right ? at : self, &split)};
       leaves = BuildLeaves(all.Views(), std::max(version, NewestVersion(neighbour, their_count)),
                            lineage);
       at = std::min(at, self);
@@ -987,22 +1034,40 @@ void LearnedStore::Patch(Leaf* old, std::string_view fence, uint32_t count, uint
 }
 
 std::vector<Leaf*> LearnedStore::BuildLeaves(std::span<const KeyValue> entries, uint64_t version,
-                                             const learned::Replaced& replaced) const {
+                                             const learned::Replaced& replaced,
+                                             Growth growth) const {
   std::vector<Leaf*> out;
   const size_t cap = static_cast<size_t>(opt_.leaf_capacity);
-  if (entries.size() <= cap) {
-    out.push_back(learned::NewLeaf(entries, version, replaced, LeafError()));
+  const size_t n = entries.size();
+  auto add = [&](size_t begin, size_t end) {
+    out.push_back(
+        learned::NewLeaf(entries.subspan(begin, end - begin), version, replaced, LeafError()));
+  };
+  if (n <= cap) {
+    add(0, n);
     return out;
+  }
+  const size_t max_count = std::max<size_t>(1, static_cast<size_t>(cap * kSplitFill));
+  if (growth != Growth::kAnywhere) {
+    // Keys arrive at one end (ascending or descending ids, timestamps): the pieces away from it
+    // will take no more keys, so they are cut at the retrain bound and the rest stays at the
+    // growing end, unless it would be under half full.
+    const size_t full = (n - cap + max_count - 1) / max_count;
+    const size_t rest = n - full * max_count;
+    if (rest >= max_count / 2) {
+      const bool append = growth == Growth::kAppend;
+      if (!append) add(0, rest);
+      for (size_t p = 0, at = append ? 0 : rest; p < full; ++p, at += max_count) {
+        add(at, at + max_count);
+      }
+      if (append) add(full * max_count, n);
+      return out;
+    }
   }
   // The fewest leaves of at most the retrain bound, equal in size: each keeps about a quarter
   // free for the next patches, and none is thin (a thin piece would be merged straight back).
-  const size_t max_count = std::max<size_t>(1, static_cast<size_t>(cap * kSplitFill));
-  const size_t n = entries.size(), pieces = (n + max_count - 1) / max_count;
-  for (size_t p = 0; p < pieces; ++p) {
-    const size_t begin = n * p / pieces, end = n * (p + 1) / pieces;
-    out.push_back(
-        learned::NewLeaf(entries.subspan(begin, end - begin), version, replaced, LeafError()));
-  }
+  const size_t pieces = (n + max_count - 1) / max_count;
+  for (size_t p = 0; p < pieces; ++p) add(n * p / pieces, n * (p + 1) / pieces);
   return out;
 }
 
@@ -1014,17 +1079,21 @@ std::vector<Leaf*> LearnedStore::BuildLeaves(std::span<const KeyValue> entries, 
 // so inner nodes and depth shrink as leaves merge.
 void LearnedStore::Replace(const Path& path, uint32_t at, uint32_t count,
                            const std::vector<Leaf*>& leaves) {
-  std::vector<Pivot> replacement;
-  for (size_t k = 0; k < leaves.size(); ++k) {
-    replacement.push_back(
-        {k == 0 ? path.nodes[path.depth - 1]->Key(at) : leaves[k]->Key(0), leaves[k]});
-  }
-  auto append_pivots = [](const Inner* node, uint32_t begin, uint32_t end,
-                          std::vector<Pivot>* out) {
+  // Pivot key i of node, with its child, onto list.
+  auto add_pivots = [](const Inner* node, uint32_t begin, uint32_t end, PivotList* list) {
     for (uint32_t c = begin; c < end; ++c) {
-      out->push_back({node->Key(c), node->child[c].load(std::memory_order_relaxed)});
+      list->Add(node->Prefix(), node->Suffix(c), node->child[c].load(std::memory_order_relaxed));
     }
   };
+  PivotList replacement;
+  for (size_t k = 0; k < leaves.size(); ++k) {
+    if (k == 0) {
+      const Inner* deepest = path.nodes[path.depth - 1];
+      replacement.Add(deepest->Prefix(), deepest->Suffix(at), leaves[0]);
+    } else {
+      replacement.Add(leaves[k]->Prefix(), leaves[k]->Suffix(0), leaves[k]);
+    }
+  }
   std::vector<Inner*> retired;
   int level = path.depth - 1;
   for (; level >= 0; --level) {
@@ -1046,31 +1115,29 @@ void LearnedStore::Replace(const Path& path, uint32_t at, uint32_t count,
                       (n < kThinInner || (n < node->n && n + neighbour->n <= kJoinedInner));
     if (count == 1 && replacement.size() == 1 && !join) {
       // One node replaces one: a single pointer store publishes everything below it.
-      node->child[at].store(replacement[0].child, std::memory_order_release);
+      node->child[at].store(replacement.payload(0), std::memory_order_release);
       break;
     }
-    std::vector<Pivot> pivots;
-    append_pivots(node, 0, at, &pivots);
-    pivots.insert(pivots.end(), replacement.begin(), replacement.end());
-    append_pivots(node, at + count, node->n, &pivots);
+    PivotList pivots;
+    if (join && neighbour_at < up_at) add_pivots(neighbour, 0, neighbour->n, &pivots);
+    add_pivots(node, 0, at, &pivots);
+    pivots.Append(replacement);
+    add_pivots(node, at + count, node->n, &pivots);
+    if (join && neighbour_at > up_at) add_pivots(neighbour, 0, neighbour->n, &pivots);
     retired.push_back(node);
     uint32_t next_at = up_at, next_count = 1;
     if (join) {
-      std::vector<Pivot> theirs;
-      append_pivots(neighbour, 0, neighbour->n, &theirs);
-      pivots.insert(neighbour_at > up_at ? pivots.end() : pivots.begin(), theirs.begin(),
-                    theirs.end());
       retired.push_back(neighbour);
       next_at = std::min(up_at, neighbour_at);
       next_count = 2;
     }
     std::vector<Inner*> made =
-        learned::NewInners(pivots, static_cast<uint32_t>(opt_.inner_error), kSplitFill);
+        learned::NewInners(pivots.Views(), static_cast<uint32_t>(opt_.inner_error), kSplitFill);
     if (made.size() > next_count) {
       splits_.fetch_add(made.size() - next_count, std::memory_order_relaxed);
     }
-    replacement.clear();
-    for (Inner* in : made) replacement.push_back({in->Key(0), in});
+    replacement = PivotList();
+    for (Inner* in : made) replacement.Add(in->Prefix(), in->Suffix(0), in);
     at = next_at;
     count = next_count;
   }
@@ -1080,11 +1147,11 @@ void LearnedStore::Replace(const Path& path, uint32_t at, uint32_t count,
     // made here and passed over were never published.
     while (replacement.size() > 1) {
       std::vector<Inner*> made =
-          learned::NewInners(replacement, static_cast<uint32_t>(opt_.inner_error), 1.0);
-      replacement.clear();
-      for (Inner* in : made) replacement.push_back({in->Key(0), in});
+          learned::NewInners(replacement.Views(), static_cast<uint32_t>(opt_.inner_error), 1.0);
+      replacement = PivotList();
+      for (Inner* in : made) replacement.Add(in->Prefix(), in->Suffix(0), in);
     }
-    Node* root = replacement[0].child;
+    Node* root = replacement.payload(0);
     while (static_cast<Inner*>(root)->n == 1 &&
            static_cast<Inner*>(root)->child[0].load(std::memory_order_relaxed)->kind ==
                NodeKind::kInner) {
@@ -1128,18 +1195,19 @@ void LearnedStore::BulkLoad(BulkSource next) {
 
   // Leaves as patches cut them: at most the retrain bound each, room left for the next writes.
   std::vector<Leaf*> leaves = BuildLeaves(entries, 0, {});
-  std::vector<Pivot> level;
+  PivotList level;
   for (size_t i = 0; i < leaves.size(); ++i) {
-    level.push_back({i == 0 ? std::string_view() : leaves[i]->Key(0), leaves[i]});
+    level.Add(i == 0 ? std::string_view() : leaves[i]->Prefix(),
+              i == 0 ? std::string_view() : leaves[i]->Suffix(0), leaves[i]);
   }
   for (;;) {
     std::vector<Inner*> made =
-        learned::NewInners(level, static_cast<uint32_t>(opt_.inner_error), 1.0);
-    level.clear();
-    for (Inner* in : made) level.push_back({in->Key(0), in});
+        learned::NewInners(level.Views(), static_cast<uint32_t>(opt_.inner_error), 1.0);
+    level = PivotList();
+    for (Inner* in : made) level.Add(in->Prefix(), in->Suffix(0), in);
     if (made.size() == 1) break;
   }
-  Node* old = root_.exchange(level[0].child, std::memory_order_acq_rel);
+  Node* old = root_.exchange(level.payload(0), std::memory_order_acq_rel);
   FreeTree(old);
   keys_.store(static_cast<int64_t>(entries.size()), std::memory_order_relaxed);
 }
