@@ -783,7 +783,12 @@ bool LearnedStore::VisitRange(const Leaf* leaf, uint64_t read_version, const Bou
   learned::KeyBuffer& key = scratch->key;
   key.Assign(leaf->Prefix(), {});
   const size_t prefix_len = leaf->prefix_len;
-  auto key_at = [&](uint32_t i) { return key.Replace(prefix_len, leaf->Suffix(i)); };
+  // Copies: the visitor is opaque to the compiler, which would otherwise reload them per key.
+  const learned::SuffixOffsets off = leaf->off;
+  const char* const suffixes = leaf->suffixes;
+  auto key_at = [&](uint32_t i) {
+    return key.Replace(prefix_len, {suffixes + off.Begin(i), off.Length(i)});
+  };
   // Merge leaf [begin, end) with the buffer entries, which win on equal keys and hide deleted
   // ones, visiting in the scan's direction.
   const size_t m = slots.size();
@@ -1079,17 +1084,22 @@ std::vector<Leaf*> LearnedStore::BuildLeaves(std::span<const KeyValue> entries, 
 // so inner nodes and depth shrink as leaves merge.
 void LearnedStore::Replace(const Path& path, uint32_t at, uint32_t count,
                            const std::vector<Leaf*>& leaves) {
-  // Pivot key i of node, with its child, onto list.
+  // Pivots [begin, end) of node, with their children, onto list.
   auto add_pivots = [](const Inner* node, uint32_t begin, uint32_t end, PivotList* list) {
     for (uint32_t c = begin; c < end; ++c) {
-      list->Add(node->Prefix(), node->Suffix(c), node->child[c].load(std::memory_order_relaxed));
+      Inner::KeyParts k = node->Parts(c);
+      list->Add(k.head, k.tail, node->child[c].load(std::memory_order_relaxed));
     }
+  };
+  auto add_first = [](Inner* node, PivotList* list) {
+    Inner::KeyParts k = node->Parts(0);
+    list->Add(k.head, k.tail, node);
   };
   PivotList replacement;
   for (size_t k = 0; k < leaves.size(); ++k) {
     if (k == 0) {
-      const Inner* deepest = path.nodes[path.depth - 1];
-      replacement.Add(deepest->Prefix(), deepest->Suffix(at), leaves[0]);
+      Inner::KeyParts fence = path.nodes[path.depth - 1]->Parts(at);
+      replacement.Add(fence.head, fence.tail, leaves[0]);
     } else {
       replacement.Add(leaves[k]->Prefix(), leaves[k]->Suffix(0), leaves[k]);
     }
@@ -1137,7 +1147,7 @@ void LearnedStore::Replace(const Path& path, uint32_t at, uint32_t count,
       splits_.fetch_add(made.size() - next_count, std::memory_order_relaxed);
     }
     replacement = PivotList();
-    for (Inner* in : made) replacement.Add(in->Prefix(), in->Suffix(0), in);
+    for (Inner* in : made) add_first(in, &replacement);
     at = next_at;
     count = next_count;
   }
@@ -1149,7 +1159,7 @@ void LearnedStore::Replace(const Path& path, uint32_t at, uint32_t count,
       std::vector<Inner*> made =
           learned::NewInners(replacement.Views(), static_cast<uint32_t>(opt_.inner_error), 1.0);
       replacement = PivotList();
-      for (Inner* in : made) replacement.Add(in->Prefix(), in->Suffix(0), in);
+      for (Inner* in : made) add_first(in, &replacement);
     }
     Node* root = replacement.payload(0);
     while (static_cast<Inner*>(root)->n == 1 &&
@@ -1204,7 +1214,7 @@ void LearnedStore::BulkLoad(BulkSource next) {
     std::vector<Inner*> made =
         learned::NewInners(level.Views(), static_cast<uint32_t>(opt_.inner_error), 1.0);
     level = PivotList();
-    for (Inner* in : made) level.Add(in->Prefix(), in->Suffix(0), in);
+    for (Inner* in : made) level.Add(in->Parts(0).head, in->Parts(0).tail, in);
     if (made.size() == 1) break;
   }
   Node* old = root_.exchange(level.payload(0), std::memory_order_acq_rel);

@@ -19,7 +19,7 @@ void* Allocate(size_t bytes, size_t align) {
 size_t AlignUp(size_t n, size_t a) { return (n + a - 1) / a * a; }
 
 // The arrays both node kinds keep after their header, in one allocation: the keys' common prefix,
-// model keys, second model words, one 8-byte payload per key (value handle or child pointer),
+// model keys, one 8-byte payload per key (value handle or child pointer),
 // suffix offsets (none when the suffixes have one length), suffixes, kSuffixSlack, and `extra`
 // bytes for the caller.
 struct KeyArrays {
@@ -27,7 +27,6 @@ struct KeyArrays {
   size_t bytes;
   size_t key_bytes;  // prefix and suffixes
   uint64_t* mk;
-  uint64_t* mk2;
   void* payload;
   SuffixOffsets off;
   char* suffixes;
@@ -51,8 +50,6 @@ KeyArrays AllocateKeyed(size_t header, uint32_t n, size_t prefix_len, size_t ext
   size_t at = AlignUp(header + prefix_len, 8);
   const size_t mk_at = at;
   at += n * sizeof(uint64_t);
-  const size_t mk2_at = at;
-  if (kSecondModelWord) at += n * sizeof(uint64_t);
   const size_t payload_at = at;
   at += n * sizeof(uint64_t);
   const size_t off_at = at;
@@ -64,7 +61,6 @@ KeyArrays AllocateKeyed(size_t header, uint32_t n, size_t prefix_len, size_t ext
   a.mem = static_cast<char*>(Allocate(at, 64));
   a.bytes = at;
   a.mk = reinterpret_cast<uint64_t*>(a.mem + mk_at);
-  a.mk2 = kSecondModelWord ? reinterpret_cast<uint64_t*>(a.mem + mk2_at) : nullptr;
   a.payload = a.mem + payload_at;
   if (a.off.width != 0) a.off.at = a.mem + off_at;
   a.suffixes = a.mem + suffixes_at;
@@ -88,7 +84,6 @@ KeyArrays AllocateKeyed(size_t header, uint32_t n, size_t prefix_len, size_t ext
     if (!suffix.empty()) std::memcpy(a.suffixes + o, suffix.data(), suffix.size());
     o += static_cast<uint32_t>(suffix.size());
     a.mk[i] = ModelKey(k, prefix_len);
-    if (kSecondModelWord) a.mk2[i] = ModelKey(k, prefix_len + 8);
   }
   set_offset(n, o);
   return a;
@@ -132,27 +127,13 @@ Found LowerBound(const KeyColumn& col, std::string_view key, uint64_t q, uint32_
     end = static_cast<uint32_t>(std::upper_bound(mk + end, mk + col.n, q) - mk);
   }
   // Model keys tie: key shares the prefix (the caller checked), so suffixes decide. When both end
-  // within the modelled bytes, equal words leave only the lengths to compare (zero padding sorts
+  // within the 8 modelled bytes, equal words leave only the lengths to compare (zero padding sorts
   // the shorter first), and key bytes are never read.
   const std::string_view rest = key.substr(col.prefix_len);
   uint32_t a = i, b = end;
-  size_t modelled = 8;
-  if (kSecondModelWord) {
-    // Order the run by the next 8 bytes first.
-    modelled = 16;
-    const uint64_t q2 = ModelKey(key, col.prefix_len + 8);
-    const uint64_t* mk2 = col.mk2;
-    if (end - i > 1) {
-      a = static_cast<uint32_t>(std::lower_bound(mk2 + i, mk2 + end, q2) - mk2);
-      if (a == end || mk2[a] != q2) return {a, false};
-      b = static_cast<uint32_t>(std::upper_bound(mk2 + a, mk2 + end, q2) - mk2);
-    } else if (mk2[i] != q2) {
-      return mk2[i] > q2 ? Found{i, false} : Found{i + 1, false};
-    }
-  }
   auto compare = [&](uint32_t m) {
     const size_t len = col.off.Length(m);
-    if (len <= modelled && rest.size() <= modelled) {
+    if (len <= 8 && rest.size() <= 8) {
       return len < rest.size() ? -1 : len > rest.size() ? 1 : 0;
     }
     return col.Suffix(m).compare(rest);
@@ -256,7 +237,6 @@ Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, const Replace
   leaf->bytes = a.bytes;
   leaf->key_bytes = a.key_bytes;
   leaf->mk = a.mk;
-  leaf->mk2 = a.mk2;
   leaf->handles = static_cast<ValueHandle*>(a.payload);
   leaf->off = a.off;
   leaf->suffixes = a.suffixes;
@@ -296,17 +276,24 @@ Inner* NewInner(std::span<const Pivot> pivots, size_t prefix_len, std::span<cons
                 std::span<const Segment> segs) {
   const uint32_t n = static_cast<uint32_t>(pivots.size());
   static_assert(sizeof(std::atomic<Node*>) == sizeof(uint64_t));
-  KeyArrays a =
-      AllocateKeyed(sizeof(Inner), n, prefix_len, 0, [&](uint32_t i) { return pivots[i].key; });
+  // Entry 0 is the prefix itself (a proper prefix of pivot 1, so below it); the real pivot 0
+  // goes into the extra bytes. Keys below pivot 1 still route to child 0.
+  const std::string_view fence = pivots[0].key;
+  KeyArrays a = AllocateKeyed(sizeof(Inner), n, prefix_len, fence.size(), [&](uint32_t i) {
+    return i == 0 ? (n > 1 ? pivots[1].key.substr(0, prefix_len) : std::string_view())
+                  : pivots[i].key;
+  });
+  if (!fence.empty()) std::memcpy(a.extra, fence.data(), fence.size());
   auto* in = new (a.mem) Inner;
+  in->low_fence = a.extra;
+  in->low_fence_len = static_cast<uint32_t>(fence.size());
   in->kind = NodeKind::kInner;
   in->nseg = static_cast<uint8_t>(segs.size());
   in->prefix_len = static_cast<uint16_t>(prefix_len);
   in->n = n;
   in->bytes = a.bytes;
-  in->key_bytes = a.key_bytes;
+  in->key_bytes = a.key_bytes + fence.size();
   in->mk = a.mk;
-  in->mk2 = a.mk2;
   in->child = static_cast<std::atomic<Node*>*>(a.payload);
   in->off = a.off;
   in->suffixes = a.suffixes;
@@ -326,10 +313,14 @@ Inner* NewInner(std::span<const Pivot> pivots, size_t prefix_len, std::span<cons
 
 void Build(std::span<const Pivot> pivots, uint32_t max_error, double fill,
            std::vector<Inner*>* out) {
-  const size_t prefix_len =
-      std::min<size_t>(CommonPrefix(pivots.front().key, pivots.back().key), 0xffff);
-  std::vector<uint64_t> mks(pivots.size());
-  for (size_t i = 0; i < pivots.size(); ++i) mks[i] = ModelKey(pivots[i].key, prefix_len);
+  // The prefix of pivots 1 on, a proper prefix of pivot 1 (NewInner stores it as entry 0).
+  const size_t n = pivots.size();
+  const size_t prefix_len = n < 2 ? 0
+                                  : std::min({CommonPrefix(pivots[1].key, pivots.back().key),
+                                              pivots[1].key.size() - 1, size_t{0xffff}});
+  std::vector<uint64_t> mks(n);
+  mks[0] = 0;  // the prefix's own model key
+  for (size_t i = 1; i < n; ++i) mks[i] = ModelKey(pivots[i].key, prefix_len);
   std::vector<Segment> segs = SegmentPla(mks, max_error, Inner::kMaxSegmentPivots);
   if (segs.size() <= static_cast<size_t>(Inner::kMaxSegments)) {
     out->push_back(NewInner(pivots, prefix_len, mks, segs));

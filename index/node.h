@@ -64,7 +64,7 @@ class KeyBuffer {
   std::string_view view() const { return {data_, size_}; }
 
  private:
-  static constexpr size_t kInline = 96;
+  static constexpr size_t kInline = 128;
 
   // Keeps every byte held so far (a prefix just written is not counted in size_ yet).
   void Reserve(size_t n) {
@@ -83,10 +83,6 @@ class KeyBuffer {
   size_t size_ = 0;
   size_t cap_ = kInline;
 };
-
-// A second 8-byte model word per key (the suffix's bytes 8-15): orders a run of equal model keys
-// without reading key bytes.
-inline constexpr bool kSecondModelWord = true;
 
 // Where each key's suffix lies in a node's suffix bytes. Keys of one node often have suffixes of
 // one length (fixed-width ids, counters, hashes): then suffix i starts at i * stride and no
@@ -128,7 +124,6 @@ struct SuffixOffsets {
 // shared by leaves and inner nodes.
 struct KeyColumn {
   const uint64_t* mk;
-  const uint64_t* mk2;   // the next 8 bytes: orders a run of equal model keys without key bytes
   SuffixOffsets off;     // where each suffix lies in `suffixes`
   const char* suffixes;  // each key's bytes after the prefix
   uint32_t n;
@@ -220,17 +215,22 @@ struct Leaf : Node {
   size_t bytes;      // allocation size
   size_t key_bytes;  // the prefix and the suffixes
   uint64_t* mk;
-  uint64_t* mk2;
   ValueHandle* handles;
   SuffixOffsets off;
   char* suffixes;
   char* prefix;
 
-  KeyColumn column() const { return {mk, mk2, off, suffixes, n, prefix_len, prefix}; }
+  KeyColumn column() const { return {mk, off, suffixes, n, prefix_len, prefix}; }
   std::string_view Prefix() const { return {prefix, prefix_len}; }
   std::string_view Suffix(uint32_t i) const { return {suffixes + off.Begin(i), off.Length(i)}; }
   std::string_view Key(uint32_t i, KeyBuffer* out) const { return column().Key(i, out); }
-  int Compare(uint32_t i, std::string_view key) const { return column().Compare(i, key); }
+  // Negative, zero or positive as key i orders before, equal to or after key.
+  int Compare(uint32_t i, std::string_view key) const {
+    const size_t n = std::min<size_t>(prefix_len, key.size());
+    if (int c = n == 0 ? 0 : std::memcmp(prefix, key.data(), n); c != 0) return c;
+    if (key.size() < prefix_len) return 1;
+    return Suffix(i).compare(key.substr(prefix_len));
+  }
   std::string_view PrevSplit() const { return {prev_split, prev_split_len}; }
   Found Search(std::string_view key) const {
     return SegmentedLowerBound(column(), key, nseg, seg_first, seg);
@@ -278,16 +278,29 @@ struct alignas(64) Inner : Node {
   size_t bytes;
   size_t key_bytes;  // the prefix and the suffixes
   uint64_t* mk;
-  uint64_t* mk2;
   std::atomic<Node*>* child;
   SuffixOffsets off;
   char* suffixes;
   char* prefix;
+  // Pivot 0, the node's low fence, is kept whole here; the column holds the prefix in its place
+  // (see NewInners), so pivot 0 does not cut the prefix short: on the left edge it is the empty
+  // key, and every pivot would tie in its model key.
+  const char* low_fence;
+  uint32_t low_fence_len;
 
-  KeyColumn column() const { return {mk, mk2, off, suffixes, n, prefix_len, prefix}; }
-  std::string_view Prefix() const { return {prefix, prefix_len}; }
-  std::string_view Suffix(uint32_t i) const { return {suffixes + off.Begin(i), off.Length(i)}; }
-  std::string_view Key(uint32_t i, KeyBuffer* out) const { return column().Key(i, out); }
+  KeyColumn column() const { return {mk, off, suffixes, n, prefix_len, prefix}; }
+  // Pivot i as two pieces to concatenate.
+  struct KeyParts {
+    std::string_view head, tail;
+  };
+  KeyParts Parts(uint32_t i) const {
+    if (i == 0) return {{low_fence, low_fence_len}, {}};
+    return {{prefix, prefix_len}, {suffixes + off.Begin(i), off.Length(i)}};
+  }
+  std::string_view Key(uint32_t i, KeyBuffer* out) const {
+    KeyParts k = Parts(i);
+    return out->Assign(k.head, k.tail);
+  }
   void PrefetchFor(std::string_view key) const {
     uint32_t at = PrefetchWindow(column(), key, nseg, seg_first, seg);
     __builtin_prefetch(child + at);
