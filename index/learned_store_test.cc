@@ -1724,7 +1724,10 @@ TEST_P(LearnedStoreConcurrent, MergesUnderReadersAndScanners) {
   ASSERT_TRUE(ContentsEqual(*store, want));
   const IndexStats s = store->Stats();
   EXPECT_GT(s.merges, 0u);
-  EXPECT_TRUE(NearFresh(s, FreshStats(GetParam(), live), 1.5));
+  // Looser than the single-threaded bounds: the leaves under the stable keys keep insert buffers
+  // (2.4 KB each) holding the windows' erase markers, which the fresh store (ascending Puts)
+  // does not have.
+  EXPECT_TRUE(NearFresh(s, FreshStats(GetParam(), live), 2.0));
 }
 
 // Threads overwrite the same 10k keys (and erase and re-put some) round after round, with readers

@@ -18,18 +18,18 @@ void* Allocate(size_t bytes, size_t align) {
 
 size_t AlignUp(size_t n, size_t a) { return (n + a - 1) / a * a; }
 
-// The arrays both node kinds keep after their header, in one allocation: the prefix copy, model
-// keys, second model words, one 8-byte payload per key (value handle or child pointer), key
-// offsets, key bytes, and `extra` bytes for the caller.
+// The arrays both node kinds keep after their header, in one allocation: the keys' common prefix,
+// model keys, one 8-byte payload per key (value handle or child pointer),
+// suffix offsets (none when the suffixes have one length), suffixes, kSuffixSlack, and `extra`
+// bytes for the caller.
 struct KeyArrays {
   char* mem;
   size_t bytes;
-  size_t key_bytes;
+  size_t key_bytes;  // prefix and suffixes
   uint64_t* mk;
-  uint64_t* mk2;
   void* payload;
-  uint32_t* off;
-  char* keys;
+  SuffixOffsets off;
+  char* suffixes;
   char* prefix;
   char* extra;
 };
@@ -37,40 +37,55 @@ struct KeyArrays {
 template <typename KeyOf>
 KeyArrays AllocateKeyed(size_t header, uint32_t n, size_t prefix_len, size_t extra, KeyOf key_of) {
   KeyArrays a{};
-  for (uint32_t i = 0; i < n; ++i) a.key_bytes += key_of(i).size();
+  size_t suffix_bytes = 0;
+  bool one_length = true;
+  for (uint32_t i = 0; i < n; ++i) {
+    const size_t len = key_of(i).size() - prefix_len;
+    suffix_bytes += len;
+    one_length = one_length && len == key_of(0).size() - prefix_len;
+  }
+  a.key_bytes = prefix_len + suffix_bytes;
+  a.off.width = one_length ? 0 : suffix_bytes <= 0xffff ? 2 : 4;
+  a.off.stride = one_length && n > 0 ? static_cast<uint32_t>(key_of(0).size() - prefix_len) : 0;
   size_t at = AlignUp(header + prefix_len, 8);
   const size_t mk_at = at;
-  at += n * sizeof(uint64_t);
-  const size_t mk2_at = at;
   at += n * sizeof(uint64_t);
   const size_t payload_at = at;
   at += n * sizeof(uint64_t);
   const size_t off_at = at;
-  at += (n + 1) * sizeof(uint32_t);
-  const size_t keys_at = at;
-  at += a.key_bytes;
+  at += a.off.width == 0 ? 0 : (n + 1) * a.off.width;
+  const size_t suffixes_at = at;
+  at += suffix_bytes + kSuffixSlack;
   const size_t extra_at = at;
   at += extra;
   a.mem = static_cast<char*>(Allocate(at, 64));
   a.bytes = at;
   a.mk = reinterpret_cast<uint64_t*>(a.mem + mk_at);
-  a.mk2 = reinterpret_cast<uint64_t*>(a.mem + mk2_at);
   a.payload = a.mem + payload_at;
-  a.off = reinterpret_cast<uint32_t*>(a.mem + off_at);
-  a.keys = a.mem + keys_at;
+  if (a.off.width != 0) a.off.at = a.mem + off_at;
+  a.suffixes = a.mem + suffixes_at;
   a.extra = a.mem + extra_at;
   a.prefix = a.mem + header;
   if (prefix_len > 0) std::memcpy(a.prefix, key_of(0).data(), prefix_len);
+  char* offsets = a.mem + off_at;
+  auto set_offset = [&](uint32_t i, uint32_t o) {
+    if (a.off.width == 2) {
+      const uint16_t narrow = static_cast<uint16_t>(o);
+      std::memcpy(offsets + 2 * size_t{i}, &narrow, 2);
+    } else if (a.off.width == 4) {
+      std::memcpy(offsets + 4 * size_t{i}, &o, 4);
+    }
+  };
   uint32_t o = 0;
   for (uint32_t i = 0; i < n; ++i) {
     std::string_view k = key_of(i);
-    a.off[i] = o;
-    if (!k.empty()) std::memcpy(a.keys + o, k.data(), k.size());
-    o += static_cast<uint32_t>(k.size());
+    std::string_view suffix = k.substr(prefix_len);
+    set_offset(i, o);
+    if (!suffix.empty()) std::memcpy(a.suffixes + o, suffix.data(), suffix.size());
+    o += static_cast<uint32_t>(suffix.size());
     a.mk[i] = ModelKey(k, prefix_len);
-    a.mk2[i] = ModelKey(k, prefix_len + 8);
   }
-  a.off[n] = o;
+  set_offset(n, o);
   return a;
 }
 
@@ -107,30 +122,21 @@ Found LowerBound(const KeyColumn& col, std::string_view key, uint64_t q, uint32_
   bool window_ok = (lo == 0 || mk[lo - 1] < q) && (i < hi || hi == col.n || mk[hi] >= q);
   if (!window_ok) i = static_cast<uint32_t>(std::lower_bound(mk, mk + col.n, q) - mk);
   if (i == col.n || mk[i] != q) return {i, false};
-  // Model keys tie: order the run by the next 8 bytes, then by the full key within what still
-  // ties. When both keys end within the 16 modelled bytes, equal words leave only the lengths to
-  // compare (zero padding sorts the shorter first), and key bytes are never read.
   uint32_t end = i + 1;
   if (end < col.n && mk[end] == q) {
     end = static_cast<uint32_t>(std::upper_bound(mk + end, mk + col.n, q) - mk);
   }
-  const uint64_t q2 = ModelKey(key, col.prefix_len + 8);
-  const uint64_t* mk2 = col.mk2;
+  // Model keys tie: key shares the prefix (the caller checked), so suffixes decide. When both end
+  // within the 8 modelled bytes, equal words leave only the lengths to compare (zero padding sorts
+  // the shorter first), and key bytes are never read.
+  const std::string_view rest = key.substr(col.prefix_len);
   uint32_t a = i, b = end;
-  if (end - i > 1) {
-    a = static_cast<uint32_t>(std::lower_bound(mk2 + i, mk2 + end, q2) - mk2);
-    if (a == end || mk2[a] != q2) return {a, false};
-    b = static_cast<uint32_t>(std::upper_bound(mk2 + a, mk2 + end, q2) - mk2);
-  } else if (mk2[i] != q2) {
-    return mk2[i] > q2 ? Found{i, false} : Found{i + 1, false};
-  }
-  const size_t modelled = col.prefix_len + 16;
   auto compare = [&](uint32_t m) {
-    const size_t len = col.off[m + 1] - col.off[m];
-    if (len <= modelled && key.size() <= modelled) {
-      return len < key.size() ? -1 : len > key.size() ? 1 : 0;
+    const size_t len = col.off.Length(m);
+    if (len <= 8 && rest.size() <= 8) {
+      return len < rest.size() ? -1 : len > rest.size() ? 1 : 0;
     }
-    return col.Key(m).compare(key);
+    return col.Suffix(m).compare(rest);
   };
   const uint32_t run_end = b;
   while (a < b) {
@@ -158,7 +164,7 @@ Window PredictWindow(const KeyColumn& col, uint64_t q, int nseg, const uint64_t*
   const SegModel& g = seg[s];
   uint64_t pred = g.start + std::min<uint64_t>(g.model.Predict(q), g.count - 1);
   __builtin_prefetch(col.mk + pred);
-  __builtin_prefetch(col.off + pred);  // the lengths that settle a model-key tie
+  col.off.Prefetch(pred);  // the lengths that settle a model-key tie
   uint32_t lo = pred > g.error ? static_cast<uint32_t>(pred - g.error) : 0;
   uint32_t hi = static_cast<uint32_t>(std::min<uint64_t>(col.n, pred + g.error + 2));
   return {static_cast<uint32_t>(pred), lo, hi};
@@ -231,10 +237,9 @@ Leaf* NewLeaf(std::span<const KeyValue> entries, uint64_t version, const Replace
   leaf->bytes = a.bytes;
   leaf->key_bytes = a.key_bytes;
   leaf->mk = a.mk;
-  leaf->mk2 = a.mk2;
   leaf->handles = static_cast<ValueHandle*>(a.payload);
   leaf->off = a.off;
-  leaf->keys = a.keys;
+  leaf->suffixes = a.suffixes;
   leaf->prefix = a.prefix;
   leaf->prefix_len = static_cast<uint16_t>(prefix_len);
   for (uint32_t i = 0; i < n; ++i) leaf->handles[i] = entries[i].value;
@@ -271,20 +276,27 @@ Inner* NewInner(std::span<const Pivot> pivots, size_t prefix_len, std::span<cons
                 std::span<const Segment> segs) {
   const uint32_t n = static_cast<uint32_t>(pivots.size());
   static_assert(sizeof(std::atomic<Node*>) == sizeof(uint64_t));
-  KeyArrays a =
-      AllocateKeyed(sizeof(Inner), n, prefix_len, 0, [&](uint32_t i) { return pivots[i].key; });
+  // Entry 0 is the prefix itself (a proper prefix of pivot 1, so below it); the real pivot 0
+  // goes into the extra bytes. Keys below pivot 1 still route to child 0.
+  const std::string_view fence = pivots[0].key;
+  KeyArrays a = AllocateKeyed(sizeof(Inner), n, prefix_len, fence.size(), [&](uint32_t i) {
+    return i == 0 ? (n > 1 ? pivots[1].key.substr(0, prefix_len) : std::string_view())
+                  : pivots[i].key;
+  });
+  if (!fence.empty()) std::memcpy(a.extra, fence.data(), fence.size());
   auto* in = new (a.mem) Inner;
+  in->low_fence = a.extra;
+  in->low_fence_len = static_cast<uint32_t>(fence.size());
   in->kind = NodeKind::kInner;
   in->nseg = static_cast<uint8_t>(segs.size());
   in->prefix_len = static_cast<uint16_t>(prefix_len);
   in->n = n;
   in->bytes = a.bytes;
-  in->key_bytes = a.key_bytes;
+  in->key_bytes = a.key_bytes + fence.size();
   in->mk = a.mk;
-  in->mk2 = a.mk2;
   in->child = static_cast<std::atomic<Node*>*>(a.payload);
   in->off = a.off;
-  in->keys = a.keys;
+  in->suffixes = a.suffixes;
   in->prefix = a.prefix;
   for (int s = 0; s < Inner::kMaxSegments; ++s) {
     in->seg_first[s] = ~uint64_t{0};
@@ -301,10 +313,14 @@ Inner* NewInner(std::span<const Pivot> pivots, size_t prefix_len, std::span<cons
 
 void Build(std::span<const Pivot> pivots, uint32_t max_error, double fill,
            std::vector<Inner*>* out) {
-  const size_t prefix_len =
-      std::min<size_t>(CommonPrefix(pivots.front().key, pivots.back().key), 0xffff);
-  std::vector<uint64_t> mks(pivots.size());
-  for (size_t i = 0; i < pivots.size(); ++i) mks[i] = ModelKey(pivots[i].key, prefix_len);
+  // The prefix of pivots 1 on, a proper prefix of pivot 1 (NewInner stores it as entry 0).
+  const size_t n = pivots.size();
+  const size_t prefix_len = n < 2 ? 0
+                                  : std::min({CommonPrefix(pivots[1].key, pivots.back().key),
+                                              pivots[1].key.size() - 1, size_t{0xffff}});
+  std::vector<uint64_t> mks(n);
+  mks[0] = 0;  // the prefix's own model key
+  for (size_t i = 1; i < n; ++i) mks[i] = ModelKey(pivots[i].key, prefix_len);
   std::vector<Segment> segs = SegmentPla(mks, max_error, Inner::kMaxSegmentPivots);
   if (segs.size() <= static_cast<size_t>(Inner::kMaxSegments)) {
     out->push_back(NewInner(pivots, prefix_len, mks, segs));

@@ -1,18 +1,22 @@
 // Node layouts of the learned tree (DPA-Store section 3.1, Figure 4) and the searches over them.
 //
-// Both kinds store full keys, sorted, with one 8-byte model key per key: the 8 bytes that follow
-// the node's common prefix, big-endian and zero-padded. The models predict positions from model
-// keys; the last-mile search compares model keys first and full keys only on a tie, so a lookup
-// reads a window of 8-byte integers and rarely touches key bytes.
+// Both kinds store their keys' common prefix once and, per key, sorted, only the bytes after it
+// (the suffix) and one 8-byte model key: the 8 bytes that follow the prefix, big-endian and
+// zero-padded. The models predict positions from model keys; the last-mile search compares model
+// keys first and suffixes only on a tie, so a lookup reads a window of 8-byte integers and rarely
+// touches key bytes. A whole key is assembled (prefix + suffix) only where one is handed out.
 //
 // Nodes are immutable once published, except a leaf's insert buffer and retired flag and an inner
 // node's child pointers, which patchers swap in place (RCU).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -29,17 +33,116 @@ struct Node {
 
 struct InsertBuffer;
 
-// Sorted full keys with their model keys: the search view shared by leaves and inner nodes.
+// Nodes keep this many readable bytes after their last suffix, so suffixes are copied in whole
+// 16-byte blocks.
+inline constexpr size_t kSuffixSlack = 16;
+
+// A whole key assembled from a node's prefix and one of its suffixes, to hand out: the first
+// kInline bytes live in the object, so a scan assembles every key it visits without allocating,
+// and a suffix is copied 16 bytes at a time (kSuffixSlack).
+class KeyBuffer {
+ public:
+  KeyBuffer() = default;
+  KeyBuffer(const KeyBuffer&) = delete;
+  KeyBuffer& operator=(const KeyBuffer&) = delete;
+
+  // prefix, then a node's suffix.
+  std::string_view Assign(std::string_view prefix, std::string_view node_suffix) {
+    Reserve(prefix.size());
+    if (!prefix.empty()) std::memcpy(data_, prefix.data(), prefix.size());
+    return Replace(prefix.size(), node_suffix);
+  }
+  // The first `keep` bytes held (an Assign's prefix), then a node's suffix.
+  std::string_view Replace(size_t keep, std::string_view node_suffix) {
+    Reserve(keep + node_suffix.size() + kSuffixSlack);
+    for (size_t k = 0; k < node_suffix.size(); k += kSuffixSlack) {
+      std::memcpy(data_ + keep + k, node_suffix.data() + k, kSuffixSlack);
+    }
+    size_ = keep + node_suffix.size();
+    return view();
+  }
+  std::string_view view() const { return {data_, size_}; }
+
+ private:
+  static constexpr size_t kInline = 128;
+
+  // Keeps every byte held so far (a prefix just written is not counted in size_ yet).
+  void Reserve(size_t n) {
+    if (n <= cap_) return;
+    const size_t cap = std::max(n, 2 * cap_);
+    auto bigger = std::make_unique<char[]>(cap);
+    std::memcpy(bigger.get(), data_, cap_);
+    heap_ = std::move(bigger);
+    data_ = heap_.get();
+    cap_ = cap;
+  }
+
+  char inline_[kInline];
+  std::unique_ptr<char[]> heap_;
+  char* data_ = inline_;
+  size_t size_ = 0;
+  size_t cap_ = kInline;
+};
+
+// Where each key's suffix lies in a node's suffix bytes. Keys of one node often have suffixes of
+// one length (fixed-width ids, counters, hashes): then suffix i starts at i * stride and no
+// offsets are stored. Otherwise n + 1 offsets, of 2 bytes when the suffixes total under 64 KiB
+// (nearly always), else 4.
+struct SuffixOffsets {
+  const void* at = nullptr;  // the offsets; none for a fixed stride
+  uint32_t stride = 0;
+  uint8_t width = 0;  // bytes per offset: 0 (fixed stride), 2 or 4
+
+  uint32_t Begin(uint32_t i) const {
+    switch (width) {
+      case 0:
+        return i * stride;
+      case 2:
+        return static_cast<const uint16_t*>(at)[i];
+      default:
+        return static_cast<const uint32_t*>(at)[i];
+    }
+  }
+  uint32_t Length(uint32_t i) const {
+    switch (width) {
+      case 0:
+        return stride;
+      case 2:
+        return static_cast<uint32_t>(static_cast<const uint16_t*>(at)[i + 1] -
+                                     static_cast<const uint16_t*>(at)[i]);
+      default:
+        return static_cast<const uint32_t*>(at)[i + 1] - static_cast<const uint32_t*>(at)[i];
+    }
+  }
+  // Starts loading what Begin(i) and Length(i) read.
+  void Prefetch(uint32_t i) const {
+    if (width != 0) __builtin_prefetch(static_cast<const char*>(at) + size_t{i} * width);
+  }
+};
+
+// Sorted keys, stored as one prefix and per-key suffixes, with their model keys: the search view
+// shared by leaves and inner nodes.
 struct KeyColumn {
   const uint64_t* mk;
-  const uint64_t* mk2;  // the next 8 bytes: orders a run of equal model keys without key bytes
-  const uint32_t* off;  // n + 1 offsets into bytes
-  const char* bytes;
+  SuffixOffsets off;     // where each suffix lies in `suffixes`
+  const char* suffixes;  // each key's bytes after the prefix
   uint32_t n;
   uint32_t prefix_len;
-  const char* prefix;  // a copy next to the node's header: checking it costs no extra line
+  const char* prefix;  // next to the node's header: checking it costs no extra line
 
-  std::string_view Key(uint32_t i) const { return {bytes + off[i], off[i + 1] - off[i]}; }
+  std::string_view Prefix() const { return {prefix, prefix_len}; }
+  std::string_view Suffix(uint32_t i) const { return {suffixes + off.Begin(i), off.Length(i)}; }
+  // Key i, assembled in *out (the view is of *out).
+  std::string_view Key(uint32_t i, KeyBuffer* out) const {
+    return out->Assign(Prefix(), Suffix(i));
+  }
+  // Negative, zero or positive as key i orders before, equal to or after key.
+  int Compare(uint32_t i, std::string_view key) const {
+    const size_t n = std::min<size_t>(prefix_len, key.size());
+    if (int c = n == 0 ? 0 : std::memcmp(prefix, key.data(), n); c != 0) return c;
+    if (key.size() < prefix_len) return 1;
+    return Suffix(i).compare(key.substr(prefix_len));
+  }
 };
 
 struct Found {
@@ -109,17 +212,25 @@ struct Leaf : Node {
   // Two owners release a patched leaf: the patch that replaced it, and the queued patch request
   // that still points at it. The last one retires it.
   std::atomic<uint32_t> owners;
-  size_t bytes;  // allocation size
-  size_t key_bytes;
+  size_t bytes;      // allocation size
+  size_t key_bytes;  // the prefix and the suffixes
   uint64_t* mk;
-  uint64_t* mk2;
   ValueHandle* handles;
-  uint32_t* off;
-  char* keys;
+  SuffixOffsets off;
+  char* suffixes;
   char* prefix;
 
-  KeyColumn column() const { return {mk, mk2, off, keys, n, prefix_len, prefix}; }
-  std::string_view Key(uint32_t i) const { return column().Key(i); }
+  KeyColumn column() const { return {mk, off, suffixes, n, prefix_len, prefix}; }
+  std::string_view Prefix() const { return {prefix, prefix_len}; }
+  std::string_view Suffix(uint32_t i) const { return {suffixes + off.Begin(i), off.Length(i)}; }
+  std::string_view Key(uint32_t i, KeyBuffer* out) const { return column().Key(i, out); }
+  // Negative, zero or positive as key i orders before, equal to or after key.
+  int Compare(uint32_t i, std::string_view key) const {
+    const size_t n = std::min<size_t>(prefix_len, key.size());
+    if (int c = n == 0 ? 0 : std::memcmp(prefix, key.data(), n); c != 0) return c;
+    if (key.size() < prefix_len) return 1;
+    return Suffix(i).compare(key.substr(prefix_len));
+  }
   std::string_view PrevSplit() const { return {prev_split, prev_split_len}; }
   Found Search(std::string_view key) const {
     return SegmentedLowerBound(column(), key, nseg, seg_first, seg);
@@ -165,16 +276,31 @@ struct alignas(64) Inner : Node {
   // --- second cache line on
   SegModel seg[kMaxSegments];
   size_t bytes;
-  size_t key_bytes;
+  size_t key_bytes;  // the prefix and the suffixes
   uint64_t* mk;
-  uint64_t* mk2;
   std::atomic<Node*>* child;
-  uint32_t* off;
-  char* keys;
+  SuffixOffsets off;
+  char* suffixes;
   char* prefix;
+  // Pivot 0, the node's low fence, is kept whole here; the column holds the prefix in its place
+  // (see NewInners), so pivot 0 does not cut the prefix short: on the left edge it is the empty
+  // key, and every pivot would tie in its model key.
+  const char* low_fence;
+  uint32_t low_fence_len;
 
-  KeyColumn column() const { return {mk, mk2, off, keys, n, prefix_len, prefix}; }
-  std::string_view Key(uint32_t i) const { return column().Key(i); }
+  KeyColumn column() const { return {mk, off, suffixes, n, prefix_len, prefix}; }
+  // Pivot i as two pieces to concatenate.
+  struct KeyParts {
+    std::string_view head, tail;
+  };
+  KeyParts Parts(uint32_t i) const {
+    if (i == 0) return {{low_fence, low_fence_len}, {}};
+    return {{prefix, prefix_len}, {suffixes + off.Begin(i), off.Length(i)}};
+  }
+  std::string_view Key(uint32_t i, KeyBuffer* out) const {
+    KeyParts k = Parts(i);
+    return out->Assign(k.head, k.tail);
+  }
   void PrefetchFor(std::string_view key) const {
     uint32_t at = PrefetchWindow(column(), key, nseg, seg_first, seg);
     __builtin_prefetch(child + at);
