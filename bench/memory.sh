@@ -5,6 +5,10 @@
 # CPU per request for GET and SET at -P 16 -c 50 (utime+stime from /proc/<pid>/stat over the run,
 # divided by requests), both servers, alternating, median of the rounds.
 #
+# Last, SET at maxmemory: both servers with `maxmemory 50mb` and `allkeys-lru`, filled until they
+# evict, then SET over 10M random keys, so every write evicts: requests/s and server CPU per
+# request, alternating, median of the rounds.
+#
 #   bench/memory.sh [rounds]   (rounds of the CPU rows; default 3)
 #   KEYS=1000000 bench/memory.sh   (keys per row; the 1 KB row loads KEYS/10)
 #
@@ -29,10 +33,10 @@ start_servers() {
   redis_port=$(free_port)
   mkdir -p "$workdir/ordis.$starts" "$workdir/redis.$starts"
   "$root/build/server/ordis-server" --port "$ordis_port" --dir "$workdir/ordis.$starts" \
-    --save '' --appendonly no >>"$workdir/ordis.log" 2>&1 &
+    --save '' --appendonly no "$@" >>"$workdir/ordis.log" 2>&1 &
   ordis_pid=$!
   redis-server --port "$redis_port" --dir "$workdir/redis.$starts" --save '' --appendonly no \
-    >>"$workdir/redis.log" 2>&1 &
+    "$@" >>"$workdir/redis.log" 2>&1 &
   redis_pid=$!
   wait_ready "$ordis_port"
   wait_ready "$redis_port"
@@ -125,3 +129,36 @@ for test in get set; do
   r=$(echo "${cpu[$test,redis]}" | median)
   awk -v t="${test^^}" -v o="$o" -v r="$r" 'BEGIN { printf "| %s | %.3f | %.3f | %.2fx |\n", t, o, r, o / r }'
 done
+
+# SET at maxmemory: every write of a new key evicts one.
+start_servers --maxmemory 50mb --maxmemory-policy allkeys-lru
+info_field() { redis-cli -p "$1" info "$2" | tr -d '\r' | awk -F: -v f="$3" '$1 == f { print $2 }'; }
+for port in $ordis_port $redis_port; do
+  while [ "$(info_field "$port" stats evicted_keys)" = 0 ]; do
+    redis-benchmark -p "$port" -c 50 -P 16 -n 500000 -r 10000000 -t set -q >/dev/null
+  done
+done
+declare -A rps=() evcpu=()
+for round in $(seq 1 "$rounds"); do
+  for server in ordis redis; do
+    if [ $server = ordis ]; then port=$ordis_port pid=$ordis_pid; else port=$redis_port pid=$redis_pid; fi
+    t0=$(cpu_ticks "$pid") s0=$(date +%s.%N)
+    redis-benchmark -p "$port" -c 50 -P 16 -n "$requests" -r 10000000 -t set -q >/dev/null
+    s1=$(date +%s.%N) t1=$(cpu_ticks "$pid")
+    rps[$server]+="$(awk -v a="$s0" -v b="$s1" -v n=$requests 'BEGIN { printf "%.0f", n / (b - a) }') "
+    evcpu[$server]+="$(awk -v t=$((t1 - t0)) -v n=$requests -v hz="$(getconf CLK_TCK)" \
+      'BEGIN { printf "%.4f", t / hz / n * 1e6 }') "
+  done
+done
+printf '\nSET at maxmemory 50mb, allkeys-lru, -r 10000000 -c 50 -P 16, median of %d rounds\n\n' "$rounds"
+printf '| server | requests/s | CPU us/req | keys held | evicted_keys |\n|---|---|---|---|---|\n'
+for server in ordis redis; do
+  if [ $server = ordis ]; then port=$ordis_port; else port=$redis_port; fi
+  printf '| %s | %s | %s | %s | %s |\n' $server "$(echo "${rps[$server]}" | median)" \
+    "$(echo "${evcpu[$server]}" | median)" "$(redis-cli -p "$port" dbsize)" \
+    "$(info_field "$port" stats evicted_keys)"
+done
+awk -v o="$(echo "${rps[ordis]}" | median)" -v r="$(echo "${rps[redis]}" | median)" \
+  -v oc="$(echo "${evcpu[ordis]}" | median)" -v rc="$(echo "${evcpu[redis]}" | median)" \
+  'BEGIN { printf "\nratio ordis/redis: requests/s %.2fx, CPU per request %.2fx\n", o / r, oc / rc }'
+stop_servers

@@ -182,45 +182,79 @@ void LearnedStore::Scan(const ScanStart& start, Direction direction, ScanVisitor
   }
 }
 
-std::string LearnedStore::RandomPoint(std::string_view lo, std::string_view hi,
-                                      uint64_t random) const {
+bool LearnedStore::Sample(std::string_view lo, std::string_view hi, uint64_t random, size_t count,
+                          SampleVisitor visit) const {
   EpochGuard guard(epochs_);
+  const uint64_t read_version = read_version_.load(std::memory_order_acquire);
   // Each level consumes a few bits; mixing keeps levels independent for any input.
   auto next = [&](uint64_t n) {
     random = random * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
     return n == 0 ? 0 : (random >> 17) % n;
   };
-  // An edge leaf of the range may hold nothing in it: a few more tries, then the range's start.
+  // An edge leaf of the range may hold nothing in it: a few more tries.
   for (int attempt = 0; attempt < 4; ++attempt) {
     Node* node = root_.load(std::memory_order_acquire);
+    // Only a node on the range's edge needs the bound searched: below a child strictly inside
+    // the range every key is in it (a search costs more than the rest of the descent).
+    bool on_lo_edge = true, on_hi_edge = true;
     while (node->kind == NodeKind::kInner) {
       auto* in = static_cast<Inner*>(node);
-      int first = std::max(0, in->ChildFor(lo, false));
-      int last = std::max(first, in->ChildFor(hi, true));
-      node = in->child[first + next(last - first + 1)].load(std::memory_order_acquire);
+      const int first = on_lo_edge ? std::max(0, in->ChildFor(lo, false)) : 0;
+      const int last =
+          on_hi_edge ? std::max(first, in->ChildFor(hi, true)) : static_cast<int>(in->n) - 1;
+      const int pick = first + static_cast<int>(next(static_cast<uint64_t>(last - first + 1)));
+      on_lo_edge = on_lo_edge && pick == first;
+      on_hi_edge = on_hi_edge && pick == last;
+      node = in->child[pick].load(std::memory_order_acquire);
     }
     const Leaf* leaf = static_cast<Leaf*>(node);
-    const uint32_t begin = leaf->Search(lo).pos, end = leaf->Search(hi).pos;
-    if (begin < end) {
-      KeyBuffer key;
-      return std::string(leaf->Key(begin + static_cast<uint32_t>(next(end - begin)), &key));
-    }
-    // A leaf with no key in range yet may have some in its buffer (a small store may hold all
-    // its keys in buffers). Entries are read below `published` only, which never change.
-    constexpr uint32_t kMaxBuffered = 64;  // of longer buffers, the first 64 entries
-    uint32_t buffered[kMaxBuffered];
-    uint32_t nbuffered = 0;
     const InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire);
-    if (buf != nullptr) {
-      uint32_t n = std::min(buf->published.load(std::memory_order_acquire), buf->capacity);
-      for (uint32_t i = 0; i < n && nbuffered < kMaxBuffered; ++i) {
-        const BufferEntry& e = buf->entries[i];
-        if (!e.erase && e.Key() >= lo && e.Key() < hi) buffered[nbuffered++] = i;
+    const uint32_t begin = on_lo_edge ? leaf->Search(lo).pos : 0;
+    const uint32_t end = on_hi_edge ? leaf->Search(hi).pos : leaf->n;
+    if (begin < end) {
+      // A run of the leaf's keys from a random position, wrapping inside the range. A key's
+      // current value is the leaf's handle unless a newer buffer entry replaced or erased it;
+      // a leaf newer than this reader's version is read the slow way, through its history.
+      const bool current = leaf->version <= read_version;
+      const uint32_t n = std::min<uint32_t>(static_cast<uint32_t>(count), end - begin);
+      const uint32_t start = static_cast<uint32_t>(next(end - begin));
+      KeyBuffer key;
+      for (uint32_t k = 0; k < n; ++k) {
+        const uint32_t i = begin + (start + k) % (end - begin);
+        std::string_view ki = leaf->Key(i, &key);
+        if (!current) {
+          if (std::optional<ValueHandle> v = ReadLeaf(leaf, ki, HashKey(ki), read_version)) {
+            visit(ki, *v);
+          }
+        } else if (const BufferEntry* e = NewestBuffered(buf, ki, HashKey(ki), read_version)) {
+          if (!e->erase) visit(ki, e->value);
+        } else {
+          visit(ki, leaf->handles[i]);
+        }
       }
+      return true;
     }
-    if (nbuffered > 0) return std::string(buf->entries[buffered[next(nbuffered)]].Key());
+    // A leaf with no key in range may have some in its buffer (a small store may hold all its
+    // keys in buffers): the newest entry per key decides.
+    if (buf == nullptr) continue;
+    uint32_t n = std::min(buf->published.load(std::memory_order_acquire), buf->capacity);
+    size_t visited = 0;
+    const uint32_t start = static_cast<uint32_t>(next(n));
+    for (uint32_t k = 0; k < n && visited < count; ++k) {
+      const uint32_t i = (start + k) % n;
+      const BufferEntry& e = buf->entries[i];
+      if (e.erase || e.version > read_version || e.Key() < lo || e.Key() >= hi) continue;
+      bool newest = true;
+      for (uint32_t j = i + 1; j < n && newest; ++j) {
+        newest = buf->entries[j].Key() != e.Key();
+      }
+      if (!newest) continue;
+      visit(e.Key(), e.value);
+      ++visited;
+    }
+    if (visited > 0) return true;
   }
-  return std::string(lo);
+  return true;
 }
 
 bool LearnedStore::StepToSibling(Path* path, int step) {
@@ -316,19 +350,34 @@ std::optional<ValueHandle> LearnedStore::ReadLeaf(const Leaf* leaf, std::string_
     __builtin_prefetch(buf->tags);
   }
   Found f = leaf->Search(key);
-  if (buf != nullptr) {
-    uint32_t n = std::min(buf->published.load(std::memory_order_acquire), buf->capacity);
-    const uint32_t tag = InsertBuffer::Tag(hash);
-    for (uint32_t i = n; i-- > 0;) {
-      if (buf->tags[i] != tag) continue;
-      const BufferEntry& e = buf->entries[i];
-      if (e.version > read_version || e.Key() != key) continue;
-      if (e.erase) return std::nullopt;
-      return e.value;
-    }
+  if (const BufferEntry* e = NewestBuffered(buf, key, hash, read_version)) {
+    if (e->erase) return std::nullopt;
+    return e->value;
   }
   if (!f.exact) return std::nullopt;
   return leaf->handles[f.pos];
+}
+
+const BufferEntry* LearnedStore::NewestBuffered(const InsertBuffer* buf, std::string_view key,
+                                                uint64_t hash, uint64_t read_version) {
+  if (buf == nullptr) return nullptr;
+  uint32_t n = std::min(buf->published.load(std::memory_order_acquire), buf->capacity);
+  const uint32_t tag = InsertBuffer::Tag(hash);
+  // The tags 32 at a time into a bit mask (vectorized; a match is rare), newest first.
+  for (uint32_t block = (n + 31) / 32; block-- > 0;) {
+    const uint32_t from = block * 32, to = std::min(n, from + 32);
+    uint64_t matches = 0;
+    for (uint32_t i = from; i < to; ++i) {
+      matches |= static_cast<uint64_t>(buf->tags[i] == tag) << (i - from);
+    }
+    while (matches != 0) {
+      const uint32_t i = from + 63 - static_cast<uint32_t>(__builtin_clzll(matches));
+      matches &= ~(uint64_t{1} << (i - from));
+      const BufferEntry& e = buf->entries[i];
+      if (e.version <= read_version && e.Key() == key) return &e;
+    }
+  }
+  return nullptr;
 }
 
 void LearnedStore::GetGroup(std::span<const std::string_view> keys,

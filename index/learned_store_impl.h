@@ -199,7 +199,8 @@ class LearnedStore final : public OrderedStore {
   // sibling's buffer is full (the caller descends again).
   static bool StepToSibling(Path* path, int step);
 
-  std::string RandomPoint(std::string_view lo, std::string_view hi, uint64_t random) const override;
+  bool Sample(std::string_view lo, std::string_view hi, uint64_t random, size_t count,
+              SampleVisitor visit) const override;
 
   size_t size() const override {
     int64_t n = keys_.load(std::memory_order_relaxed);
@@ -237,6 +238,9 @@ class LearnedStore final : public OrderedStore {
   static bool VisitAt(const Leaf* leaf, uint64_t read_version, const Bound& from, const Bound& to,
                       bool reverse, ScanVisitor visit, ScanScratch* scratch);
 
+  // The newest entry for key among buf's published entries visible at read_version, or null.
+  static const BufferEntry* NewestBuffered(const InsertBuffer* buf, std::string_view key,
+                                           uint64_t hash, uint64_t read_version);
   static std::optional<ValueHandle> ReadLeaf(const Leaf* leaf, std::string_view key, uint64_t hash,
                                              uint64_t read_version);
 

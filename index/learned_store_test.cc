@@ -1041,6 +1041,66 @@ AssertionResult NearFresh(const IndexStats& got, const IndexStats& fresh, double
 // Erase key i - live. The leaves the window leaves behind empty and must go, so after a million
 // operations the store is the size of a fresh one holding the live keys (it held 5.5k leaves
 // per 10k keys at 1M operations before merges, and grew with the operations).
+// Sample (the eviction pool's source): every entry it offers is in the range, live, and with its
+// current handle, though overwrites and erases still sit in insert buffers over older leaf
+// entries; every key of the range is offered sometimes, none far more often than the rest.
+TEST(LearnedStoreSample, OffersLiveEntriesOfTheRangeWithCurrentValues) {
+  const int n = Scaled(20000, 4000);
+  FOR_EACH_CONFIG(c) {
+    auto store = MakeStore(c);
+    std::map<std::string, ValueHandle> model;
+    for (int i = 0; i < n; ++i) {
+      ASSERT_EQ(store->Put(Numbered("in:", i, 8), i), std::nullopt);
+      model[Numbered("in:", i, 8)] = i;
+    }
+    for (int i = 0; i < 100; ++i) ASSERT_EQ(store->Put(Numbered("a:", i, 8), 1), std::nullopt);
+    for (int i = 0; i < 100; ++i) ASSERT_EQ(store->Put(Numbered("z:", i, 8), 1), std::nullopt);
+    store->Quiesce();
+    // Newer values and deletes, some of them still buffered when sampled.
+    std::mt19937_64 rng(7);
+    for (int i = 0; i < n / 10; ++i) {
+      std::string k = Numbered("in:", static_cast<int64_t>(rng() % n), 8);
+      if (rng() % 2 == 0) {
+        store->Put(k, 1000000 + i);
+        model[k] = 1000000 + i;
+      } else {
+        store->Erase(k);
+        model.erase(k);
+      }
+    }
+    std::map<std::string, int> seen;
+    const int rounds = n * 4;
+    for (int r = 0; r < rounds; ++r) {
+      size_t visited = 0;
+      ASSERT_TRUE(store->Sample("in:", "in;", rng(), 5, [&](std::string_view k, ValueHandle v) {
+        ++visited;
+        auto it = model.find(std::string(k));
+        ASSERT_NE(it, model.end()) << "offered a key not live or not in range: " << Show(k);
+        ASSERT_EQ(v, it->second) << Show(k);
+        ++seen[std::string(k)];
+      }));
+      ASSERT_LE(visited, 5u);
+    }
+    // About 20 offers per key: each live key is seen, and none 10x more than its share.
+    size_t unseen = 0;
+    int most = 0;
+    for (const auto& [k, v] : model) {
+      auto it = seen.find(k);
+      if (it == seen.end()) {
+        ++unseen;
+      } else {
+        most = std::max(most, it->second);
+      }
+    }
+    EXPECT_LE(unseen, model.size() / 50) << GetConfig(c).name;
+    EXPECT_LE(most, 200) << GetConfig(c).name;
+    // An empty range offers nothing.
+    ASSERT_TRUE(store->Sample("m:", "m;", rng(), 5, [&](std::string_view k, ValueHandle) {
+      ADD_FAILURE() << "offered " << Show(k) << " from an empty range";
+    }));
+  }
+}
+
 TEST(LearnedStoreMerges, SlidingWindowReturnsMemory) {
   const int live = 10000, ops = Scaled(1000000, 100000);
   auto key = [](int i) { return Numbered("window:", i, 10); };

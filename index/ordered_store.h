@@ -78,15 +78,18 @@ class OrderedStore {
   // touch, so a batch of lookups overlaps its cache misses instead of paying them one by one.
   virtual void Prefetch(std::span<const std::string_view> keys) const { (void)keys; }
   virtual size_t size() const = 0;
-  // A key in [lo, hi) for a scan to start at, picked at random (from the bits of `random`) so
-  // that every key of the range is about equally likely to be the first the scan visits (the
-  // eviction pool's sampling): without rank counts, a store descends through random children
-  // overlapping the range and takes a random key of the leaf it reaches. Empty when the store
-  // cannot pick (the caller falls back on something coarser); then, or when the range is empty,
-  // a scan from it finds nothing in range.
-  virtual std::string RandomPoint(std::string_view lo, std::string_view hi, uint64_t random) const {
-    (void)lo, (void)hi, (void)random;
-    return {};
+  // Up to `count` entries of [lo, hi) picked at random (from the bits of `random`) for the
+  // eviction pool, each visited with its current value: without rank counts, a store descends
+  // through random children overlapping the range and takes a run of neighbours from a random
+  // position of the leaf it reaches, so every key is about equally likely to be among them.
+  // Visits fewer when the leaf holds fewer; entries still in a write buffer are offered only from
+  // a leaf with none of the range. False when the store cannot sample (the caller falls back on
+  // something coarser). Precondition: no concurrent writers (the sample is not a snapshot).
+  using SampleVisitor = absl::FunctionRef<void(std::string_view key, ValueHandle value)>;
+  virtual bool Sample(std::string_view lo, std::string_view hi, uint64_t random, size_t count,
+                      SampleVisitor visit) const {
+    (void)lo, (void)hi, (void)random, (void)count, (void)visit;
+    return false;
   }
 
   // Loads sorted input into an empty store (snapshot loading). Precondition: size() == 0 and no

@@ -122,7 +122,7 @@ bool Evictor::EvictOne(Keyspace& keyspace, const EvictionOptions& options, int64
         key->assign(k);
         picked = true;
       });
-      if (picked && keyspace.Evict(d, *key)) {
+      if (picked && keyspace.Evict(d, *key, with_ttl)) {
         *db = d;
         return true;
       }
@@ -138,14 +138,13 @@ bool Evictor::EvictOne(Keyspace& keyspace, const EvictionOptions& options, int64
     while (!pool_.empty()) {
       Candidate best = std::move(pool_.back());
       pool_.pop_back();
-      Object* obj = best.db < dbs ? keyspace.FindAny(best.db, best.key) : nullptr;
-      bool eligible = obj != nullptr && (!with_ttl || obj->has_ttl());
-      if (eligible && keyspace.Evict(best.db, best.key)) {
+      const bool evicted = best.db < dbs && keyspace.Evict(best.db, best.key, with_ttl);
+      if (evicted) {
         *db = best.db;
         key->swap(best.key);
       }
       spare_.push_back(std::move(best));
-      if (eligible) return true;
+      if (evicted) return true;
     }
   }
 }

@@ -152,10 +152,14 @@ bool Keyspace::Delete(int db, std::string_view key) {
   Db& d = PhysicalDb(db);
   Object* obj = Lookup(db, key);
   if (obj == nullptr) return false;
+  DeleteFound(db, d, key, obj);
+  return true;
+}
+
+void Keyspace::DeleteFound(int db, Db& d, std::string_view key, Object* obj) {
   NotifyBeforeChange(db, key, obj);
   Remove(db, d, key, obj);
   watches_.Touch(db, key, /*deleted=*/true);
-  return true;
 }
 
 void Keyspace::DeleteExpired(int db, std::string_view key) {
@@ -165,15 +169,15 @@ void Keyspace::DeleteExpired(int db, std::string_view key) {
 }
 
 void Keyspace::RemoveExpired(int db, Db& d, std::string_view key, Object* obj) {
-  NotifyBeforeChange(db, key, obj);
-  Remove(db, d, key, obj);
-  watches_.Touch(db, key, /*deleted=*/true);
+  DeleteFound(db, d, key, obj);
   expired_keys_.fetch_add(1, std::memory_order_relaxed);
   if (observer_ != nullptr) observer_->KeyExpired(db, key);
 }
 
-bool Keyspace::Evict(int db, std::string_view key) {
-  if (!Delete(db, key)) return false;
+bool Keyspace::Evict(int db, std::string_view key, bool only_with_ttl) {
+  Object* obj = Lookup(db, key);
+  if (obj == nullptr || (only_with_ttl && !obj->has_ttl())) return false;
+  DeleteFound(db, PhysicalDb(db), key, obj);
   evicted_keys_.fetch_add(1, std::memory_order_relaxed);
   if (observer_ != nullptr) observer_->KeyEvicted(db, key);
   return true;
@@ -633,25 +637,25 @@ void Keyspace::SampleKeys(int db, bool with_ttl, int count, SampleVisitor visit)
   std::string end = prefix;
   end.back() = static_cast<char>(end.back() + 1);
   const size_t entries = with_ttl ? ExpiresCount(db) : DbSize(db);
-  // One random point, then the entries that follow it, wrapping at the end of the space: a run of
-  // neighbours costs one descent (Redis's dictGetSomeKeys also takes consecutive buckets); the
-  // eviction pool, kept between evictions, gathers the best of many runs.
-  std::string seek = store_->RandomPoint(prefix, end, rng_());
-  if (!seek.empty()) {
-    int visited = 0;
-    const int want = static_cast<int>(std::min<size_t>(count, entries));
-    auto run = [&](std::string_view k, index::ValueHandle h) {
-      if (!in_space(k)) return false;
-      visit(k.substr(user_key_at), ToObject(h));
-      return ++visited < want;
-    };
-    store_->Scan(index::ScanStart::At(seek), index::Direction::kForward, run);
-    if (visited < want) {
-      seek = prefix;
-      store_->Scan(index::ScanStart::At(seek), index::Direction::kForward, run);
-    }
+  // A run of neighbours from a random point of the space costs one descent (Redis's
+  // dictGetSomeKeys also takes consecutive buckets); the eviction pool, kept between evictions,
+  // gathers the best of many runs. The visitor reads each object's access bits: the run is
+  // gathered first and its objects prefetched, so their cache misses overlap.
+  size_t n = 0;
+  const bool sampled = store_->Sample(prefix, end, rng_(), static_cast<size_t>(count),
+                                      [&](std::string_view k, index::ValueHandle h) {
+                                        if (n == sample_scratch_.size())
+                                          sample_scratch_.emplace_back();
+                                        SampledKey& s = sample_scratch_[n++];
+                                        s.key.assign(k.substr(user_key_at));
+                                        s.obj = ToObject(h);
+                                        __builtin_prefetch(s.obj);
+                                      });
+  if (sampled) {
+    for (size_t i = 0; i < n; ++i) visit(sample_scratch_[i].key, sample_scratch_[i].obj);
     return;
   }
+  std::string seek;
   // The store cannot pick: points interpolated between the first and last key.
   auto visit_first_from = [&](bool* found) {
     store_->Scan(index::ScanStart::At(seek), index::Direction::kForward,

@@ -187,13 +187,14 @@ class Keyspace {
   // exclusive. Visits up to `count` keys of db picked at random (fewer if db has fewer), only
   // keys with a TTL when with_ttl; expired keys not yet deleted included. For eviction, which
   // wants many cheap samples rather than independent ones: a run of neighbours from a random
-  // point (index::OrderedStore::RandomPoint), each key about equally likely to start it.
+  // point (index::OrderedStore::Sample), each key about equally likely to be in it.
   using SampleVisitor = absl::FunctionRef<void(std::string_view key, Object* obj)>;
   void SampleKeys(int db, bool with_ttl, int count, SampleVisitor visit);
   // exclusive. The object at key, expired or not (eviction checks its pooled candidates).
   Object* FindAny(int db, std::string_view key) const { return Lookup(db, key); }
-  // exclusive. Deletes key to make room under maxmemory; true iff it existed.
-  bool Evict(int db, std::string_view key);
+  // exclusive. Deletes key to make room under maxmemory, if it exists (and has a TTL when
+  // only_with_ttl: a pooled candidate may have lost it since); true iff it went.
+  bool Evict(int db, std::string_view key, bool only_with_ttl);
 
   // No lock needed (the store is thread safe). The store's own figures for INFO's index section;
   // keys counts every record of the store: one per key, one more per key with a TTL.
@@ -235,6 +236,8 @@ class Keyspace {
   void TtlRemove(int db, Db& d, std::string_view key, const Object* obj);
   // Removes obj, the object at key, from the index (both entries) and frees it.
   void Remove(int db, Db& d, std::string_view key, Object* obj);
+  // Remove, with what any deletion owes: observers told first, WATCHers touched.
+  void DeleteFound(int db, Db& d, std::string_view key, Object* obj);
   void DeleteExpired(int db, std::string_view key);
   // As DeleteExpired, for an object the TTL walk found.
   void RemoveExpired(int db, Db& d, std::string_view key, Object* obj);
@@ -267,6 +270,11 @@ class Keyspace {
   std::atomic<uint64_t> expired_keys_{0};
   std::atomic<uint64_t> evicted_keys_{0};
   std::mt19937_64 rng_{0x6f726469};  // exclusive: RANDOMKEY
+  struct SampledKey {
+    std::string key;
+    Object* obj;
+  };
+  std::vector<SampledKey> sample_scratch_;  // exclusive: SampleKeys' run, buffers kept
   // exclusive: ExpireDueKeys's next database, and its scratch (the due keys' bytes back to back).
   int expire_next_db_ = 0;
   struct DueKey {
