@@ -46,6 +46,10 @@
 #include <string>
 #include <vector>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "base/memory.h"
 #include "index/learned_store_impl.h"
 
@@ -363,17 +367,26 @@ const BufferEntry* LearnedStore::NewestBuffered(const InsertBuffer* buf, std::st
   if (buf == nullptr) return nullptr;
   uint32_t n = std::min(buf->published.load(std::memory_order_acquire), buf->capacity);
   const uint32_t tag = InsertBuffer::Tag(hash);
-  // The tags 32 at a time into a bit mask (vectorized; a match is rare), newest first.
+  // Four tags per compare into a bit mask (a match is rare: most lookups compare every tag),
+  // then the matches newest first. SSE2 is in every x86-64; elsewhere one tag at a time.
   for (uint32_t block = (n + 31) / 32; block-- > 0;) {
     const uint32_t from = block * 32, to = std::min(n, from + 32);
-    uint64_t matches = 0;
-    for (uint32_t i = from; i < to; ++i) {
-      matches |= static_cast<uint64_t>(buf->tags[i] == tag) << (i - from);
+    uint32_t matches = 0;
+    uint32_t i = from;
+#ifdef __SSE2__
+    const __m128i want = _mm_set1_epi32(static_cast<int>(tag));
+    for (; i + 4 <= to; i += 4) {
+      __m128i four = _mm_loadu_si128(reinterpret_cast<const __m128i*>(buf->tags + i));
+      uint32_t bits =
+          static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(four, want))));
+      matches |= bits << (i - from);
     }
+#endif
+    for (; i < to; ++i) matches |= static_cast<uint32_t>(buf->tags[i] == tag) << (i - from);
     while (matches != 0) {
-      const uint32_t i = from + 63 - static_cast<uint32_t>(__builtin_clzll(matches));
-      matches &= ~(uint64_t{1} << (i - from));
-      const BufferEntry& e = buf->entries[i];
+      const uint32_t bit = 31 - static_cast<uint32_t>(__builtin_clz(matches));
+      matches &= ~(uint32_t{1} << bit);
+      const BufferEntry& e = buf->entries[from + bit];
       if (e.version <= read_version && e.Key() == key) return &e;
     }
   }
