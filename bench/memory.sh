@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Memory per key, ordis beside Debian's redis-server 7 (issue 13): each row starts both servers
-# empty, loads the same keys into each through redis-cli --pipe, and prints the growth of INFO
+# empty, loads the same keys into each through redis-cli --pipe (in key order, and once shuffled:
+# writes all over the index keep its leaves' insert buffers allocated), and prints the growth of INFO
 # used_memory and of RSS (/proc/<pid>/status VmRSS) per key, and the ratio ordis/redis. Then server
 # CPU per request for GET and SET at -P 16 -c 50 (utime+stime from /proc/<pid>/stat over the run,
 # divided by requests), both servers, alternating, median of the rounds.
@@ -63,9 +64,14 @@ with open(path, "wb") as f:
                 args += ["0", "m:%012d" % i]
             f.write(cmd(*args))
     else:
-        for i in range(count):
+        order = range(count)
+        if kind == "shuffled":
+            import random
+            order = list(order)
+            random.Random(13).shuffle(order)
+        for i in order:
             key = "key:%012d" % i
-            if kind == "small":
+            if kind in ("small", "shuffled"):
                 f.write(cmd("SET", key, "abc"))
             elif kind == "ttl":
                 f.write(cmd("SET", key, "v" * 32, "EX", "3600"))
@@ -76,7 +82,7 @@ with open(path, "wb") as f:
 PY
 }
 
-rows=("keys, 3-byte values|$keys|small" "keys, 32-byte values, EX 3600|$keys|ttl"
+rows=("keys, 3-byte values|$keys|small" "keys, 3-byte values, random order|$keys|shuffled" "keys, 32-byte values, EX 3600|$keys|ttl"
   "keys, integer values|$keys|int" "keys, 1 KB values|$((keys / 10))|1k"
   "sorted set members|$keys|zset")
 printf 'memory per key (used_memory and RSS growth over the load)\n\n'
