@@ -94,7 +94,7 @@ void LazyFree::Run() {
     lock.unlock();
     for (Object* obj : batch) {
       FreeObject(obj);
-      freed_.fetch_add(1, std::memory_order_relaxed);
+      freed_.fetch_add(1, std::memory_order_relaxed);  // relaxed: a statistic, orders nothing
       // release: whoever sees the count drop (eviction waiting for memory) sees the free done.
       pending_.fetch_sub(1, std::memory_order_release);
     }

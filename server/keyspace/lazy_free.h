@@ -63,7 +63,8 @@ class LazyFree {
 
   // Objects handed over and not freed yet (INFO's lazyfree_pending_objects).
   uint64_t pending() const { return pending_.load(std::memory_order_acquire); }
-  // Objects the thread has freed since start or ResetStats (INFO's lazyfreed_objects).
+  // Objects the thread has freed since start or ResetStats (INFO's lazyfreed_objects). Relaxed:
+  // a statistic.
   uint64_t freed() const { return freed_.load(std::memory_order_relaxed); }
   void ResetStats() { freed_.store(0, std::memory_order_relaxed); }
 
