@@ -69,7 +69,9 @@ Server::Server(std::unique_ptr<Config> config, MemoryGuard::UsedMemoryFn used_me
                 *users_,
                 acl_log_,
                 memory_},
-      commands_(services_, [this](int64_t now_ms) { persistence_.Cron(now_ms); }) {}
+      commands_(services_, [this](int64_t now_ms) { persistence_.Cron(now_ms); }) {
+  keyspace_->SetLazyFreePolicy(LazyFreePolicyOf(*config_));
+}
 
 Server::~Server() = default;
 

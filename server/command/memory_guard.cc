@@ -7,8 +7,12 @@
 
 namespace ordis::server {
 
-MemoryGuard::MemoryGuard(Keyspace& keyspace, const Config& config, UsedMemoryFn used)
-    : keyspace_(keyspace), config_(config), used_(std::move(used)) {
+MemoryGuard::MemoryGuard(Keyspace& keyspace, const Config& config, UsedMemoryFn used,
+                         std::chrono::milliseconds lazy_free_wait)
+    : keyspace_(keyspace),
+      config_(config),
+      used_(std::move(used)),
+      lazy_free_wait_(lazy_free_wait) {
   background_ = std::thread([this] { Background(); });
 }
 
@@ -34,14 +38,25 @@ EvictionOptions MemoryGuard::Options() const {
 MemoryGuard::Outcome MemoryGuard::Evict(int64_t now_ms) {
   if (!OverLimit()) return Outcome::kUnder;
   const EvictionOptions options = Options();
+  if (options.policy != EvictionPolicy::kNoEviction && AwaitingLazyFree()) {
+    LimitChanged();
+    return Outcome::kEvicting;
+  }
   const auto start = std::chrono::steady_clock::now();
   thread_local std::string key;
   int db;
   for (int evicted = 1;; ++evicted) {
     if (!evictor_.EvictOne(keyspace_, options, now_ms, &db, &key)) {
+      if (OverLimit() && keyspace_.lazy_free().pending() > 0) {
+        keyspace_.lazy_free().WaitIdle(std::chrono::microseconds(kStepUs));
+      }
       return OverLimit() ? Outcome::kFull : Outcome::kUnder;
     }
     if (!OverLimit()) return Outcome::kUnder;
+    if (AwaitingLazyFree()) {  // that key's value went to the lazy-free thread
+      LimitChanged();
+      return Outcome::kEvicting;
+    }
     // The clock every 16 keys, as Redis: reading it costs more than a small key's eviction.
     if (evicted % 16 == 0 &&
         std::chrono::steady_clock::now() - start > std::chrono::microseconds(kStepUs)) {
@@ -70,6 +85,8 @@ void MemoryGuard::Background() {
     // One step per lock hold: commands waiting for the lock run between steps.
     Outcome outcome = Outcome::kEvicting;
     while (outcome == Outcome::kEvicting) {
+      const bool idle = keyspace_.lazy_free().WaitIdle(lazy_free_wait_);
+      lazy_free_lagging_.store(!idle, std::memory_order_relaxed);
       std::unique_lock keyspace_lock(keyspace_.mu());
       outcome = Evict(NowMs());
       keyspace_lock.unlock();
@@ -77,6 +94,7 @@ void MemoryGuard::Background() {
       if (stop_) return;
       wanted_ = false;  // this loop is the work a LimitChanged() during it asked for
     }
+    lazy_free_lagging_.store(false, std::memory_order_relaxed);
     lock.lock();
   }
 }

@@ -9,10 +9,20 @@
 // evicting, one step per lock hold, until memory is under the limit. Lowering maxmemory at run
 // time starts the same background eviction.
 //
+// Lazy free: memory handed to the lazy-free thread (keyspace/lazy_free.h) is on its way back, and
+// keys evicted in its place would go for nothing (with lazyfree-lazy-eviction, every eviction of a
+// large value would otherwise go on evicting until the thread caught up). So while values are
+// pending, a command evicts nothing more and runs, and the background thread waits up to
+// kLazyFreeWait for the thread before its next step. Past that wait the thread is lagging and
+// eviction goes on as if nothing were pending, until a wait finds it idle again. When nothing is
+// left to evict, a command waits one step's time for pending values before -OOM (as Redis's
+// performEvictions).
+//
 // Thread safety: thread safe; Evict needs the keyspace's exclusive lock.
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -30,7 +40,9 @@ class MemoryGuard {
  public:
   using UsedMemoryFn = std::function<uint64_t()>;
   // used: bytes in use (base::UsedMemory in the server; tests count what they like).
-  MemoryGuard(Keyspace& keyspace, const Config& config, UsedMemoryFn used);
+  // lazy_free_wait: see kLazyFreeWait (tests choose theirs).
+  MemoryGuard(Keyspace& keyspace, const Config& config, UsedMemoryFn used,
+              std::chrono::milliseconds lazy_free_wait = kLazyFreeWait);
   ~MemoryGuard();
   MemoryGuard(const MemoryGuard&) = delete;
   MemoryGuard& operator=(const MemoryGuard&) = delete;
@@ -63,17 +75,28 @@ class MemoryGuard {
   // How long one eviction step may hold the exclusive lock (Redis's time limit at the default
   // maxmemory-eviction-tenacity).
   static constexpr int64_t kStepUs = 500;
+  // How long background eviction waits for the lazy-free thread before it evicts regardless:
+  // about what freeing a value of a million members takes.
+  static constexpr auto kLazyFreeWait = std::chrono::milliseconds(10);
 
  private:
   EvictionOptions Options() const;
   void Background();
+  // Values are pending on the lazy-free thread and it is not lagging: wait for it, not evict.
+  bool AwaitingLazyFree() const {
+    return keyspace_.lazy_free().pending() > 0 &&
+           !lazy_free_lagging_.load(std::memory_order_relaxed);
+  }
 
   Keyspace& keyspace_;
   const Config& config_;
   const UsedMemoryFn used_;
+  const std::chrono::milliseconds lazy_free_wait_;
   Evictor evictor_;  // under the keyspace's exclusive lock
   std::atomic<uint64_t> peak_{0};
   std::atomic<uint64_t> startup_{0};
+  // The background's last wait for the lazy-free thread timed out (see the header comment).
+  std::atomic<bool> lazy_free_lagging_{false};
 
   std::mutex mu_;
   std::condition_variable wake_;

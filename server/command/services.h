@@ -17,6 +17,14 @@
 
 namespace ordis::server {
 
+// The lazyfree-lazy-* switches the keyspace applies to the server's own deletions; the server
+// sets them at start-up and CONFIG SET after every change.
+inline LazyFreePolicy LazyFreePolicyOf(const Config& config) {
+  return {.eviction = config.lazyfree_lazy_eviction(),
+          .expire = config.lazyfree_lazy_expire(),
+          .server_del = config.lazyfree_lazy_server_del()};
+}
+
 struct Services {
   const CommandTable& commands;
   Config& config;

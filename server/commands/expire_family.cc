@@ -62,7 +62,7 @@ void ExpireGeneric(CommandContext& ctx, TimeUnit unit, bool absolute, std::strin
     return;
   }
   if (expire_at <= ctx.now_ms && !ks.loading()) {  // a replayed log keeps the TTL (Redis)
-    ks.Delete(ctx.db(), key);
+    ks.Delete(ctx.db(), key, ks.expire_free_mode());
   } else {
     obj = ks.SetExpire(ctx.db(), key, obj, expire_at);
   }

@@ -115,6 +115,8 @@ void MemorySection(CommandContext& ctx, InfoBuilder& b) {
   b.Field("mem_not_counted_for_evict", 0);
   b.Field("mem_allocator", base::AllocatorName());
   b.Field("active_defrag_running", 0);
+  b.Field("lazyfree_pending_objects", ctx.keyspace().lazy_free().pending());
+  b.Field("lazyfreed_objects", ctx.keyspace().lazy_free().freed());
 }
 
 void PersistenceSection(CommandContext& ctx, InfoBuilder& b) {

@@ -58,17 +58,24 @@ std::string_view EncodingName(const Object& obj, const Config& config) {
   return "raw";
 }
 
-// DEL key [key ...] / UNLINK key [key ...]
-void CmdDel(CommandContext& ctx) {
+void Delete(CommandContext& ctx, FreeMode free) {
   int64_t deleted = 0;
   for (size_t i = 1; i < ctx.args.size(); ++i) {
     if (ctx.keyspace().FindForWrite(ctx.db(), ctx.args[i], ctx.now_ms) != nullptr &&
-        ctx.keyspace().Delete(ctx.db(), ctx.args[i])) {
+        ctx.keyspace().Delete(ctx.db(), ctx.args[i], free)) {
       ++deleted;
     }
   }
   ctx.out.Integer(deleted);
 }
+
+// DEL key [key ...]
+void CmdDel(CommandContext& ctx) {
+  Delete(ctx, ctx.config().lazyfree_lazy_user_del() ? FreeMode::kLazy : FreeMode::kSync);
+}
+
+// UNLINK key [key ...]
+void CmdUnlink(CommandContext& ctx) { Delete(ctx, FreeMode::kLazy); }
 
 // EXISTS key [key ...]
 void CmdExists(CommandContext& ctx) {
@@ -268,7 +275,7 @@ void RegisterKeysFamily(CommandTable* table) {
   // clang-format off
   table->Register({
       {"del", -2, kWrite, 1, -1, 1, CmdDel, "generic", "Delete a key"},
-      {"unlink", -2, kWrite | kFast, 1, -1, 1, CmdDel, "generic",
+      {"unlink", -2, kWrite | kFast, 1, -1, 1, CmdUnlink, "generic",
        "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non blocking."},
       {"exists", -2, kReadonly | kFast, 1, -1, 1, CmdExists, "generic", "Determine if a key exists"},
       {"touch", -2, kReadonly | kFast, 1, -1, 1, CmdTouch, "generic",

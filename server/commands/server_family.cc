@@ -47,8 +47,9 @@ void CmdConfigSet(CommandContext& ctx) {
   std::string error = ctx.config().Set(
       pairs, AllowedBySetting(ctx, ctx.config().Value("enable-protected-configs")));
   if (error.empty()) {
-    // Parameters whose values live in the ACL's objects, and a lower maxmemory, which evicts at
-    // once (in the background, step by step).
+    // Parameters whose values live in the ACL's objects or the keyspace, and a lower maxmemory,
+    // which evicts at once (in the background, step by step).
+    ctx.keyspace().SetLazyFreePolicy(LazyFreePolicyOf(ctx.config()));
     for (const auto& [name, value] : pairs) {
       if (EqualsIgnoreCase(name, "maxmemory")) ctx.services.memory.LimitChanged();
       if (EqualsIgnoreCase(name, "requirepass")) ctx.services.users.SetRequirePass(value);
@@ -105,11 +106,19 @@ void CmdDbSize(CommandContext& ctx) {
   ctx.out.Integer(static_cast<int64_t>(ctx.keyspace().DbSize(ctx.db())));
 }
 
-// Both modes run synchronously here: the flush holds the exclusive lock either way.
-bool ParseFlushMode(CommandContext& ctx) {
-  if (ctx.args.size() == 1) return true;
-  if (ctx.args.size() == 2 &&
-      (EqualsIgnoreCase(ctx.args[1], "SYNC") || EqualsIgnoreCase(ctx.args[1], "ASYNC"))) {
+// FLUSHDB and FLUSHALL's [ASYNC | SYNC]: how the flushed values are freed (without either, as
+// lazyfree-lazy-user-flush says). Replies and returns false on a syntax error.
+bool ParseFlushMode(CommandContext& ctx, FreeMode* free) {
+  if (ctx.args.size() == 1) {
+    *free = ctx.config().lazyfree_lazy_user_flush() ? FreeMode::kLazy : FreeMode::kSync;
+    return true;
+  }
+  if (ctx.args.size() == 2 && EqualsIgnoreCase(ctx.args[1], "SYNC")) {
+    *free = FreeMode::kSync;
+    return true;
+  }
+  if (ctx.args.size() == 2 && EqualsIgnoreCase(ctx.args[1], "ASYNC")) {
+    *free = FreeMode::kLazy;
     return true;
   }
   ctx.out.Error(errors::kSyntax);
@@ -118,15 +127,17 @@ bool ParseFlushMode(CommandContext& ctx) {
 
 // FLUSHDB [ASYNC | SYNC]
 void CmdFlushDb(CommandContext& ctx) {
-  if (!ParseFlushMode(ctx)) return;
-  ctx.keyspace().FlushDb(ctx.db());
+  FreeMode free;
+  if (!ParseFlushMode(ctx, &free)) return;
+  ctx.keyspace().FlushDb(ctx.db(), free);
   ctx.out.Ok();
 }
 
 // FLUSHALL [ASYNC | SYNC]
 void CmdFlushAll(CommandContext& ctx) {
-  if (!ParseFlushMode(ctx)) return;
-  ctx.keyspace().FlushAll();
+  FreeMode free;
+  if (!ParseFlushMode(ctx, &free)) return;
+  ctx.keyspace().FlushAll(free);
   ctx.out.Ok();
 }
 

@@ -93,6 +93,12 @@ const std::vector<Config::Param>& Params() {
       {.name = "maxmemory-policy", .kind = Kind::kEnum, .default_value = "noeviction",
        .choices = {"volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl", "allkeys-lru",
                    "allkeys-lfu", "allkeys-random", "noeviction"}},
+      // Which deletions free large values on the lazy-free thread (server/keyspace/lazy_free.h).
+      {.name = "lazyfree-lazy-eviction", .kind = Kind::kBool, .default_value = "no"},
+      {.name = "lazyfree-lazy-expire", .kind = Kind::kBool, .default_value = "no"},
+      {.name = "lazyfree-lazy-server-del", .kind = Kind::kBool, .default_value = "no"},
+      {.name = "lazyfree-lazy-user-del", .kind = Kind::kBool, .default_value = "no"},
+      {.name = "lazyfree-lazy-user-flush", .kind = Kind::kBool, .default_value = "no"},
       // The ordered index (index/): which store, and the learned tree's LearnedStoreOptions.
       {.name = "index", .kind = Kind::kEnum, .default_value = "learned",
        .choices = {"learned", "map"}, .startup_only = true},
@@ -138,16 +144,6 @@ const std::vector<Config::Param>& Params() {
       {.name = "lfu-decay-time", .kind = Kind::kInt, .default_value = "1", .max = INT32_MAX},
       {.name = "active-expire-effort", .kind = Kind::kInt, .default_value = "1", .min = 1,
        .max = 10, .no_effect_yet = true},
-      {.name = "lazyfree-lazy-eviction", .kind = Kind::kBool, .default_value = "no",
-       .no_effect_yet = true},
-      {.name = "lazyfree-lazy-expire", .kind = Kind::kBool, .default_value = "no",
-       .no_effect_yet = true},
-      {.name = "lazyfree-lazy-server-del", .kind = Kind::kBool, .default_value = "no",
-       .no_effect_yet = true},
-      {.name = "lazyfree-lazy-user-del", .kind = Kind::kBool, .default_value = "no",
-       .no_effect_yet = true},
-      {.name = "lazyfree-lazy-user-flush", .kind = Kind::kBool, .default_value = "no",
-       .no_effect_yet = true},
       {.name = "slowlog-log-slower-than", .kind = Kind::kInt, .default_value = "10000", .min = -1,
        .no_effect_yet = true},
       {.name = "slowlog-max-len", .kind = Kind::kInt, .default_value = "128",
@@ -560,6 +556,11 @@ void Config::Mirror(const std::string& name) {
   else if (name == "maxmemory-samples") maxmemory_samples_ = static_cast<int>(as_int());
   else if (name == "lfu-log-factor") lfu_log_factor_ = static_cast<int>(as_int());
   else if (name == "lfu-decay-time") lfu_decay_time_ = static_cast<int>(as_int());
+  else if (name == "lazyfree-lazy-eviction") lazy_eviction_ = v == "yes";
+  else if (name == "lazyfree-lazy-expire") lazy_expire_ = v == "yes";
+  else if (name == "lazyfree-lazy-server-del") lazy_server_del_ = v == "yes";
+  else if (name == "lazyfree-lazy-user-del") lazy_user_del_ = v == "yes";
+  else if (name == "lazyfree-lazy-user-flush") lazy_user_flush_ = v == "yes";
   else if (name == "maxmemory-policy") {
     // The canonical name in the parameter table: static storage, so readers hold a plain view.
     for (const std::string_view& choice : FindParam(name)->choices) {

@@ -83,6 +83,12 @@ class Config {
   int maxmemory_samples() const { return maxmemory_samples_.load(std::memory_order_relaxed); }
   int lfu_log_factor() const { return lfu_log_factor_.load(std::memory_order_relaxed); }
   int lfu_decay_time() const { return lfu_decay_time_.load(std::memory_order_relaxed); }
+  // lazyfree-lazy-*: whether each kind of deletion frees large values on the lazy-free thread.
+  bool lazyfree_lazy_eviction() const { return lazy_eviction_.load(std::memory_order_relaxed); }
+  bool lazyfree_lazy_expire() const { return lazy_expire_.load(std::memory_order_relaxed); }
+  bool lazyfree_lazy_server_del() const { return lazy_server_del_.load(std::memory_order_relaxed); }
+  bool lazyfree_lazy_user_del() const { return lazy_user_del_.load(std::memory_order_relaxed); }
+  bool lazyfree_lazy_user_flush() const { return lazy_user_flush_.load(std::memory_order_relaxed); }
   OutputBufferLimit normal_output_limit() const {
     return {out_hard_.load(std::memory_order_relaxed), out_soft_.load(std::memory_order_relaxed),
             out_soft_seconds_.load(std::memory_order_relaxed)};
@@ -133,6 +139,11 @@ class Config {
   std::atomic<int> maxmemory_samples_{5};
   std::atomic<int> lfu_log_factor_{10};
   std::atomic<int> lfu_decay_time_{1};
+  std::atomic<bool> lazy_eviction_{false};
+  std::atomic<bool> lazy_expire_{false};
+  std::atomic<bool> lazy_server_del_{false};
+  std::atomic<bool> lazy_user_del_{false};
+  std::atomic<bool> lazy_user_flush_{false};
   std::atomic<int64_t> out_hard_{0};
   std::atomic<int64_t> out_soft_{0};
   std::atomic<int64_t> out_soft_seconds_{0};

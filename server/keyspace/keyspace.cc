@@ -19,6 +19,8 @@ constexpr char kSpaceKeys = 0x01;
 constexpr char kSpaceTtl = 0x02;
 constexpr size_t kPrefixLen = 2;                  // [db][space]
 constexpr size_t kTtlPrefixLen = kPrefixLen + 8;  // [db][0x02][expire_at_ms]
+// Keys a flush collects at a time (and hands to the lazy-free thread at a time).
+constexpr size_t kFlushBatch = 4096;
 
 // Big-endian with the sign bit flipped: byte order is numeric order, negative times included.
 void AppendTime(std::string* out, int64_t ms) {
@@ -49,7 +51,7 @@ Keyspace::Keyspace(int num_dbs) : Keyspace(num_dbs, index::NewLearnedStore()) {}
 
 Keyspace::~Keyspace() {
   std::unique_lock lock(mu_);
-  ClearAll();
+  ClearAll(FreeMode::kSync);
 }
 
 std::string& Keyspace::EncodeKey(int db, std::string_view key) const {
@@ -128,7 +130,7 @@ Object* Keyspace::Set(int db, std::string_view key, ObjectPtr obj) {
     Object* prev = ToObject(*old);
     // The same expire time keeps its TTL entry, re-pointed by TtlAdd's Put.
     if (prev->expire_at_ms() != raw->expire_at_ms()) TtlRemove(db, d, key, prev);
-    FreeObject(prev);
+    Free(prev, ServerDelMode());
   } else {
     ++d.keys;
   }
@@ -140,36 +142,36 @@ Object* Keyspace::Set(int db, std::string_view key, ObjectPtr obj) {
   return raw;
 }
 
-void Keyspace::Remove(int db, Db& d, std::string_view key, Object* obj) {
+void Keyspace::Remove(int db, Db& d, std::string_view key, Object* obj, FreeMode free) {
   TtlRemove(db, d, key, obj);
   [[maybe_unused]] auto erased = store_->Erase(EncodeKey(db, key));
   assert(erased && ToObject(*erased) == obj);
   --d.keys;
-  FreeObject(obj);
+  Free(obj, free);
 }
 
-bool Keyspace::Delete(int db, std::string_view key) {
+bool Keyspace::Delete(int db, std::string_view key, FreeMode free) {
   Db& d = PhysicalDb(db);
   Object* obj = Lookup(db, key);
   if (obj == nullptr) return false;
-  DeleteFound(db, d, key, obj);
+  DeleteFound(db, d, key, obj, free);
   return true;
 }
 
-void Keyspace::DeleteFound(int db, Db& d, std::string_view key, Object* obj) {
+void Keyspace::DeleteFound(int db, Db& d, std::string_view key, Object* obj, FreeMode free) {
   NotifyBeforeChange(db, key, obj);
-  Remove(db, d, key, obj);
+  Remove(db, d, key, obj, free);
   watches_.Touch(db, key, /*deleted=*/true);
 }
 
 void Keyspace::DeleteExpired(int db, std::string_view key) {
-  if (!Delete(db, key)) return;
+  if (!Delete(db, key, ModeOf(lazy_expire_))) return;
   expired_keys_.fetch_add(1, std::memory_order_relaxed);
   if (observer_ != nullptr) observer_->KeyExpired(db, key);
 }
 
 void Keyspace::RemoveExpired(int db, Db& d, std::string_view key, Object* obj) {
-  DeleteFound(db, d, key, obj);
+  DeleteFound(db, d, key, obj, ModeOf(lazy_expire_));
   expired_keys_.fetch_add(1, std::memory_order_relaxed);
   if (observer_ != nullptr) observer_->KeyExpired(db, key);
 }
@@ -177,7 +179,7 @@ void Keyspace::RemoveExpired(int db, Db& d, std::string_view key, Object* obj) {
 bool Keyspace::Evict(int db, std::string_view key, bool only_with_ttl) {
   Object* obj = Lookup(db, key);
   if (obj == nullptr || (only_with_ttl && !obj->has_ttl())) return false;
-  DeleteFound(db, PhysicalDb(db), key, obj);
+  DeleteFound(db, PhysicalDb(db), key, obj, ModeOf(lazy_eviction_));
   evicted_keys_.fetch_add(1, std::memory_order_relaxed);
   if (observer_ != nullptr) observer_->KeyEvicted(db, key);
   return true;
@@ -377,7 +379,7 @@ bool Keyspace::BulkLoad(LoadSource next, int64_t now_ms) {
   return in_order;
 }
 
-void Keyspace::FlushDb(int db) {
+void Keyspace::FlushDb(int db, FreeMode free) {
   Db& d = PhysicalDb(db);
   if (observer_ != nullptr) observer_->BeforeDbChange(db);
   changes_ += d.keys;
@@ -388,13 +390,14 @@ void Keyspace::FlushDb(int db) {
   if (only_db) {
     // This db is the whole index: drop it at once, which also returns the index's memory (erasing
     // key by key leaves empty leaves behind).
-    ClearAll();
+    ClearAll(free);
     watches_.TouchDb(db);
     return;
   }
   // Every space of the physical db; each object is freed once, through its key-space entry.
   const std::string prefix = EncodeKey(db, {}).substr(0, 1);
   std::vector<std::pair<std::string, index::ValueHandle>> batch;
+  std::vector<Object*> objects;  // the batch's values, for the lazy-free thread
   // Collect in batches: the store's scan must finish before we erase.
   while (true) {
     batch.clear();
@@ -402,31 +405,52 @@ void Keyspace::FlushDb(int db) {
                  [&](std::string_view k, index::ValueHandle h) {
                    if (k.substr(0, 1) != prefix) return false;
                    batch.emplace_back(std::string(k), h);
-                   return batch.size() < 4096;
+                   return batch.size() < kFlushBatch;
                  });
     if (batch.empty()) break;
+    objects.clear();
     for (auto& [k, h] : batch) {
       store_->Erase(k);
-      if (k[1] == kSpaceKeys) FreeObject(ToObject(h));
+      if (k[1] != kSpaceKeys) continue;
+      if (free == FreeMode::kLazy) {
+        objects.push_back(ToObject(h));
+      } else {
+        FreeObject(ToObject(h));
+      }
     }
+    lazy_free_.FreeAll(objects);
   }
   d = Db{};
   watches_.TouchDb(db);
 }
 
-void Keyspace::FlushAll() {
+void Keyspace::FlushAll(FreeMode free) {
   if (observer_ != nullptr) observer_->BeforeDbChange(-1);
   for (const Db& d : dbs_) changes_ += d.keys;
-  ClearAll();
+  ClearAll(free);
   for (int db = 0; db < num_dbs(); ++db) watches_.TouchDb(db);
 }
 
-void Keyspace::ClearAll() {
+void Keyspace::ClearAll(FreeMode free) {
+  // Lazily, the values go to the thread in batches as the scan finds them, so it frees while the
+  // scan goes on. The scan itself stays here: the store is read without the lock (Prefetch, INFO),
+  // so it cannot be swapped for an empty one and handed over whole as Redis hands over its dicts.
+  std::vector<Object*> objects;
   store_->Scan(index::ScanStart::Edge(), index::Direction::kForward,
                [&](std::string_view k, index::ValueHandle h) {
-                 if (k[1] == kSpaceKeys) FreeObject(ToObject(h));  // TTL entries share them
+                 if (k[1] != kSpaceKeys) return true;  // TTL entries share the objects
+                 if (free == FreeMode::kSync) {
+                   FreeObject(ToObject(h));
+                   return true;
+                 }
+                 objects.push_back(ToObject(h));
+                 if (objects.size() == kFlushBatch) {
+                   lazy_free_.FreeAll(objects);
+                   objects.clear();
+                 }
                  return true;
                });
+  lazy_free_.FreeAll(objects);
   store_->Clear();
   for (Db& d : dbs_) d = Db{};
 }

@@ -25,6 +25,12 @@
 // bound of its TTL entries' expire times (exact after each expiry walk), where the walk seeks: the
 // leaves its deletes emptied are never walked again.
 //
+// Lazy free: a deletion unlinks the key at once and frees its value either here, under the lock,
+// or (FreeMode::kLazy, when the value is large) on the LazyFree thread (lazy_free.h). Client
+// deletions say which (DEL, UNLINK, FLUSH*: the command layer reads the lazyfree-lazy-user-*
+// switches); the server's own follow LazyFreePolicy: evictions, expiry, and values a command
+// deletes or overwrites as a side effect (SET over a set, RENAME's target, a *STORE destination).
+//
 // Expiry: a key past its TTL is logically gone at once. Readers (shared lock) skip it and report it
 // through `expired` so the caller can delete it afterwards under the exclusive lock (lazy expiry);
 // writers delete it on sight. ExpireDueKeys deletes due keys in expiry order for active expiry
@@ -47,6 +53,7 @@
 #include "base/clock.h"
 #include "index/ordered_store.h"
 #include "index/rw_lock.h"
+#include "server/keyspace/lazy_free.h"
 #include "server/keyspace/object.h"
 #include "server/keyspace/watch_registry.h"
 
@@ -69,6 +76,20 @@ class KeyspaceObserver {
   virtual void KeyEvicted(int db, std::string_view key) = 0;
   // key in db was given the absolute expire time expire_at_ms.
   virtual void ExpireSet(int db, std::string_view key, int64_t expire_at_ms) = 0;
+};
+
+// How a deleted value is freed.
+enum class FreeMode : uint8_t {
+  kSync,  // at once, by the deleting thread
+  kLazy,  // on the lazy-free thread when large (LazyFree::Free decides), else at once
+};
+
+// Redis's lazyfree-lazy-eviction, lazyfree-lazy-expire and lazyfree-lazy-server-del: whether the
+// deletions the server makes on its own free lazily.
+struct LazyFreePolicy {
+  bool eviction = false;
+  bool expire = false;
+  bool server_del = false;  // values a command deletes or overwrites as a side effect
 };
 
 // A (db, key) whose TTL has passed, seen by a reader that could not delete it.
@@ -99,12 +120,19 @@ class Keyspace {
   // exclusive. As Find, but deletes an expired key on sight.
   Object* FindForWrite(int db, std::string_view key, int64_t now_ms);
 
-  // exclusive. Stores obj at key, replacing (and freeing) any previous object and its TTL; obj's
-  // own expire_at_ms is indexed. Returns the stored object.
+  // exclusive. Stores obj at key, replacing (and freeing, as LazyFreePolicy::server_del says) any
+  // previous object and its TTL; obj's own expire_at_ms is indexed. Returns the stored object.
   Object* Set(int db, std::string_view key, ObjectPtr obj);
-  // exclusive. Removes key; true iff it existed (expired or not).
-  bool Delete(int db, std::string_view key);
-  // exclusive. Moves the object at `from` to `to` in db `to_db`, replacing what is there.
+  // exclusive. Removes key; true iff it existed (expired or not). A client's deletion (DEL,
+  // UNLINK) says how its value is freed; one a command makes as a side effect follows
+  // LazyFreePolicy::server_del.
+  bool Delete(int db, std::string_view key, FreeMode free);
+  bool Delete(int db, std::string_view key) { return Delete(db, key, ServerDelMode()); }
+  // How a deletion because of a TTL frees its value (EXPIRE with a time past deletes as active
+  // expiry does: LazyFreePolicy::expire).
+  FreeMode expire_free_mode() const { return ModeOf(lazy_expire_); }
+  // exclusive. Moves the object at `from` to `to` in db `to_db`, replacing what is there (freed as
+  // Set frees it).
   void Move(int db, std::string_view from, int to_db, std::string_view to);
   // exclusive. Sets (kNoExpire clears) the TTL of obj, the object stored at key. Adding or removing
   // a TTL changes the object's size: it moves, and the index is re-pointed. Returns the object to
@@ -147,9 +175,10 @@ class Keyspace {
   // lock; false means none is).
   bool MaybeDue(int64_t now_ms) const;
 
-  // exclusive.
-  void FlushDb(int db);
-  void FlushAll();
+  // exclusive. FreeMode::kLazy hands every value of the flushed keys to the lazy-free thread
+  // (Redis's emptyDbAsync), whatever its size; the index is emptied here either way.
+  void FlushDb(int db, FreeMode free = FreeMode::kSync);
+  void FlushAll(FreeMode free = FreeMode::kSync);
   void SwapDb(int a, int b);
 
   // shared. Visits live keys of db in order from start (a user key bound) until visit returns
@@ -193,8 +222,20 @@ class Keyspace {
   // exclusive. The object at key, expired or not (eviction checks its pooled candidates).
   Object* FindAny(int db, std::string_view key) const { return Lookup(db, key); }
   // exclusive. Deletes key to make room under maxmemory, if it exists (and has a TTL when
-  // only_with_ttl: a pooled candidate may have lost it since); true iff it went.
+  // only_with_ttl: a pooled candidate may have lost it since), its value freed as
+  // LazyFreePolicy::eviction says; true iff it went.
   bool Evict(int db, std::string_view key, bool only_with_ttl);
+
+  // No lock needed. The switches for the server's own deletions (CONFIG SET may change them while
+  // commands run; a deletion reads them once).
+  void SetLazyFreePolicy(const LazyFreePolicy& policy) {
+    lazy_eviction_.store(policy.eviction, std::memory_order_relaxed);
+    lazy_expire_.store(policy.expire, std::memory_order_relaxed);
+    lazy_server_del_.store(policy.server_del, std::memory_order_relaxed);
+  }
+  // No lock needed. The thread lazily freed values go to (INFO's figures, eviction's wait).
+  LazyFree& lazy_free() { return lazy_free_; }
+  const LazyFree& lazy_free() const { return lazy_free_; }
 
   // No lock needed (the store is thread safe). The store's own figures for INFO's index section;
   // keys counts every record of the store: one per key, one more per key with a TTL.
@@ -205,6 +246,7 @@ class Keyspace {
   void ResetStats() {
     expired_keys_.store(0, std::memory_order_relaxed);
     evicted_keys_.store(0, std::memory_order_relaxed);
+    lazy_free_.ResetStats();
   }
 
   // Bytes one key/object pair occupies, for MEMORY USAGE (approximate, as Redis's).
@@ -234,10 +276,21 @@ class Keyspace {
   // it. No-ops for an object without a TTL.
   void TtlAdd(int db, Db& d, std::string_view key, Object* obj);
   void TtlRemove(int db, Db& d, std::string_view key, const Object* obj);
-  // Removes obj, the object at key, from the index (both entries) and frees it.
-  void Remove(int db, Db& d, std::string_view key, Object* obj);
+  // Removes obj, the object at key, from the index (both entries) and frees it as `free` says.
+  void Remove(int db, Db& d, std::string_view key, Object* obj, FreeMode free);
+  void Free(Object* obj, FreeMode free) {
+    if (free == FreeMode::kLazy) {
+      lazy_free_.Free(obj);
+    } else {
+      FreeObject(obj);
+    }
+  }
+  static FreeMode ModeOf(const std::atomic<bool>& lazy) {
+    return lazy.load(std::memory_order_relaxed) ? FreeMode::kLazy : FreeMode::kSync;
+  }
+  FreeMode ServerDelMode() const { return ModeOf(lazy_server_del_); }
   // Remove, with what any deletion owes: observers told first, WATCHers touched.
-  void DeleteFound(int db, Db& d, std::string_view key, Object* obj);
+  void DeleteFound(int db, Db& d, std::string_view key, Object* obj, FreeMode free);
   void DeleteExpired(int db, std::string_view key);
   // As DeleteExpired, for an object the TTL walk found.
   void RemoveExpired(int db, Db& d, std::string_view key, Object* obj);
@@ -245,8 +298,8 @@ class Keyspace {
   void CollectDue(int db, int64_t now_ms, size_t max_keys);
   // The soonest expire time in db (INT64_MAX if none), which becomes its floor.
   int64_t FirstExpiry(int db);
-  // Frees every object and empties the index (every database).
-  void ClearAll();
+  // Frees every object (as `free` says) and empties the index (every database).
+  void ClearAll(FreeMode free);
 
   bool IsExpired(const Object* obj, int64_t now_ms) const {
     return !loading_ && obj->has_ttl() && obj->expire_at_ms() <= now_ms;
@@ -269,6 +322,11 @@ class Keyspace {
   WatchRegistry watches_;
   std::atomic<uint64_t> expired_keys_{0};
   std::atomic<uint64_t> evicted_keys_{0};
+  std::atomic<bool> lazy_eviction_{false};
+  std::atomic<bool> lazy_expire_{false};
+  std::atomic<bool> lazy_server_del_{false};
+  // Values handed over are unlinked: it may go before or after the store.
+  LazyFree lazy_free_;
   std::mt19937_64 rng_{0x6f726469};  // exclusive: RANDOMKEY
   struct SampledKey {
     std::string key;
