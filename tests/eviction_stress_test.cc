@@ -38,18 +38,24 @@ using ordis::test::RunningServer;
 using ordis::test::Str;
 
 constexpr int kWriters = 8;
+// The limit: the empty server's used_memory plus kRoom. A key here costs about 200 bytes of
+// used_memory, so the keys written are four times the room (under sanitizers, three times).
 #ifdef ORDIS_TEST_SANITIZED
-constexpr int kKeysPerWriter = 5000;
-constexpr int kWritesPerWriter = 12000;
+constexpr int kKeysPerWriter = 4000;
+constexpr int kWritesPerWriter = 8000;
+constexpr int64_t kRoom = 2 << 20;
+// Under sanitizers used_memory is the sanitizer's count of the whole process, the test's client
+// threads included: only the server's own count (jemalloc's, per server thread) bounds the
+// sampled peak.
+constexpr bool kPeakIsTheServers = false;
 #else
 constexpr int kKeysPerWriter = 10000;
 constexpr int kWritesPerWriter = 40000;
-#endif
-constexpr int kBatch = 16;         // SETs per pipeline
-constexpr size_t kValueSize = 96;  // a raw string on ordis (more than an embedded one holds)
-// The limit: the empty server's used_memory plus this. A key here costs about 200 bytes of
-// used_memory, so the 80,000 keys are four times the room (40,000 under sanitizers, twice).
 constexpr int64_t kRoom = 4 << 20;
+constexpr bool kPeakIsTheServers = true;
+#endif
+constexpr int kBatch = 16;           // SETs per pipeline
+constexpr size_t kValueSize = 96;    // a raw string on ordis (more than an embedded one holds)
 constexpr double kTolerance = 0.05;  // of the limit (the "within 5%")
 
 std::string Key(int writer, int key) {
@@ -262,7 +268,9 @@ void RunWriters(const char* policy, int64_t room) {
   EXPECT_GT(present, 0);
   EXPECT_LT(present, kWriters * kKeysPerWriter);
   EXPECT_LE(static_cast<double>(used), limit * (1 + kTolerance));
-  EXPECT_LE(static_cast<double>(peak), limit * (1 + kTolerance));
+  if (kPeakIsTheServers) {
+    EXPECT_LE(static_cast<double>(peak), limit * (1 + kTolerance));
+  }
 }
 
 class EvictionStressTest : public ::testing::TestWithParam<const char*> {};
