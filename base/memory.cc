@@ -161,6 +161,11 @@ bool PurgeAllocator() {
   return mallctl(purge_all.c_str(), nullptr, nullptr, nullptr, 0) == 0;
 }
 
+bool StartAllocatorBackgroundPurge() {
+  bool enable = true;
+  return mallctl("background_thread", nullptr, nullptr, &enable, sizeof(enable)) == 0;
+}
+
 std::string AllocatorReport() {
   std::string text;
   malloc_stats_print(
@@ -190,6 +195,8 @@ AllocatorStats ReadAllocatorStats() {
 }
 
 std::string_view AllocatorName() { return "libc"; }
+
+bool StartAllocatorBackgroundPurge() { return false; }
 
 bool PurgeAllocator() {
 #if defined(ORDIS_SANITIZER_ALLOCATOR)

@@ -59,6 +59,11 @@ std::string_view AllocatorName();
 // Returns unused dirty pages to the system (MEMORY PURGE). False when the allocator cannot.
 bool PurgeAllocator();
 
+// Starts the allocator's own threads that return dirty pages to the system over time, so RSS
+// follows used memory on an idle server too (Redis's jemalloc-bg-thread, on by default). False
+// when the allocator has none.
+bool StartAllocatorBackgroundPurge();
+
 // The allocator's own statistics report as text (MEMORY MALLOC-STATS); "" when it has none.
 std::string AllocatorReport();
 

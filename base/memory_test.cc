@@ -113,5 +113,10 @@ TEST(Allocator, ReportsItself) {
   EXPECT_TRUE(PurgeAllocator() || AllocatorName() == "libc");
 }
 
+TEST(Allocator, StartsItsBackgroundPurge) {
+  // jemalloc purges from its own threads once asked; the sanitizers' allocator cannot.
+  EXPECT_EQ(StartAllocatorBackgroundPurge(), AllocatorName().starts_with("jemalloc"));
+}
+
 }  // namespace
 }  // namespace ordis::base

@@ -223,23 +223,31 @@ bool LearnedStore::Sample(std::string_view lo, std::string_view hi, uint64_t ran
       const uint32_t n = std::min<uint32_t>(static_cast<uint32_t>(count), end - begin);
       const uint32_t start = static_cast<uint32_t>(next(end - begin));
       KeyBuffer key;
+      size_t visited = 0;
       for (uint32_t k = 0; k < n; ++k) {
         const uint32_t i = begin + (start + k) % (end - begin);
         std::string_view ki = leaf->Key(i, &key);
         if (!current) {
           if (std::optional<ValueHandle> v = ReadLeaf(leaf, ki, HashKey(ki), read_version)) {
             visit(ki, *v);
+            ++visited;
           }
         } else if (const BufferEntry* e = NewestBuffered(buf, ki, HashKey(ki), read_version)) {
-          if (!e->erase) visit(ki, e->value);
+          if (!e->erase) {
+            visit(ki, e->value);
+            ++visited;
+          }
         } else {
           visit(ki, leaf->handles[i]);
+          ++visited;
         }
       }
-      return true;
+      if (visited > 0) return true;
+      // Every key of the run was erased since the leaf was built (evictions leave such runs
+      // behind until the leaf's patch): its buffer, then another leaf.
     }
-    // A leaf with no key in range may have some in its buffer (a small store may hold all its
-    // keys in buffers): the newest entry per key decides.
+    // A leaf with no live key in range may have some in its buffer (a small store may hold all
+    // its keys in buffers): the newest entry per key decides.
     if (buf == nullptr) continue;
     uint32_t n = std::min(buf->published.load(std::memory_order_acquire), buf->capacity);
     size_t visited = 0;

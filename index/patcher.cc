@@ -31,6 +31,10 @@ void LearnedStore::PatchLoop() {
       if (stop_) return;
       if (queue_.empty()) {
         poll = std::min(poll * 2, std::chrono::milliseconds(128));
+        // Nodes retired by the last patches (or a Clear) are otherwise freed only by the next
+        // patch: an idle store would hold them, and used_memory with them, indefinitely.
+        lock.unlock();
+        if (epochs_.pending() > 0) epochs_.Reclaim();
         continue;
       }
       poll = kPatchPoll;

@@ -11,6 +11,7 @@
 int main(int argc, char** argv) {
   using ordis::server::Config;
   ordis::base::MemoryAccountedThread accounted;
+  ordis::base::StartAllocatorBackgroundPurge();
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
       std::fputs(Config::Help().c_str(), stdout);

@@ -8,17 +8,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <filesystem>
-#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "server/config/config.h"
 #include "server/net/io_thread.h"
-#include "server/server.h"
-#include "tests/free_port.h"
 #include "tests/hiredis_client.h"
+#include "tests/running_server.h"
 
 namespace ordis::server {
 namespace {
@@ -26,63 +22,10 @@ namespace {
 using ordis::test::Command;
 using ordis::test::Connect;
 using ordis::test::Context;
-using ordis::test::FreePort;
 using ordis::test::GetReply;
 using ordis::test::Reply;
+using ordis::test::RunningServer;
 using ordis::test::Str;
-
-class RunningServer {
- public:
-  explicit RunningServer(int threads) {
-    for (int attempt = 0; attempt < 5 && !listening_; ++attempt) {
-      port_ = FreePort();
-      dir_ = ::testing::TempDir() + "ordis-move-" + std::to_string(port_);
-      std::error_code error;
-      std::filesystem::create_directories(dir_, error);
-      if (error) continue;
-      std::vector<std::string> args = {"ordis-server",
-                                       "--port",
-                                       std::to_string(port_),
-                                       "--threads",
-                                       std::to_string(threads),
-                                       "--adaptive-threads",
-                                       "no",
-                                       "--save",
-                                       "",
-                                       "--appendonly",
-                                       "no",
-                                       "--dir",
-                                       dir_};
-      std::vector<char*> argv;
-      for (std::string& a : args) argv.push_back(a.data());
-      auto config = std::make_unique<Config>();
-      config->LoadCommandLine(static_cast<int>(argv.size()), argv.data());
-      server_ = std::make_unique<Server>(std::move(config));
-      runner_ = std::thread([this] { server_->Run(); });
-      listening_ = server_->WaitUntilListening();
-      if (!listening_) {  // the port was taken meanwhile: Run returned
-        runner_.join();
-        server_.reset();
-      }
-    }
-  }
-  ~RunningServer() {
-    if (listening_) {
-      server_->RequestShutdown();
-      runner_.join();
-    }
-  }
-  bool listening() const { return listening_; }
-  int port() const { return port_; }
-  Server& server() { return *server_; }
-
- private:
-  int port_ = -1;
-  std::string dir_;
-  bool listening_ = false;
-  std::unique_ptr<Server> server_;
-  std::thread runner_;
-};
 
 TEST(ConnectionMoveTest, IncrementsExactWhileConnectionsMove) {
   constexpr int kThreads = 3;

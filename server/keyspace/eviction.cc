@@ -113,8 +113,12 @@ bool Evictor::EvictOne(Keyspace& keyspace, const EvictionOptions& options, int64
     return with_ttl ? keyspace.ExpiresCount(d) > 0 : keyspace.DbSize(d) > 0;
   };
   const int dbs = keyspace.num_dbs();
+  // A sample may find nothing though keys are left (its runs all deleted but not yet patched
+  // away), and pooled candidates may all be gone: a few more rounds before concluding that
+  // nothing may go.
+  constexpr int kRounds = 16;
   if (IsRandom(options.policy)) {
-    for (int i = 0; i < dbs; ++i) {
+    for (int i = 0; i < dbs * kRounds; ++i) {
       int d = next_db_++ % dbs;
       if (!has_candidates(d)) continue;
       bool picked = false;
@@ -129,11 +133,15 @@ bool Evictor::EvictOne(Keyspace& keyspace, const EvictionOptions& options, int64
     }
     return false;
   }
-  while (true) {
+  for (int round = 0; round < kRounds; ++round) {
+    bool any = false;
     for (int d = 0; d < dbs; ++d) {
-      if (has_candidates(d)) Fill(keyspace, options, d, now_ms);
+      if (has_candidates(d)) {
+        any = true;
+        Fill(keyspace, options, d, now_ms);
+      }
     }
-    if (pool_.empty()) return false;
+    if (!any) return false;
     // The best candidates first; one deleted or changed since it was pooled is dropped.
     while (!pool_.empty()) {
       Candidate best = std::move(pool_.back());
@@ -147,6 +155,7 @@ bool Evictor::EvictOne(Keyspace& keyspace, const EvictionOptions& options, int64
       if (evicted) return true;
     }
   }
+  return false;
 }
 
 }  // namespace ordis::server
