@@ -131,9 +131,9 @@ TEST(ZSetTreeTest, OrderedLoadPacksLeaves) {
     ASSERT_TRUE(tree.Insert(member, 0));
   }
   ASSERT_EQ(tree.Validate(), "");
-  // A record (9 + 14 bytes), a full leaf's 16 bytes per entry, and a hash slot of 9 bytes at
-  // a load of at least 7/16.
-  EXPECT_LT(tree.MemoryUsage() / kN, 23 + 17 + 21u);
+  // A record (9 + 14 bytes), a full leaf's 8.4 bytes per entry (512 bytes for 61), and the hash
+  // index's 131,071 slots of 9 bytes (11.8 a member); inner nodes add about one byte.
+  EXPECT_LT(tree.MemoryUsage() / kN, 23 + 9 + 13u);
   EXPECT_EQ(tree.Rank("m:000000054321"), 54321u);
 }
 
