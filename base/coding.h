@@ -91,9 +91,9 @@ inline bool GetLengthPrefixed(std::string_view* in, std::string_view* out) {
   return true;
 }
 
-// In-memory forms whose bytes were written by PutVarint32 and are trusted (a sorted set's packed
-// entries): a 32-bit varint is at most 5 bytes. PutVarint32 returns the end of what it wrote,
-// GetVarint32 the end of what it read.
+// In-memory forms whose bytes were written by PutVarint32 / PutVarint64 and are trusted (a sorted
+// set's packed entries): a 32-bit varint is at most 5 bytes, a 64-bit one 10. The Put functions
+// return the end of what they wrote, the Get functions the end of what they read.
 inline char* PutVarint32(char* p, uint32_t v) {
   while (v >= 0x80) {
     *p++ = static_cast<char>((v & 0x7f) | 0x80);
@@ -107,6 +107,24 @@ inline const char* GetVarint32(const char* p, uint32_t* v) {
   for (int shift = 0;; shift += 7) {
     const auto byte = static_cast<uint8_t>(*p++);
     result |= static_cast<uint32_t>(byte & 0x7f) << shift;
+    if (byte < 0x80) break;
+  }
+  *v = result;
+  return p;
+}
+inline char* PutVarint64(char* p, uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = static_cast<char>((v & 0x7f) | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<char>(v);
+  return p;
+}
+inline const char* GetVarint64(const char* p, uint64_t* v) {
+  uint64_t result = 0;
+  for (int shift = 0;; shift += 7) {
+    const auto byte = static_cast<uint8_t>(*p++);
+    result |= static_cast<uint64_t>(byte & 0x7f) << shift;
     if (byte < 0x80) break;
   }
   *v = result;

@@ -23,23 +23,6 @@ source "$root/bench/lib.sh"
 workdir=$(mktemp -d)
 trap 'rm -rf "$workdir"' EXIT
 
-# A binary for a commit or a path.
-binary() {
-  if [ -x "$1" ]; then
-    echo "$1"
-    return
-  fi
-  local sha tree build
-  sha=$(git -C "$root" rev-parse --short "$1")
-  tree="$workdir/src-$sha"
-  build="$root/build-at-$sha"
-  git -C "$root" worktree add --detach "$tree" "$sha" >/dev/null 2>&1
-  cmake -S "$tree" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$build" --target ordis-server -j"$(nproc)" >/dev/null
-  git -C "$root" worktree remove --force "$tree" >/dev/null
-  echo "$build/server/ordis-server"
-}
-
 port=$(free_port)
 
 # Instructions the server ran for the load, as user $2 ("" for default).
@@ -63,8 +46,8 @@ count() {
   callgrind_annotate "$out" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }'
 }
 
-base_bin=$(binary "$base")
-new_bin=$(binary "$new")
+base_bin=$(ordis_binary "$base")
+new_bin=$(ordis_binary "$new")
 printf 'server instructions per request: %d SET + %d GET, -P 16, one connection, --threads 1\n' \
   "$requests" "$requests"
 printf 'base %s, new %s\n\n' "$base" "$new"

@@ -32,3 +32,42 @@ cpu_ticks() {  # pid -> utime+stime of the process (all its threads), in clock t
   # Fields counted after the command name, which may hold spaces.
   awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
 }
+
+# An ordis-server binary for a commit (built Release in $root/build-at-<sha>, its sources checked
+# out under $workdir for the build) or a path to a binary (printed as it is).
+ordis_binary() {
+  if [ -x "$1" ]; then
+    echo "$1"
+    return
+  fi
+  local sha tree build
+  sha=$(git -C "$root" rev-parse --short "$1")
+  tree="$workdir/src-$sha"
+  build="$root/build-at-$sha"
+  git -C "$root" worktree add --detach "$tree" "$sha" >/dev/null 2>&1
+  cmake -S "$tree" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$build" --target ordis-server -j"$(nproc)" >/dev/null
+  git -C "$root" worktree remove --force "$tree" >/dev/null
+  echo "$build/server/ordis-server"
+}
+
+# RESP of ZADD key commands of 1000 members each: m:%012d for i in 0..999999, score 0 or i, i
+# ascending or (shuffled) in a fixed random order.
+zset_resp() {  # key zero|index|shuffled
+  /usr/bin/python3 - "$1" "$2" <<'EOF'
+import random, sys
+key, how = sys.argv[1].encode(), sys.argv[2]
+n, batch = 1_000_000, 1000
+order = list(range(n))
+if how == "shuffled":
+    random.Random(1).shuffle(order)
+head = b"*%d\r\n$4\r\nZADD\r\n$%d\r\n%s\r\n" % (2 + 2 * batch, len(key), key)
+out = sys.stdout.buffer
+for start in range(0, n, batch):
+    parts = [head]
+    for i in order[start:start + batch]:
+        s = b"%d" % i if how == "index" else b"0"
+        parts.append(b"$%d\r\n%s\r\n$14\r\nm:%012d\r\n" % (len(s), s, i))
+    out.write(b"".join(parts))
+EOF
+}

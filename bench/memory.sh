@@ -11,7 +11,8 @@
 # request, alternating, median of the rounds.
 #
 #   bench/memory.sh [rounds]   (rounds of the CPU rows; default 3)
-#   KEYS=1000000 bench/memory.sh   (keys per row; the 1 KB row loads KEYS/10)
+#   KEYS=1000000 bench/memory.sh   (keys per row; the 1 KB row loads KEYS/10; the small sorted sets
+#                                  row KEYS/2 members in sets of 5)
 #
 # Quote ratios, not absolute numbers: the machine is shared. Memory rows are single runs (memory
 # does not depend on load); CPU rows are medians.
@@ -57,7 +58,13 @@ def cmd(*args):
         out.append(b"$%d\r\n%s\r\n" % (len(a), a))
     return b"".join(out)
 with open(path, "wb") as f:
-    if kind == "zset":
+    if kind == "zsmall":  # count members in sorted sets of 5 (the small form), scores 0..4
+        for i in range(count // 5):
+            args = ["ZADD", "zs:%012d" % i]
+            for j in range(5):
+                args += [str(j), "m:%012d" % j]
+            f.write(cmd(*args))
+    elif kind == "zset":
         for start in range(0, count, 1000):
             args = ["ZADD", "z"]
             for i in range(start, min(start + 1000, count)):
@@ -84,7 +91,7 @@ PY
 
 rows=("keys, 3-byte values|$keys|small" "keys, 3-byte values, random order|$keys|shuffled" "keys, 32-byte values, EX 3600|$keys|ttl"
   "keys, integer values|$keys|int" "keys, 1 KB values|$((keys / 10))|1k"
-  "sorted set members|$keys|zset")
+  "sorted set members|$keys|zset" "small sorted sets (5 members), per member|$((keys / 2))|zsmall")
 printf 'memory per key (used_memory and RSS growth over the load)\n\n'
 printf '| row | count | ordis used B/key | redis used B/key | ratio | ordis RSS B/key | redis RSS B/key | ratio |\n'
 printf '|---|---|---|---|---|---|---|---|\n'

@@ -213,26 +213,6 @@ zset_write_rows=(
   "ZADD z 0 n:rand (new) -P 16|-c 50 -P 16 -n 500000 -r 100000000 ZADD z 0 n:__rand_int__|="
 )
 
-# RESP of ZADD key commands of 1000 members each: m:%012d for i in 0..999999, score 0 or i, i
-# ascending or (shuffled) in a fixed random order.
-zset_resp() {  # key zero|index|shuffled
-  /usr/bin/python3 - "$1" "$2" <<'EOF'
-import random, sys
-key, how = sys.argv[1].encode(), sys.argv[2]
-n, batch = 1_000_000, 1000
-order = list(range(n))
-if how == "shuffled":
-    random.Random(1).shuffle(order)
-head = b"*%d\r\n$4\r\nZADD\r\n$%d\r\n%s\r\n" % (2 + 2 * batch, len(key), key)
-out = sys.stdout.buffer
-for start in range(0, n, batch):
-    parts = [head]
-    for i in order[start:start + batch]:
-        s = b"%d" % i if how == "index" else b"0"
-        parts.append(b"$%d\r\n%s\r\n$14\r\nm:%012d\r\n" % (len(s), s, i))
-    out.write(b"".join(parts))
-EOF
-}
 info_field() {  # port field [section] -> value from INFO section (default memory)
   redis-cli -p "$1" info "${3:-memory}" | tr -d '\r' | awk -F: -v f="$2" '$1 == f {print $2}'
 }

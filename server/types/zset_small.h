@@ -1,15 +1,21 @@
 // The small form of a sorted set (Redis's listpack): entries packed in one byte array in
-// (score, member) order, each an 8-byte score, a varint member length and the member's bytes.
+// (score, member) order, each a score, a varint member length and the member's bytes. A score is
+// a varint v: an integral score of at most 2^53 in magnitude (exact in a double) is v = 2 *
+// ZigZag(score), one byte up to +-31 and five for a timestamp in seconds, as Redis's listpack
+// keeps integers; any other score is v = 1 followed by the double's 8 bytes.
 // Every operation is one linear pass, which at the sizes the small form is used for (at most
-// zset-max-listpack-entries, 128 by default) costs less than following pointers would, and the
-// set pays 9 bytes beyond its members' bytes per entry.
+// zset-max-listpack-entries, 128 by default) costs less than following pointers would. The array
+// is one malloc'd block of the entries' bytes rounded up to the allocator's size class, resized
+// when a change leaves that class, as a listpack is (a std::string's doubling left up to half its
+// block unused): a set of 5 members of 14 bytes with small integer scores is one 80-byte block
+// (with 8-byte scores and a string: 128).
 //
 // Thread safety: as the standard containers.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
-#include <string>
 #include <string_view>
 
 #include "server/types/zset_entry.h"
@@ -18,9 +24,14 @@ namespace ordis::server {
 
 class ZSetSmall {
  public:
+  ZSetSmall() = default;
+  ZSetSmall(const ZSetSmall& other);
+  ZSetSmall& operator=(const ZSetSmall& other);
+  ZSetSmall(ZSetSmall&& other) noexcept;
+  ZSetSmall& operator=(ZSetSmall&& other) noexcept;
+  ~ZSetSmall();
+
   size_t size() const { return size_; }
-  // The length of the longest member (the small form's other limit).
-  size_t max_member_size() const { return max_member_; }
 
   std::optional<double> Score(std::string_view member) const;
   // Adds or moves member; true iff added.
@@ -30,20 +41,24 @@ class ZSetSmall {
   size_t CountBefore(ZBefore before) const;
   void VisitFrom(size_t first, bool reverse, ZVisit visit) const;
   void EraseRanks(size_t first, size_t last);
-  size_t MemoryUsage() const { return bytes_.capacity(); }
+  size_t MemoryUsage() const { return capacity_; }
+  // The entries' bytes (the block holds at least these).
+  size_t encoded_size() const { return used_; }
 
  private:
   struct Cursor;
-  // The byte offset of member's entry, or npos.
-  size_t Find(std::string_view member) const;
-  // Removes the entry at offset.
-  void EraseAt(size_t offset);
+  static constexpr size_t kNotFound = SIZE_MAX;
 
-  std::string bytes_;
-  size_t size_ = 0;
-  // An upper bound of the longest member: it only grows (a set that had a long member is already
-  // large, and a large set never turns small again).
-  size_t max_member_ = 0;
+  // The byte offset of member's entry, or kNotFound.
+  size_t Find(std::string_view member) const;
+  // Replaces the removed bytes at offset with a gap of inserted bytes, resizing the block to fit;
+  // returns the gap (nullptr when the set is left with no bytes).
+  char* Splice(size_t offset, size_t removed, size_t inserted);
+
+  char* bytes_ = nullptr;  // used_ bytes; nullptr when empty
+  size_t used_ = 0;
+  size_t capacity_ = 0;  // the block's usable size: its allocator size class
+  size_t size_ = 0;      // entries
 };
 
 }  // namespace ordis::server

@@ -8,8 +8,12 @@
 namespace ordis::server {
 namespace {
 
-// 64 entries: a leaf's scores fill 8 cache lines, and a split moves at most 1 KiB.
-constexpr size_t kLeafCapacity = 64;
+// A leaf fills jemalloc's 512-byte size class exactly (a block is rounded up to its class: the
+// 1,048-byte leaf of 64 scores and pointers cost 1,280): 24 bytes of header and 61 record pointers.
+// An inner node is 8 + 32 children of 56 bytes, 1,800 of a 2,048 class (a byte a member): 36
+// would fill it, but rank descents scan the counts linearly, and ZRANGEBYLEX then ran 1.6% more
+// instructions (bench/zset-instructions.sh).
+constexpr size_t kLeafCapacity = 61;
 constexpr size_t kInnerCapacity = 32;
 constexpr size_t kLeafMin = kLeafCapacity / 4;
 constexpr size_t kInnerMin = kInnerCapacity / 4;
@@ -18,11 +22,13 @@ constexpr int kMaxHeight = 24;
 
 }  // namespace
 
+// Entries are record pointers only, scores stay in the records: a search in a leaf compares
+// members, so it reads the records anyway, and a record's score sits just before its member's
+// bytes. Scores kept here too cost 8 bytes a member and moved twice the bytes on each insertion.
 struct ZSetTree::Leaf {
   uint32_t n = 0;
   Leaf* prev = nullptr;
   Leaf* next = nullptr;
-  double score[kLeafCapacity];
   Record* rec[kLeafCapacity];
 };
 
@@ -80,7 +86,9 @@ std::string_view ZSetTree::MemberOf(const Record* r) {
 
 // --- Life cycle ---------------------------------------------------------------------------------
 
-ZSetTree::ZSetTree() : root_(new Leaf) {}
+ZSetTree::ZSetTree() : root_(new Leaf) {
+  static_assert(sizeof(Leaf) == 512 && sizeof(Inner) <= 2048);
+}
 
 ZSetTree::ZSetTree(const ZSetTree& other) : ZSetTree() {
   index_.reserve(other.size());
@@ -165,11 +173,12 @@ size_t ZSetTree::Descend(ZBefore before, Path* path) const {
   path->leaf = leaf;
   // The search below reads the records of about log2(n) entries, one after the other; fetching
   // every record's first line at once overlaps those misses.
-  for (size_t i = 0; i < leaf->n; ++i) __builtin_prefetch(leaf->rec[i] + sizeof(double));
+  for (size_t i = 0; i < leaf->n; ++i) __builtin_prefetch(leaf->rec[i]);
   size_t lo = 0, hi = leaf->n;
   while (lo < hi) {
     const size_t mid = (lo + hi) / 2;
-    if (before(leaf->score[mid], MemberOf(leaf->rec[mid]))) {
+    const Record* r = leaf->rec[mid];
+    if (before(ScoreOf(r), MemberOf(r))) {
       lo = mid + 1;
     } else {
       hi = mid;
@@ -208,15 +217,13 @@ void ZSetTree::TreeInsert(double score, Record* r) {
     rightmost = rightmost && path.idx[level] + 1 == in->n;
   }
   Leaf* leaf = path.leaf;
-  auto insert_at = [](Leaf* l, size_t at, double s, Record* rec) {
-    std::memmove(&l->score[at + 1], &l->score[at], (l->n - at) * sizeof(double));
+  auto insert_at = [](Leaf* l, size_t at, Record* rec) {
     std::memmove(&l->rec[at + 1], &l->rec[at], (l->n - at) * sizeof(Record*));
-    l->score[at] = s;
     l->rec[at] = rec;
     ++l->n;
   };
   if (leaf->n < kLeafCapacity) {
-    insert_at(leaf, pos, score, r);
+    insert_at(leaf, pos, r);
     return;
   }
 
@@ -226,7 +233,6 @@ void ZSetTree::TreeInsert(double score, Record* r) {
   const bool append = rightmost && pos == leaf->n;
   const size_t keep = append ? leaf->n : leaf->n / 2;
   right->n = leaf->n - static_cast<uint32_t>(keep);
-  std::memcpy(right->score, &leaf->score[keep], right->n * sizeof(double));
   std::memcpy(right->rec, &leaf->rec[keep], right->n * sizeof(Record*));
   leaf->n = static_cast<uint32_t>(keep);
   right->next = leaf->next;
@@ -234,14 +240,14 @@ void ZSetTree::TreeInsert(double score, Record* r) {
   right->prev = leaf;
   leaf->next = right;
   if (pos < keep) {
-    insert_at(leaf, pos, score, r);
+    insert_at(leaf, pos, r);
   } else {
-    insert_at(right, pos - keep, score, r);
+    insert_at(right, pos - keep, r);
   }
 
   // Hand the new node up until a parent has room.
   void* new_child = right;
-  double sep_score = right->score[0];
+  double sep_score = ScoreOf(right->rec[0]);
   std::string sep_member(MemberOf(right->rec[0]));
   uint64_t new_count = right->n;
   for (int level = height_ - 1; level >= 0; --level) {
@@ -334,7 +340,6 @@ void ZSetTree::TreeErase(double score, Record* r) {
   // Entries <= r end at pos, and r is in the path's leaf (see TreeInsert): it is the last.
   Leaf* leaf = path.leaf;
   const size_t at = pos - 1;
-  std::memmove(&leaf->score[at], &leaf->score[at + 1], (leaf->n - at - 1) * sizeof(double));
   std::memmove(&leaf->rec[at], &leaf->rec[at + 1], (leaf->n - at - 1) * sizeof(Record*));
   --leaf->n;
   FinishErase(&path, 1);
@@ -381,7 +386,6 @@ void ZSetTree::RebalanceChildren(Inner* parent, size_t a, bool children_are_leav
     auto* l = static_cast<Leaf*>(parent->child[a]);
     auto* r = static_cast<Leaf*>(parent->child[b]);
     if (l->n + r->n <= kLeafCapacity) {
-      std::memcpy(&l->score[l->n], r->score, r->n * sizeof(double));
       std::memcpy(&l->rec[l->n], r->rec, r->n * sizeof(Record*));
       l->n += r->n;
       l->next = r->next;
@@ -394,24 +398,20 @@ void ZSetTree::RebalanceChildren(Inner* parent, size_t a, bool children_are_leav
     const size_t half = (l->n + r->n) / 2;
     if (l->n < half) {  // r's first entries move to l's end
       const size_t m = half - l->n;
-      std::memcpy(&l->score[l->n], r->score, m * sizeof(double));
       std::memcpy(&l->rec[l->n], r->rec, m * sizeof(Record*));
-      std::memmove(r->score, &r->score[m], (r->n - m) * sizeof(double));
       std::memmove(r->rec, &r->rec[m], (r->n - m) * sizeof(Record*));
       l->n += static_cast<uint32_t>(m);
       r->n -= static_cast<uint32_t>(m);
     } else {  // l's last entries move to r's front
       const size_t m = l->n - half;
-      std::memmove(&r->score[m], r->score, r->n * sizeof(double));
       std::memmove(&r->rec[m], r->rec, r->n * sizeof(Record*));
-      std::memcpy(r->score, &l->score[l->n - m], m * sizeof(double));
       std::memcpy(r->rec, &l->rec[l->n - m], m * sizeof(Record*));
       l->n -= static_cast<uint32_t>(m);
       r->n += static_cast<uint32_t>(m);
     }
     parent->count[a] = l->n;
     parent->count[b] = r->n;
-    parent->sep_score[b] = r->score[0];
+    parent->sep_score[b] = ScoreOf(r->rec[0]);
     parent->sep_member[b].assign(MemberOf(r->rec[0]));
     return;
   }
@@ -535,7 +535,7 @@ void ZSetTree::VisitFrom(size_t first, bool reverse, ZVisit visit) const {
     for (;;) {
       for (; pos < leaf->n; ++pos) {
         if (pos + kAhead < leaf->n) __builtin_prefetch(leaf->rec[pos + kAhead]);
-        if (!visit(MemberOf(leaf->rec[pos]), leaf->score[pos])) return;
+        if (!visit(MemberOf(leaf->rec[pos]), ScoreOf(leaf->rec[pos]))) return;
       }
       leaf = leaf->next;
       if (leaf == nullptr) return;
@@ -545,7 +545,7 @@ void ZSetTree::VisitFrom(size_t first, bool reverse, ZVisit visit) const {
   for (;;) {
     for (size_t i = pos + 1; i-- > 0;) {
       if (i >= kAhead) __builtin_prefetch(leaf->rec[i - kAhead]);
-      if (!visit(MemberOf(leaf->rec[i]), leaf->score[i])) return;
+      if (!visit(MemberOf(leaf->rec[i]), ScoreOf(leaf->rec[i]))) return;
     }
     leaf = leaf->prev;
     if (leaf == nullptr) return;
@@ -566,7 +566,6 @@ void ZSetTree::EraseRanks(size_t first, size_t last) {
       record_bytes_ -= RecordSize(r);
       FreeRecord(r);
     }
-    std::memmove(&leaf->score[pos], &leaf->score[pos + k], (leaf->n - pos - k) * sizeof(double));
     std::memmove(&leaf->rec[pos], &leaf->rec[pos + k], (leaf->n - pos - k) * sizeof(Record*));
     leaf->n -= static_cast<uint32_t>(k);
     FinishErase(&path, k);
@@ -615,13 +614,13 @@ std::string ZSetTree::Validate() const {
       for (size_t i = 0; i < leaf->n; ++i) {
         const Record* r = leaf->rec[i];
         const std::string_view m = MemberOf(r);
-        if (ScoreOf(r) != leaf->score[i]) fail("leaf score differs from record");
+        const double score = ScoreOf(r);
         if (!index_.contains(m)) fail("leaf member missing from index");
-        if (have_last && !ZLess(last_score, last_member, leaf->score[i], m)) fail("order");
-        if (lo != nullptr && ZLess(leaf->score[i], m, lo->score, lo->member)) fail("below sep");
-        if (hi != nullptr && !ZLess(leaf->score[i], m, hi->score, hi->member)) fail("above sep");
+        if (have_last && !ZLess(last_score, last_member, score, m)) fail("order");
+        if (lo != nullptr && ZLess(score, m, lo->score, lo->member)) fail("below sep");
+        if (hi != nullptr && !ZLess(score, m, hi->score, hi->member)) fail("above sep");
         have_last = true;
-        last_score = leaf->score[i];
+        last_score = score;
         last_member.assign(m);
       }
       return leaf->n;
