@@ -227,18 +227,16 @@ bool LearnedStore::Sample(std::string_view lo, std::string_view hi, uint64_t ran
       for (uint32_t k = 0; k < n; ++k) {
         const uint32_t i = begin + (start + k) % (end - begin);
         std::string_view ki = leaf->Key(i, &key);
+        std::optional<ValueHandle> value;
         if (!current) {
-          if (std::optional<ValueHandle> v = ReadLeaf(leaf, ki, HashKey(ki), read_version)) {
-            visit(ki, *v);
-            ++visited;
-          }
+          value = ReadLeaf(leaf, ki, HashKey(ki), read_version);
         } else if (const BufferEntry* e = NewestBuffered(buf, ki, HashKey(ki), read_version)) {
-          if (!e->erase) {
-            visit(ki, e->value);
-            ++visited;
-          }
+          if (!e->erase) value = e->value;
         } else {
-          visit(ki, leaf->handles[i]);
+          value = leaf->handles[i];
+        }
+        if (value) {
+          visit(ki, *value);
           ++visited;
         }
       }

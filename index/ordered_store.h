@@ -83,8 +83,9 @@ class OrderedStore {
   // through random children overlapping the range and takes a run of neighbours from a random
   // position of the leaf it reaches, so every key is about equally likely to be among them.
   // Visits fewer when the leaf holds fewer; entries still in a write buffer are offered only from
-  // a leaf with none of the range. False when the store cannot sample (the caller falls back on
-  // something coarser). Precondition: no concurrent writers (the sample is not a snapshot).
+  // a leaf whose run found no live key of the range. False when the store cannot sample (the caller
+  // falls back on something coarser). Precondition: no concurrent writers (the sample is not a
+  // snapshot).
   using SampleVisitor = absl::FunctionRef<void(std::string_view key, ValueHandle value)>;
   virtual bool Sample(std::string_view lo, std::string_view hi, uint64_t random, size_t count,
                       SampleVisitor visit) const {

@@ -219,7 +219,7 @@ class Keyspace {
   // point (index::OrderedStore::Sample), each key about equally likely to be in it.
   using SampleVisitor = absl::FunctionRef<void(std::string_view key, Object* obj)>;
   void SampleKeys(int db, bool with_ttl, int count, SampleVisitor visit);
-  // exclusive. The object at key, expired or not (eviction checks its pooled candidates).
+  // exclusive. The object at key, expired or not (tests age keys through it).
   Object* FindAny(int db, std::string_view key) const { return Lookup(db, key); }
   // exclusive. Deletes key to make room under maxmemory, if it exists (and has a TTL when
   // only_with_ttl: a pooled candidate may have lost it since), its value freed as
