@@ -40,9 +40,7 @@ ordis_threads=${ORDIS_THREADS:-1}
 source "$root/bench/lib.sh"
 build_ordis redis-server redis-tools
 
-workdir=$(mktemp -d)
-ordis_pid="" redis_pid=""
-trap 'stop_servers; rm -rf "$workdir"' EXIT
+make_workdir
 
 start_servers() {
   ordis_port=$(free_port)

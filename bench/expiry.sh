@@ -20,9 +20,7 @@ if [ -z "${ORDIS_BIN:-}" ]; then
   ORDIS_BIN="$root/build/server/ordis-server"
 fi
 
-workdir=$(mktemp -d)
-ordis_pid="" redis_pid=""
-trap 'stop_servers; rm -rf "$workdir"' EXIT
+make_workdir
 
 /usr/bin/python3 - "$workdir/load.resp" "$keys" "$ttl_ms" <<'PY'
 import sys
@@ -34,7 +32,6 @@ with open(path, "wb") as f:
                 % (len(key), key, len(ttl), ttl))
 PY
 
-used_memory() { redis-cli -p "$1" info memory | tr -d '\r' | awk -F: '$1 == "used_memory" { print $2 }'; }
 now_ms() { date +%s%3N; }
 
 printf '| server | round | keys | load s | empty after expiry, s | used_memory before / loaded / empty, MB |\n'
@@ -53,15 +50,15 @@ for round in $(seq 1 "$rounds"); do
       redis_pid=$!
     fi
     wait_ready "$port"
-    u0=$(used_memory "$port")
+    u0=$(info_field "$port" memory used_memory)
     t0=$(now_ms)
     redis-cli -p "$port" --pipe <"$workdir/load.resp" >/dev/null
     t1=$(now_ms)
-    u1=$(used_memory "$port")
+    u1=$(info_field "$port" memory used_memory)
     deadline=$((t1 + 60000))
     while [ "$(redis-cli -p "$port" dbsize)" != 0 ] && [ "$(now_ms)" -lt $deadline ]; do sleep 0.01; done
     t2=$(now_ms)
-    u2=$(used_memory "$port")
+    u2=$(info_field "$port" memory used_memory)
     awk -v s=$server -v r="$round" -v n="$keys" -v load=$((t1 - t0)) -v gone=$((t2 - t1 - ttl_ms)) \
       -v u0="$u0" -v u1="$u1" -v u2="$u2" 'BEGIN {
         printf "| %s | %d | %d | %.2f | %.2f | %.1f / %.1f / %.1f |\n", s, r, n, load / 1000,

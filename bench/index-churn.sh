@@ -17,9 +17,7 @@ window=${WINDOW:-10000}
 source "$root/bench/lib.sh"
 build_ordis redis-server redis-tools
 
-workdir=$(mktemp -d)
-ordis_pid="" redis_pid=""
-trap 'stop_servers; rm -rf "$workdir"' EXIT
+make_workdir
 
 /usr/bin/python3 - "$workdir/churn.resp" "$ops" "$window" <<'PY'
 import sys
@@ -49,8 +47,6 @@ redis_pid=$!
 wait_ready "$ordis_port"
 wait_ready "$redis_port"
 
-field() { redis-cli -p "$1" info "$2" | tr -d '\r' | awk -F: -v f="$3" '$1 == f { print $2 }'; }
-rss() { awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$1/status"; }
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1048576 }'; }
 
 printf 'sliding window of %d live keys, %d SET + DEL (key:%%012d, 3-byte values)\n\n' "$window" "$ops"
@@ -58,16 +54,16 @@ printf '| server | RSS before | RSS after | used_memory before | used_memory aft
 printf '|---|---|---|---|---|---|---|---|---|\n'
 for server in ordis redis; do
   if [ $server = ordis ]; then port=$ordis_port pid=$ordis_pid; else port=$redis_port pid=$redis_pid; fi
-  r0=$(rss "$pid") u0=$(field "$port" memory used_memory)
+  r0=$(rss "$pid") u0=$(info_field "$port" memory used_memory)
   redis-cli -p "$port" --pipe <"$workdir/churn.resp" >/dev/null
   # The patchers finish what the last writes posted: give them a moment before reading.
   sleep 1
-  r1=$(rss "$pid") u1=$(field "$port" memory used_memory)
+  r1=$(rss "$pid") u1=$(info_field "$port" memory used_memory)
   leaves=n/a inner=n/a bytes=n/a
   if [ $server = ordis ]; then
-    leaves=$(field "$port" index index_leaves)
-    inner=$(field "$port" index index_inner_nodes)
-    bytes=$(($(field "$port" index index_bytes) + $(field "$port" index index_key_bytes)))
+    leaves=$(info_field "$port" index index_leaves)
+    inner=$(info_field "$port" index index_inner_nodes)
+    bytes=$(($(info_field "$port" index index_bytes) + $(info_field "$port" index index_key_bytes)))
     bytes=$(mb "$bytes")
   fi
   printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$server" "$(mb "$r0")" "$(mb "$r1")" \

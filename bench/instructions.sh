@@ -20,8 +20,7 @@ requests=${REQUESTS:-100000}
 # shellcheck source=bench/lib.sh
 source "$root/bench/lib.sh"
 
-workdir=$(mktemp -d)
-trap 'rm -rf "$workdir"' EXIT
+make_workdir
 
 port=$(free_port)
 

@@ -18,9 +18,7 @@ if [ -z "${ORDIS_BIN:-}" ]; then
   ORDIS_BIN="$root/build/server/ordis-server"
 fi
 
-workdir=$(mktemp -d)
-ordis_pid="" redis_pid=""
-trap 'stop_servers; rm -rf "$workdir"' EXIT
+make_workdir
 
 /usr/bin/python3 - "$workdir/load.resp" "$members" <<'PY'
 import sys

@@ -8,6 +8,13 @@ build_ordis() {
   cmake --build "$root/build" --target ordis-server -j"$(nproc)" >/dev/null
 }
 
+# A scratch directory in $workdir, removed when the script exits, with any servers it started.
+make_workdir() {
+  workdir=$(mktemp -d)
+  ordis_pid="" redis_pid=""
+  trap 'stop_servers; rm -rf "$workdir"' EXIT
+}
+
 free_port() {
   /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
@@ -28,9 +35,19 @@ stop_servers() {
   ordis_pid="" redis_pid=""
 }
 
+info_field() {  # port section field -> the field's value in that INFO section
+  redis-cli -p "$1" info "$2" | tr -d '\r' | awk -F: -v f="$3" '$1 == f { print $2 }'
+}
+
+rss() { awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$1/status"; }  # pid -> resident bytes
+
 cpu_ticks() {  # pid -> utime+stime of the process (all its threads), in clock ticks
   # Fields counted after the command name, which may hold spaces.
   awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
+}
+
+us_per_request() {  # ticks requests -> server CPU microseconds per request
+  awk -v t="$1" -v n="$2" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.4f", t / hz / n * 1e6 }'
 }
 
 # An ordis-server binary for a commit (built Release in $root/build-at-<sha>, its sources checked

@@ -24,9 +24,7 @@ keys=${KEYS:-1000000}
 source "$root/bench/lib.sh"
 build_ordis redis-server redis-tools
 
-workdir=$(mktemp -d)
-ordis_pid="" redis_pid=""
-trap 'stop_servers; rm -rf "$workdir"' EXIT
+make_workdir
 
 starts=0
 start_servers() {
@@ -43,8 +41,6 @@ start_servers() {
   wait_ready "$ordis_port"
   wait_ready "$redis_port"
 }
-used_memory() { redis-cli -p "$1" info memory | tr -d '\r' | awk -F: '$1 == "used_memory" { print $2 }'; }
-rss() { awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$1/status"; }
 
 # Writes the RESP commands of a row to a file: name count kind.
 generate() {
@@ -102,9 +98,9 @@ for row in "${rows[@]}"; do
   declare -A used=() resident=()
   for server in ordis redis; do
     if [ $server = ordis ]; then port=$ordis_port pid=$ordis_pid; else port=$redis_port pid=$redis_pid; fi
-    u0=$(used_memory "$port") r0=$(rss "$pid")
+    u0=$(info_field "$port" memory used_memory) r0=$(rss "$pid")
     redis-cli -p "$port" --pipe <"$workdir/load.resp" >/dev/null
-    u1=$(used_memory "$port") r1=$(rss "$pid")
+    u1=$(info_field "$port" memory used_memory) r1=$(rss "$pid")
     used[$server]=$(((u1 - u0) / count))
     resident[$server]=$(((r1 - r0) / count))
   done
@@ -128,8 +124,7 @@ for round in $(seq 1 "$rounds"); do
       t0=$(cpu_ticks "$pid")
       redis-benchmark -p "$port" -c 50 -P 16 -n "$requests" -r "$keys" -t "$test" -q >/dev/null
       t1=$(cpu_ticks "$pid")
-      cpu[$test,$server]+="$(awk -v t=$((t1 - t0)) -v n=$requests -v hz="$(getconf CLK_TCK)" \
-        'BEGIN { printf "%.4f", t / hz / n * 1e6 }') "
+      cpu[$test,$server]+="$(us_per_request $((t1 - t0)) "$requests") "
     done
   done
 done
@@ -145,7 +140,6 @@ done
 
 # SET at maxmemory: every write of a new key evicts one.
 start_servers --maxmemory 50mb --maxmemory-policy allkeys-lru
-info_field() { redis-cli -p "$1" info "$2" | tr -d '\r' | awk -F: -v f="$3" '$1 == f { print $2 }'; }
 for port in $ordis_port $redis_port; do
   while [ "$(info_field "$port" stats evicted_keys)" = 0 ]; do
     redis-benchmark -p "$port" -c 50 -P 16 -n 500000 -r 10000000 -t set -q >/dev/null
@@ -159,8 +153,7 @@ for round in $(seq 1 "$rounds"); do
     redis-benchmark -p "$port" -c 50 -P 16 -n "$requests" -r 10000000 -t set -q >/dev/null
     s1=$(date +%s.%N) t1=$(cpu_ticks "$pid")
     rps[$server]+="$(awk -v a="$s0" -v b="$s1" -v n=$requests 'BEGIN { printf "%.0f", n / (b - a) }') "
-    evcpu[$server]+="$(awk -v t=$((t1 - t0)) -v n=$requests -v hz="$(getconf CLK_TCK)" \
-      'BEGIN { printf "%.4f", t / hz / n * 1e6 }') "
+    evcpu[$server]+="$(us_per_request $((t1 - t0)) "$requests") "
   done
 done
 printf '\nSET at maxmemory 50mb, allkeys-lru, -r 10000000 -c 50 -P 16, median of %d rounds\n\n' "$rounds"

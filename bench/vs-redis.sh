@@ -34,9 +34,7 @@ row_timeout=${ROW_TIMEOUT:-20}
 source "$root/bench/lib.sh"
 build_ordis redis-server redis-tools
 
-workdir=$(mktemp -d)
-ordis_pid="" redis_pid=""
-trap 'stop_servers; rm -rf "$workdir"' EXIT
+make_workdir
 
 # Each server runs in a scratch directory of its own (--dir), with the flags given after the
 # defaults --save '' --appendonly no (later flags win, on both servers).
@@ -213,20 +211,17 @@ zset_write_rows=(
   "ZADD z 0 n:rand (new) -P 16|-c 50 -P 16 -n 500000 -r 100000000 ZADD z 0 n:__rand_int__|="
 )
 
-info_field() {  # port field [section] -> value from INFO section (default memory)
-  redis-cli -p "$1" info "${3:-memory}" | tr -d '\r' | awk -F: -v f="$2" '$1 == f {print $2}'
-}
 # Loads file into the key on port and prints "used_memory delta/member rss delta/member".
 load_zset() {  # port key file
   local u0 r0 u1 r1 out card
-  u0=$(info_field "$1" used_memory); r0=$(info_field "$1" used_memory_rss)
+  u0=$(info_field "$1" memory used_memory); r0=$(info_field "$1" memory used_memory_rss)
   out=$(redis-cli -p "$1" --pipe <"$3" 2>&1)
   card=$(redis-cli -p "$1" zcard "$2")
   if ! grep -q 'errors: 0, replies: 1000$' <<<"$out" || [ "$card" != 1000000 ]; then
     echo "loading $2 on port $1 failed (ZCARD $card): $out" >&2
     exit 1
   fi
-  u1=$(info_field "$1" used_memory); r1=$(info_field "$1" used_memory_rss)
+  u1=$(info_field "$1" memory used_memory); r1=$(info_field "$1" memory used_memory_rss)
   awk -v u0="$u0" -v u1="$u1" -v r0="$r0" -v r1="$r1" 'BEGIN { printf "%.1f %.1f", (u1 - u0) / 1e6, (r1 - r0) / 1e6 }'
 }
 section_zset() {
@@ -289,7 +284,7 @@ measure_logged() {  # rows appendfsync
   start_servers --appendonly yes --appendfsync "$2"
   for server in ordis redis; do
     [ $server = ordis ] && port=$ordis_port || port=$redis_port
-    if [ "$(info_field "$port" aof_enabled persistence)" != 1 ]; then
+    if [ "$(info_field "$port" persistence aof_enabled)" != 1 ]; then
       echo "$server: INFO persistence does not say aof_enabled:1 with --appendonly yes" >&2
       exit 1
     fi
@@ -306,7 +301,7 @@ measure_logged() {  # rows appendfsync
     [ $server = ordis ] && dir=$ordis_dir || dir=$redis_dir
     after=$(log_bytes "$dir")
     [ $server = ordis ] && port=$ordis_port || port=$redis_port
-    rewrites=$(info_field "$port" aof_rewrites persistence)
+    rewrites=$(info_field "$port" persistence aof_rewrites)
     log_growth[$2,$server]="$(awk -v a="${before[$server]:-0}" -v b="$after" 'BEGIN { printf "%+.0f MB", (b - a) / 1e6 }')"
     log_growth[$2,$server]+=" ($rewrites rewrites)"
     # A rewrite replaces the preload's records by a compact base, so the directory may shrink.
@@ -426,7 +421,7 @@ snapshot_one() {  # server keys file
     echo "$server: loading $keys keys failed (DBSIZE $(redis-cli -p "$port" dbsize)): $out" >&2
     exit 1
   fi
-  snap[$server,mem]=$(awk -v u="$(info_field "$port" used_memory)" 'BEGIN { printf "%.1f", u / 1e6 }')
+  snap[$server,mem]=$(awk -v u="$(info_field "$port" memory used_memory)" 'BEGIN { printf "%.1f", u / 1e6 }')
   t0=$(now_ns)
   out=$(redis-cli -p "$port" save 2>&1)
   t1=$(now_ns)
@@ -446,7 +441,7 @@ snapshot_one() {  # server keys file
     loads+=("$(awk -v m="$ms" 'BEGIN { printf "%.3f", m / 1e3 }')")
     snapshot_spot_check "$port" "$keys" "$server" "$round"
     if [ "$server" = ordis ]; then
-      snap[$server,reported]=$(awk -v m="$(info_field "$port" loading_time_ms persistence)" 'BEGIN { printf "%.3f", m / 1e3 }')
+      snap[$server,reported]=$(awk -v m="$(info_field "$port" persistence loading_time_ms)" 'BEGIN { printf "%.3f", m / 1e3 }')
     else
       snap[$server,reported]=$(grep -o 'DB loaded from disk: [0-9.]* seconds' "$workdir/redis.log" | tail -n 1 | awk '{print $5}')
     fi

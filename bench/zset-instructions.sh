@@ -17,8 +17,7 @@ requests=${REQUESTS:-20000}
 # shellcheck source=bench/lib.sh
 source "$root/bench/lib.sh"
 
-workdir=$(mktemp -d)
-trap 'rm -rf "$workdir"' EXIT
+make_workdir
 
 # name|requests|-r|redis-benchmark command (__rand_int__ is 12 digits: m:__rand_int__ is a member).
 # The small rows make and then read 10k sets of 5 members (the small form).
