@@ -23,12 +23,14 @@ TEST(AclConcurrent, ChecksWhileSetUserAndAuth) {
 #endif
   std::atomic<bool> done{false};
   std::atomic<long> allowed{0}, denied{0};
+  std::atomic<int> started{0};
   std::vector<std::thread> readers;
   for (int t = 0; t < 3; t++) {
     readers.emplace_back([&] {
       UserRef ref = users.Ref("u");
       KeyRef key{"k", kKeyRead};
-      while (!done.load(std::memory_order_relaxed)) {
+      started.fetch_add(1);
+      do {
         const User* u = ref.Current();
         ASSERT_NE(u, nullptr);
         Request r{get, std::nullopt, std::span(&key, 1), {}};
@@ -39,9 +41,12 @@ TEST(AclConcurrent, ChecksWhileSetUserAndAuth) {
         ASSERT_NE(g, s);
         (g ? allowed : denied).fetch_add(1, std::memory_order_relaxed);
         users.Authenticate("u", "pw");
-      }
+      } while (!done.load(std::memory_order_relaxed));
     });
   }
+  // The rewrites must overlap the checks: a slow thread start (sanitizers) once let every
+  // rewrite finish before any reader ran.
+  while (started.load() < 3) std::this_thread::yield();
   for (int i = 0; i < kRounds; i++) {
     std::vector<std::string> rules = (i % 2 == 0) ? std::vector<std::string>{"-get", "+set"}
                                                   : std::vector<std::string>{"+get", "-set"};
@@ -50,7 +55,7 @@ TEST(AclConcurrent, ChecksWhileSetUserAndAuth) {
   }
   done = true;
   for (auto& t : readers) t.join();
-  EXPECT_GT(allowed.load() + denied.load(), 0);
+  EXPECT_GE(allowed.load() + denied.load(), 3);
 }
 
 }  // namespace
