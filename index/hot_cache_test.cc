@@ -31,7 +31,7 @@ TEST(HotCache, ForcedOfferHits) {
   EXPECT_EQ(cache.hits(), 1u);
 }
 
-// Same hash means same Bloom bits, bucket and tag: only the key bytes tell them apart.
+// Same hash means same bucket and tag: only the key bytes tell them apart.
 TEST(HotCache, SameHashDifferentKeyMisses) {
   HotCache cache;
   uint64_t h = HashKey("a");
@@ -42,10 +42,10 @@ TEST(HotCache, SameHashDifferentKeyMisses) {
   EXPECT_EQ(cache.Lookup("b", h, kNoWrites), 2u);
 }
 
-// Random offers, invalidations and clears in a small cache, so ways are evicted all the time and
-// the Bloom filter is rebuilt many times. After every step, every key of the universe hits iff it
-// is in its bucket (the Bloom filter hides nothing), with the value last offered for it.
-TEST(HotCache, BloomHasNoFalseNegatives) {
+// Random offers, invalidations and clears in a small cache, so ways are evicted all the time. After
+// every step, every key of the universe hits iff it is in its bucket, with the value last offered
+// for it.
+TEST(HotCache, EveryKeyInItsBucketHitsWithItsLastValue) {
   HotCache cache(/*buckets=*/8, /*admit_one_in=*/2);
   std::mt19937_64 rng(7);
   std::vector<std::string> keys;

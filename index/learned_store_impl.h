@@ -188,6 +188,9 @@ class LearnedStore final : public OrderedStore {
   }
 
   std::optional<ValueHandle> Erase(std::string_view key) override;
+  std::optional<ValueHandle> ErasePresent(std::string_view key) override {
+    return Write(key, HashKey(key), 0, /*erase=*/true);
+  }
 
   void Scan(const ScanStart& start, Direction direction, ScanVisitor visit) const override;
 

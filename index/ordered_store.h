@@ -73,6 +73,10 @@ class OrderedStore {
   virtual std::optional<ValueHandle> Put(std::string_view key, ValueHandle value) = 0;
   // Returns the handle it removed, if any.
   virtual std::optional<ValueHandle> Erase(std::string_view key) = 0;
+  // Erase of a key the caller has just found and no one else writes: the same result, without
+  // the lookup Erase may make first so that absent keys cost nothing (an absent key is still
+  // handled right, at the price of a write buffer slot).
+  virtual std::optional<ValueHandle> ErasePresent(std::string_view key) { return Erase(key); }
   virtual void Scan(const ScanStart& start, Direction direction, ScanVisitor visit) const = 0;
   // A hint that Get or Put of these keys follows soon: starts loading what their lookups will
   // touch, so a batch of lookups overlaps its cache misses instead of paying them one by one.

@@ -115,7 +115,7 @@ void Keyspace::TtlAdd(int db, Db& d, std::string_view key, Object* obj) {
 void Keyspace::TtlRemove(int db, Db& d, std::string_view key, const Object* obj) {
   const int64_t at = obj->expire_at_ms();
   if (at == kNoExpire) return;
-  [[maybe_unused]] auto erased = store_->Erase(EncodeTtlKey(db, at, key));
+  [[maybe_unused]] auto erased = store_->ErasePresent(EncodeTtlKey(db, at, key));
   assert(erased && ToObject(*erased) == obj);
   --d.ttl_keys;
   d.ttl_sum_ms -= at;
@@ -123,9 +123,10 @@ void Keyspace::TtlRemove(int db, Db& d, std::string_view key, const Object* obj)
 
 Object* Keyspace::Set(int db, std::string_view key, ObjectPtr obj) {
   Db& d = PhysicalDb(db);
-  NotifyBeforeChange(db, key, Lookup(db, key));
   Object* raw = obj.release();
+  // The old value comes from the Put, not a lookup before it: one descent, not two.
   auto old = store_->Put(EncodeKey(db, key), ToHandle(raw));
+  NotifyBeforeChange(db, key, old ? ToObject(*old) : nullptr);
   if (old) {
     Object* prev = ToObject(*old);
     // The same expire time keeps its TTL entry, re-pointed by TtlAdd's Put.
@@ -143,9 +144,13 @@ Object* Keyspace::Set(int db, std::string_view key, ObjectPtr obj) {
 }
 
 void Keyspace::Remove(int db, Db& d, std::string_view key, Object* obj, FreeMode free) {
-  TtlRemove(db, d, key, obj);
-  [[maybe_unused]] auto erased = store_->Erase(EncodeKey(db, key));
+  [[maybe_unused]] auto erased = store_->ErasePresent(EncodeKey(db, key));
   assert(erased && ToObject(*erased) == obj);
+  Removed(db, d, key, obj, free);
+}
+
+void Keyspace::Removed(int db, Db& d, std::string_view key, Object* obj, FreeMode free) {
+  TtlRemove(db, d, key, obj);
   --d.keys;
   Free(obj, free);
 }
@@ -177,9 +182,21 @@ void Keyspace::RemoveExpired(int db, Db& d, std::string_view key, Object* obj) {
 }
 
 bool Keyspace::Evict(int db, std::string_view key, bool only_with_ttl) {
-  Object* obj = Lookup(db, key);
-  if (obj == nullptr || (only_with_ttl && !obj->has_ttl())) return false;
-  DeleteFound(db, PhysicalDb(db), key, obj, ModeOf(lazy_eviction_));
+  Db& d = PhysicalDb(db);
+  if (only_with_ttl) {
+    Object* obj = Lookup(db, key);
+    if (obj == nullptr || !obj->has_ttl()) return false;  // PERSIST since it was pooled
+    DeleteFound(db, d, key, obj, ModeOf(lazy_eviction_));
+  } else {
+    // A pooled key is most likely still there: erased in one descent, not a lookup and then
+    // another, and the value learned from the erase.
+    auto erased = store_->ErasePresent(EncodeKey(db, key));
+    if (!erased) return false;
+    Object* obj = ToObject(*erased);
+    NotifyBeforeChange(db, key, obj);
+    Removed(db, d, key, obj, ModeOf(lazy_eviction_));
+    watches_.Touch(db, key, /*deleted=*/true);
+  }
   evicted_keys_.fetch_add(1, std::memory_order_relaxed);
   if (observer_ != nullptr) observer_->KeyEvicted(db, key);
   return true;
@@ -191,7 +208,7 @@ void Keyspace::Move(int db, std::string_view from, int to_db, std::string_view t
   if (obj == nullptr) return;
   NotifyBeforeChange(db, from, obj);
   TtlRemove(db, src, from, obj);
-  store_->Erase(EncodeKey(db, from));
+  store_->ErasePresent(EncodeKey(db, from));
   --src.keys;
   watches_.Touch(db, from);
   Set(to_db, to, ObjectPtr(obj));
@@ -410,7 +427,7 @@ void Keyspace::FlushDb(int db, FreeMode free) {
     if (batch.empty()) break;
     objects.clear();
     for (auto& [k, h] : batch) {
-      store_->Erase(k);
+      store_->ErasePresent(k);
       if (k[1] != kSpaceKeys) continue;
       if (free == FreeMode::kLazy) {
         objects.push_back(ToObject(h));

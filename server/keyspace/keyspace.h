@@ -65,7 +65,9 @@ class KeyspaceObserver {
  public:
   virtual ~KeyspaceObserver() = default;
   // key in db is about to change (be created, modified in place, get a new TTL, be deleted or
-  // moved); obj is what it holds now, nullptr if nothing.
+  // moved); obj is what it holds now, nullptr if nothing. The index may already point elsewhere
+  // (a write that learns the old value from its own index update reports it then), but obj is
+  // still intact: an observer keeps what it needs of obj and must not read the keyspace.
   virtual void BeforeKeyChange(int db, std::string_view key, const Object* obj) = 0;
   // Every key of db (all databases if db < 0) is about to change at once: FLUSHDB, FLUSHALL,
   // SWAPDB.
@@ -278,6 +280,8 @@ class Keyspace {
   void TtlRemove(int db, Db& d, std::string_view key, const Object* obj);
   // Removes obj, the object at key, from the index (both entries) and frees it as `free` says.
   void Remove(int db, Db& d, std::string_view key, Object* obj, FreeMode free);
+  // What Remove does besides erasing the key's index entry (already erased).
+  void Removed(int db, Db& d, std::string_view key, Object* obj, FreeMode free);
   void Free(Object* obj, FreeMode free) {
     if (free == FreeMode::kLazy) {
       lazy_free_.Free(obj);
