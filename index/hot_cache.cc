@@ -3,7 +3,7 @@
 // a line; byte-string keys cannot, so they live in a parallel array of 32-byte slots, two to a
 // line.
 //
-// The 64-bit key hash, sliced: bits 24..39 the bucket, 40..55 the tag, 52..63 the WriteStamps
+// The 64-bit key hash, sliced: bits 24..39 the bucket, 40..54 the tag, 52..63 the WriteStamps
 // stripe (which overlaps the tag harmlessly).
 //
 // Why a hit is current: see WriteStamps. The entry's stamp s was Stable when loaded before the
@@ -23,7 +23,11 @@ uint64_t HashKey(std::string_view key) { return XXH3_64bits(key.data(), key.size
 namespace {
 
 constexpr int kWays = 4;
-constexpr uint64_t kTagMask = 0xffff;
+// A way's word: its stamp (Stable, so its low 16 bits are free), an absent-key flag and a 15-bit
+// tag; 0 = empty way.
+constexpr uint64_t kTagMask = 0x7fff;
+constexpr uint64_t kAbsent = 0x8000;
+constexpr uint64_t kStampMask = ~uint64_t{0xffff};
 
 // Never 0, so a way's word is 0 iff it is empty.
 uint64_t TagOf(uint64_t hash) {
@@ -33,7 +37,7 @@ uint64_t TagOf(uint64_t hash) {
 
 }  // namespace
 
-// stamp_tag[w]: the way's stamp (Stable, so its low 16 bits are free) | its tag; 0 = empty way.
+// stamp_tag[w]: the way's word (see kTagMask).
 struct alignas(64) HotCache::Bucket {
   uint64_t stamp_tag[kWays] = {};
   ValueHandle value[kWays] = {};
@@ -90,19 +94,23 @@ int HotCache::Find(std::string_view key, uint64_t hash, size_t bucket) const {
   return -1;
 }
 
-std::optional<ValueHandle> HotCache::Lookup(std::string_view key, uint64_t hash,
-                                            uint64_t current_stamp) {
+HotCache::Known HotCache::Lookup(std::string_view key, uint64_t hash, uint64_t current_stamp,
+                                 ValueHandle* value) {
   ++lookups_;
   size_t bucket = BucketOf(hash);
   int w = Find(key, hash, bucket);
   // An unstable current_stamp has low bits set, so it never equals a stored stamp. A stale entry
   // stays until evicted or refreshed by the Offer that follows this miss.
-  if (w < 0 || (buckets_[bucket].stamp_tag[w] & ~kTagMask) != current_stamp) return std::nullopt;
+  if (w < 0) return Known::kNothing;
+  const uint64_t word = buckets_[bucket].stamp_tag[w];
+  if ((word & kStampMask) != current_stamp) return Known::kNothing;
   ++hits_;
-  return buckets_[bucket].value[w];
+  if (word & kAbsent) return Known::kAbsent;
+  *value = buckets_[bucket].value[w];
+  return Known::kPresent;
 }
 
-void HotCache::Offer(std::string_view key, uint64_t hash, ValueHandle value,
+void HotCache::Offer(std::string_view key, uint64_t hash, std::optional<ValueHandle> value,
                      uint64_t stamp_before_lookup, bool force) {
   if (!WriteStamps::Stable(stamp_before_lookup)) return;  // the value read may be mid-write
   size_t bucket = BucketOf(hash);
@@ -124,8 +132,8 @@ void HotCache::Offer(std::string_view key, uint64_t hash, ValueHandle value,
     }
     keys_[bucket * kWays + w].Assign(key);
   }
-  b.stamp_tag[w] = stamp_before_lookup | TagOf(hash);
-  b.value[w] = value;
+  b.stamp_tag[w] = stamp_before_lookup | (value ? 0 : kAbsent) | TagOf(hash);
+  b.value[w] = value.value_or(0);
 }
 
 void HotCache::Invalidate(std::string_view key, uint64_t hash) {

@@ -47,7 +47,9 @@ class WriteStamps {
 };
 
 // Hot key -> value-handle pairs in buckets of 4 ways, a cache line each. Admission is sampled (the
-// paper's choice over counting accesses); eviction takes an empty way, else a random one.
+// paper's choice over counting accesses); eviction takes an empty way, else a random one. A key
+// can also be cached as absent: a batch's lookup of a key about to be created answers the
+// command's own lookup that follows.
 //
 // The paper guards the buckets with a Bloom filter. Not here: the whole cache is 2 KiB of bucket
 // lines that stay in L1, whose 16-bit tags reject a miss about as cheaply as the filter's bits,
@@ -59,16 +61,20 @@ class HotCache {
  public:
   // buckets: a power of two, at most 65536. admit_one_in: an offered new key is admitted with
   // probability 1/admit_one_in (1 = always).
-  explicit HotCache(size_t buckets = 32, uint32_t admit_one_in = 8);
+  explicit HotCache(size_t buckets = 128, uint32_t admit_one_in = 8);
   ~HotCache();
 
-  // Entries carry the stamp loaded BEFORE the index lookup that produced their value; a hit needs
+  // What the cache knows of a key: nothing (ask the index), or the index's answer, the key absent
+  // or present with a value.
+  enum class Known { kNothing, kAbsent, kPresent };
+  // Entries carry the stamp loaded BEFORE the index lookup that produced their answer; a hit needs
   // current_stamp (stamps.Load(hash), read by the caller) to equal it, so it is also Stable.
-  std::optional<ValueHandle> Lookup(std::string_view key, uint64_t hash, uint64_t current_stamp);
-  // Offers a looked-up pair. Ignored unless Stable(stamp_before_lookup). A key already cached is
-  // refreshed; a new one is admitted at the sampling rate, or always if force.
-  void Offer(std::string_view key, uint64_t hash, ValueHandle value, uint64_t stamp_before_lookup,
-             bool force = false);
+  // *value is set when kPresent.
+  Known Lookup(std::string_view key, uint64_t hash, uint64_t current_stamp, ValueHandle* value);
+  // Offers a lookup's answer (nullopt: absent). Ignored unless Stable(stamp_before_lookup). A key
+  // already cached is refreshed; a new one is admitted at the sampling rate, or always if force.
+  void Offer(std::string_view key, uint64_t hash, std::optional<ValueHandle> value,
+             uint64_t stamp_before_lookup, bool force = false);
   void Invalidate(std::string_view key, uint64_t hash);  // a local write: drops the entry
   void Clear();  // drops every entry; the counters keep counting
 

@@ -21,12 +21,41 @@ namespace {
 
 constexpr uint64_t kNoWrites = 0;  // the stamp of a stripe never written: Stable
 
+// The value cached for key; nullopt when nothing, or absence, is cached.
+std::optional<ValueHandle> Present(HotCache& cache, std::string_view key, uint64_t hash,
+                                   uint64_t stamp) {
+  ValueHandle value;
+  if (cache.Lookup(key, hash, stamp, &value) != HotCache::Known::kPresent) return std::nullopt;
+  return value;
+}
+
+TEST(HotCache, AbsentKeyIsCachedUntilAWriteToItsStripe) {
+  WriteStamps stamps;
+  HotCache cache;
+  uint64_t h = HashKey("job:7");
+  ValueHandle v = 0;
+  EXPECT_EQ(cache.Lookup("job:7", h, stamps.Load(h), &v), HotCache::Known::kNothing);
+  cache.Offer("job:7", h, std::nullopt, stamps.Load(h), /*force=*/true);
+  EXPECT_EQ(cache.Lookup("job:7", h, stamps.Load(h), &v), HotCache::Known::kAbsent);
+  EXPECT_EQ(cache.hits(), 1u);
+  // The key is created: its write bumps the stripe, and the absence is forgotten.
+  stamps.BeginWrite(h);
+  stamps.EndWrite(h);
+  EXPECT_EQ(cache.Lookup("job:7", h, stamps.Load(h), &v), HotCache::Known::kNothing);
+  // Present again after an offer of its value, in the same way.
+  cache.Offer("job:7", h, 5, stamps.Load(h));
+  EXPECT_EQ(cache.Lookup("job:7", h, stamps.Load(h), &v), HotCache::Known::kPresent);
+  EXPECT_EQ(v, 5u);
+  cache.Offer("job:7", h, std::nullopt, stamps.Load(h));
+  EXPECT_EQ(cache.Lookup("job:7", h, stamps.Load(h), &v), HotCache::Known::kAbsent);
+}
+
 TEST(HotCache, ForcedOfferHits) {
   HotCache cache;
   uint64_t h = HashKey("user:1");
-  EXPECT_FALSE(cache.Lookup("user:1", h, kNoWrites));
+  EXPECT_FALSE(Present(cache, "user:1", h, kNoWrites));
   cache.Offer("user:1", h, 42, kNoWrites, /*force=*/true);
-  EXPECT_EQ(cache.Lookup("user:1", h, kNoWrites), 42u);
+  EXPECT_EQ(Present(cache, "user:1", h, kNoWrites), 42u);
   EXPECT_EQ(cache.lookups(), 2u);
   EXPECT_EQ(cache.hits(), 1u);
 }
@@ -36,10 +65,10 @@ TEST(HotCache, SameHashDifferentKeyMisses) {
   HotCache cache;
   uint64_t h = HashKey("a");
   cache.Offer("a", h, 1, kNoWrites, true);
-  EXPECT_FALSE(cache.Lookup("b", h, kNoWrites));
+  EXPECT_FALSE(Present(cache, "b", h, kNoWrites));
   cache.Offer("b", h, 2, kNoWrites, true);
-  EXPECT_EQ(cache.Lookup("a", h, kNoWrites), 1u);
-  EXPECT_EQ(cache.Lookup("b", h, kNoWrites), 2u);
+  EXPECT_EQ(Present(cache, "a", h, kNoWrites), 1u);
+  EXPECT_EQ(Present(cache, "b", h, kNoWrites), 2u);
 }
 
 // Random offers, invalidations and clears in a small cache, so ways are evicted all the time. After
@@ -70,7 +99,7 @@ TEST(HotCache, EveryKeyInItsBucketHitsWithItsLastValue) {
     if (step % 7 != 0) continue;
     for (const std::string& k : keys) {
       uint64_t kh = HashKey(k);
-      std::optional<ValueHandle> hit = cache.Lookup(k, kh, kNoWrites);
+      std::optional<ValueHandle> hit = Present(cache, k, kh, kNoWrites);
       ASSERT_EQ(hit.has_value(), cache.TEST_InBucket(k, kh)) << k << " at step " << step;
       if (hit) {
         ASSERT_EQ(*hit, last_offered[k]) << k;
@@ -86,12 +115,12 @@ TEST(HotCache, WriteMakesEntryStale) {
   uint64_t h = HashKey("counter");
   uint64_t s = stamps.Load(h);
   cache.Offer("counter", h, 1, s, true);
-  EXPECT_EQ(cache.Lookup("counter", h, stamps.Load(h)), 1u);
+  EXPECT_EQ(Present(cache, "counter", h, stamps.Load(h)), 1u);
 
   stamps.BeginWrite(h);
   uint64_t mid = stamps.Load(h);
   EXPECT_FALSE(WriteStamps::Stable(mid));
-  EXPECT_FALSE(cache.Lookup("counter", h, mid));  // a writer is in progress
+  EXPECT_FALSE(Present(cache, "counter", h, mid));  // a writer is in progress
   // A value read while a writer is in progress is not admitted, even forced.
   cache.Offer("other", h, 9, mid, true);
   EXPECT_FALSE(cache.TEST_InBucket("other", h));
@@ -100,15 +129,15 @@ TEST(HotCache, WriteMakesEntryStale) {
   uint64_t after = stamps.Load(h);
   EXPECT_TRUE(WriteStamps::Stable(after));
   EXPECT_NE(after, s);
-  EXPECT_FALSE(cache.Lookup("counter", h, after));  // the write began after the entry's stamp
-  cache.Offer("counter", h, 2, after);              // refreshes: the key is cached, no sampling
-  EXPECT_EQ(cache.Lookup("counter", h, stamps.Load(h)), 2u);
+  EXPECT_FALSE(Present(cache, "counter", h, after));  // the write began after the entry's stamp
+  cache.Offer("counter", h, 2, after);                // refreshes: the key is cached, no sampling
+  EXPECT_EQ(Present(cache, "counter", h, stamps.Load(h)), 2u);
 
   // A write on another stripe leaves the entry valid.
   uint64_t elsewhere = h ^ (uint64_t{1} << 63);
   stamps.BeginWrite(elsewhere);
   stamps.EndWrite(elsewhere);
-  EXPECT_EQ(cache.Lookup("counter", h, stamps.Load(h)), 2u);
+  EXPECT_EQ(Present(cache, "counter", h, stamps.Load(h)), 2u);
 }
 
 TEST(HotCache, InvalidateAndClearDrop) {
@@ -119,13 +148,13 @@ TEST(HotCache, InvalidateAndClearDrop) {
   }
   cache.Invalidate("k3", HashKey("k3"));
   cache.Invalidate("absent", HashKey("absent"));
-  EXPECT_FALSE(cache.Lookup("k3", HashKey("k3"), kNoWrites));
-  EXPECT_EQ(cache.Lookup("k4", HashKey("k4"), kNoWrites), 4u);
+  EXPECT_FALSE(Present(cache, "k3", HashKey("k3"), kNoWrites));
+  EXPECT_EQ(Present(cache, "k4", HashKey("k4"), kNoWrites), 4u);
   cache.Clear();
   int hits = 0;
   for (int i = 0; i < 50; ++i) {
     std::string k = "k" + std::to_string(i);
-    hits += cache.Lookup(k, HashKey(k), kNoWrites).has_value();
+    hits += Present(cache, k, HashKey(k), kNoWrites).has_value();
   }
   EXPECT_EQ(hits, 0);
   EXPECT_EQ(cache.lookups(), 52u);
@@ -151,14 +180,14 @@ TEST(HotCache, KeysOfAnyBytes) {
   }
   for (size_t i = 0; i < keys.size(); ++i) {
     uint64_t h = HashKey(keys[i]);
-    EXPECT_EQ(cache.Lookup(keys[i], h, kNoWrites), 100 + i) << "key " << i;
-    EXPECT_FALSE(cache.Lookup(keys[i] + '\0', h, kNoWrites)) << "key " << i;
+    EXPECT_EQ(Present(cache, keys[i], h, kNoWrites), 100 + i) << "key " << i;
+    EXPECT_FALSE(Present(cache, keys[i] + '\0', h, kNoWrites)) << "key " << i;
     if (!keys[i].empty()) {
-      EXPECT_FALSE(cache.Lookup(keys[i].substr(1), h, kNoWrites)) << "key " << i;
+      EXPECT_FALSE(Present(cache, keys[i].substr(1), h, kNoWrites)) << "key " << i;
     }
   }
   cache.Invalidate(kib, HashKey(kib));  // frees the heap copy (checked by ASAN builds)
-  EXPECT_FALSE(cache.Lookup(kib, HashKey(kib), kNoWrites));
+  EXPECT_FALSE(Present(cache, kib, HashKey(kib), kNoWrites));
 }
 
 TEST(HotCache, AdmissionIsSampled) {
@@ -240,7 +269,7 @@ TEST(HotCacheConcurrent, ReadersNeverSeeValuesGoBack) {
         // acquire: the protocol's reader side (a later stamp Load cannot move above it).
         if (rng() % 4 == 0) observe(values[k].load(std::memory_order_acquire));
         uint64_t s = stamps.Load(hashes[k]);
-        if (std::optional<ValueHandle> hit = cache.Lookup(keys[k], hashes[k], s)) {
+        if (std::optional<ValueHandle> hit = Present(cache, keys[k], hashes[k], s)) {
           observe(*hit);
         } else {
           uint64_t v = values[k].load(std::memory_order_acquire);

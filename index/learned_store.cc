@@ -115,9 +115,16 @@ std::optional<ValueHandle> LearnedStore::GetHashed(std::string_view key, uint64_
   ThreadCache& tc = LocalCache();
   // The stamp is read before the lookup: a write beginning after it invalidates the entry.
   uint64_t stamp = stamps_.Load(hash);
-  if (auto hit = tc.cache.Lookup(key, hash, stamp)) {
-    CountCache(tc);
-    return hit;
+  ValueHandle cached;
+  switch (tc.cache.Lookup(key, hash, stamp, &cached)) {
+    case HotCache::Known::kPresent:
+      CountCache(tc);
+      return cached;
+    case HotCache::Known::kAbsent:
+      CountCache(tc);
+      return std::nullopt;
+    case HotCache::Known::kNothing:
+      break;
   }
   std::optional<ValueHandle> found = Lookup(key, hash);
   if (found) tc.cache.Offer(key, hash, *found, stamp);
@@ -410,8 +417,10 @@ void LearnedStore::GetGroup(std::span<const std::string_view> keys,
     hash[i] = HashKey(keys[i]);
     if (tc != nullptr) {
       stamp[i] = stamps_.Load(hash[i]);
-      if (auto hit = tc->cache.Lookup(keys[i], hash[i], stamp[i])) {
-        found[i] = hit;
+      ValueHandle cached;
+      const HotCache::Known known = tc->cache.Lookup(keys[i], hash[i], stamp[i], &cached);
+      if (known != HotCache::Known::kNothing) {
+        found[i] = known == HotCache::Known::kPresent ? std::optional(cached) : std::nullopt;
         continue;
       }
     }
@@ -449,11 +458,10 @@ void LearnedStore::GetGroup(std::span<const std::string_view> keys,
     for (size_t m = 0; m < misses; ++m) {
       size_t i = miss[m];
       found[i] = ReadLeaf(static_cast<Leaf*>(at[m]), keys[i], hash[i], read_version);
-      // A batch announces its keys (the request pre-parser): admit them all, so the command's
-      // own Get that follows is a cache hit rather than a second descent.
-      if (tc != nullptr && found[i]) {
-        tc->cache.Offer(keys[i], hash[i], *found[i], stamp[i], /*force=*/true);
-      }
+      // A batch announces its keys (the request pre-parser): admit them all, absent ones too
+      // (a SET of a new key looks it up first), so the command's own Get that follows is a
+      // cache hit rather than a second descent.
+      if (tc != nullptr) tc->cache.Offer(keys[i], hash[i], found[i], stamp[i], /*force=*/true);
     }
   }
   if (tc != nullptr) CountCache(*tc);

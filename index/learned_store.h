@@ -18,7 +18,7 @@ struct LearnedStoreOptions {
   int leaf_capacity = 128;  // keys per leaf; a split leaves about a quarter free
   int insert_buffer = 32;   // slots per leaf insert buffer
   int patcher_threads = 1;
-  bool hot_cache = true;  // per-thread cache of hot keys behind a 256-bit Bloom filter
+  bool hot_cache = true;  // per-thread cache of hot keys and of the lookup batch's keys
 };
 
 std::unique_ptr<OrderedStore> NewLearnedStore(const LearnedStoreOptions& options);
