@@ -96,7 +96,8 @@ struct InsertBuffer {
   // follows from the capacity, which the store knows).
   static void Prefetch(const InsertBuffer* b, uint32_t capacity) {
     __builtin_prefetch(b);
-    __builtin_prefetch(reinterpret_cast<const char*>(b + 1) + capacity * sizeof(BufferEntry));
+    const char* tags = reinterpret_cast<const char*>(b + 1) + capacity * sizeof(BufferEntry);
+    for (uint32_t at = 0; at < capacity * sizeof(uint32_t); at += 64) __builtin_prefetch(tags + at);
   }
 
  private:

@@ -220,6 +220,8 @@ bool LearnedStore::Sample(std::string_view lo, std::string_view hi, uint64_t ran
     }
     const Leaf* leaf = static_cast<Leaf*>(node);
     const InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire);
+    // Every key of the run is checked against the buffer's tags: their lines load meanwhile.
+    if (buf != nullptr) InsertBuffer::Prefetch(buf, static_cast<uint32_t>(opt_.insert_buffer));
     const uint32_t begin = on_lo_edge ? leaf->Search(lo).pos : 0;
     const uint32_t end = on_hi_edge ? leaf->Search(hi).pos : leaf->n;
     if (begin < end) {
@@ -229,6 +231,7 @@ bool LearnedStore::Sample(std::string_view lo, std::string_view hi, uint64_t ran
       const bool current = leaf->version <= read_version;
       const uint32_t n = std::min<uint32_t>(static_cast<uint32_t>(count), end - begin);
       const uint32_t start = static_cast<uint32_t>(next(end - begin));
+      __builtin_prefetch(leaf->handles + begin + start);
       KeyBuffer key;
       size_t visited = 0;
       for (uint32_t k = 0; k < n; ++k) {
