@@ -704,6 +704,8 @@ void LearnedStore::BulkLoad(BulkSource next) {
   Node* old = root_.exchange(level.payload(0), std::memory_order_acq_rel);
   FreeTree(old);
   keys_.store(static_cast<int64_t>(entries.size()), std::memory_order_relaxed);
+  // Lookups of the empty store may have cached the loaded keys as absent.
+  ForgetCachedEntries();
 }
 
 void LearnedStore::Clear() {
@@ -719,13 +721,17 @@ void LearnedStore::Clear() {
     RetireTree(old);  // readers still inside it finish before it is freed
     keys_.store(0, std::memory_order_relaxed);
   }
+  ForgetCachedEntries();
+  epochs_.Reclaim();
+}
+
+void LearnedStore::ForgetCachedEntries() {
   // Every thread's cached entries die with a bump of every stamp stripe.
   for (size_t s = 0; s < WriteStamps::kStripes; ++s) {
     const uint64_t stripe_hash = uint64_t{s} << 52;
     stamps_.BeginWrite(stripe_hash);
     stamps_.EndWrite(stripe_hash);
   }
-  epochs_.Reclaim();
 }
 
 IndexStats LearnedStore::Stats() const {

@@ -259,6 +259,8 @@ class LearnedStore final : public OrderedStore {
   }
 
   ThreadCache& LocalCache() const;
+  // Makes every thread's hot-cache entries of this store stale (a change that bypassed Write).
+  void ForgetCachedEntries();
 
   void CountCache(ThreadCache& tc) const;
 

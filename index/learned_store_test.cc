@@ -1011,6 +1011,33 @@ TEST(LearnedStoreDiffCases, HotCacheIsPerStore) {
   }
 }
 
+// The hot cache also caches absent keys (a batch's lookups): a bulk load or a clear, which bypass
+// the write path, must not leave those answers behind.
+TEST(LearnedStoreDiffCases, BulkLoadAndClearForgetCachedAbsences) {
+  FOR_EACH_CONFIG(c) {
+    auto s = MakeStore(c);
+    std::vector<std::string> keys;
+    for (int i = 0; i < 40; ++i) keys.push_back(Numbered("load:", i, 3));
+    std::vector<std::string_view> views(keys.begin(), keys.end());
+    std::vector<std::optional<ValueHandle>> found(keys.size());
+    s->GetBatch(views, found);  // every key absent, and cached so
+    for (const std::string& k : keys) ASSERT_EQ(s->Get(k), std::nullopt) << k;
+    size_t next = 0;
+    s->BulkLoad([&](std::string_view* key, ValueHandle* value) {
+      if (next == keys.size()) return false;
+      *key = keys[next];
+      *value = next++;
+      return true;
+    });
+    for (size_t i = 0; i < keys.size(); ++i) {
+      ASSERT_EQ(s->Get(keys[i]), static_cast<ValueHandle>(i)) << keys[i];
+    }
+    s->GetBatch(views, found);  // now cached as present
+    s->Clear();
+    for (const std::string& k : keys) ASSERT_EQ(s->Get(k), std::nullopt) << k;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Merges: leaves thinned or emptied by erases are merged with a neighbour, inner nodes that lose
 // children shrink with them, and the index's memory follows the live keys, not the history.
