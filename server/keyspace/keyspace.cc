@@ -39,6 +39,33 @@ int64_t ReadTime(std::string_view encoded_ttl_key) {
 Object* ToObject(index::ValueHandle h) { return reinterpret_cast<Object*>(h); }
 index::ValueHandle ToHandle(Object* obj) { return reinterpret_cast<index::ValueHandle>(obj); }
 
+// The values a flush drops: freed at once, or handed to the lazy-free thread kFlushBatch at a time,
+// so that it frees while the flush goes on.
+class FlushedValues {
+ public:
+  FlushedValues(LazyFree& lazy_free, FreeMode free) : lazy_free_(lazy_free), free_(free) {}
+  ~FlushedValues() { lazy_free_.FreeAll(pending_); }
+  FlushedValues(const FlushedValues&) = delete;
+  FlushedValues& operator=(const FlushedValues&) = delete;
+
+  void Add(Object* obj) {
+    if (free_ == FreeMode::kSync) {
+      FreeObject(obj);
+      return;
+    }
+    pending_.push_back(obj);
+    if (pending_.size() == kFlushBatch) {
+      lazy_free_.FreeAll(pending_);
+      pending_.clear();
+    }
+  }
+
+ private:
+  LazyFree& lazy_free_;
+  const FreeMode free_;
+  std::vector<Object*> pending_;
+};
+
 }  // namespace
 
 Keyspace::Keyspace(int num_dbs, std::unique_ptr<index::OrderedStore> store)
@@ -143,18 +170,6 @@ Object* Keyspace::Set(int db, std::string_view key, ObjectPtr obj) {
   return raw;
 }
 
-void Keyspace::Remove(int db, Db& d, std::string_view key, Object* obj, FreeMode free) {
-  [[maybe_unused]] auto erased = store_->ErasePresent(EncodeKey(db, key));
-  assert(erased && ToObject(*erased) == obj);
-  Removed(db, d, key, obj, free);
-}
-
-void Keyspace::Removed(int db, Db& d, std::string_view key, Object* obj, FreeMode free) {
-  TtlRemove(db, d, key, obj);
-  --d.keys;
-  Free(obj, free);
-}
-
 bool Keyspace::Delete(int db, std::string_view key, FreeMode free) {
   Db& d = PhysicalDb(db);
   Object* obj = Lookup(db, key);
@@ -164,8 +179,16 @@ bool Keyspace::Delete(int db, std::string_view key, FreeMode free) {
 }
 
 void Keyspace::DeleteFound(int db, Db& d, std::string_view key, Object* obj, FreeMode free) {
-  NotifyBeforeChange(db, key, obj);
-  Remove(db, d, key, obj, free);
+  [[maybe_unused]] auto erased = store_->ErasePresent(EncodeKey(db, key));
+  assert(erased && ToObject(*erased) == obj);
+  Deleted(db, d, key, obj, free);
+}
+
+void Keyspace::Deleted(int db, Db& d, std::string_view key, Object* obj, FreeMode free) {
+  NotifyBeforeChange(db, key, obj);  // obj is still whole: observers may be told after the erase
+  TtlRemove(db, d, key, obj);
+  --d.keys;
+  Free(obj, free);
   watches_.Touch(db, key, /*deleted=*/true);
 }
 
@@ -192,10 +215,7 @@ bool Keyspace::Evict(int db, std::string_view key, bool only_with_ttl) {
     // another, and the value learned from the erase.
     auto erased = store_->ErasePresent(EncodeKey(db, key));
     if (!erased) return false;
-    Object* obj = ToObject(*erased);
-    NotifyBeforeChange(db, key, obj);
-    Removed(db, d, key, obj, ModeOf(lazy_eviction_));
-    watches_.Touch(db, key, /*deleted=*/true);
+    Deleted(db, d, key, ToObject(*erased), ModeOf(lazy_eviction_));
   }
   evicted_keys_.fetch_add(1, std::memory_order_relaxed);
   if (observer_ != nullptr) observer_->KeyEvicted(db, key);
@@ -414,7 +434,7 @@ void Keyspace::FlushDb(int db, FreeMode free) {
   // Every space of the physical db; each object is freed once, through its key-space entry.
   const std::string prefix = EncodeKey(db, {}).substr(0, 1);
   std::vector<std::pair<std::string, index::ValueHandle>> batch;
-  std::vector<Object*> objects;  // the batch's values, for the lazy-free thread
+  FlushedValues values(lazy_free_, free);
   // Collect in batches: the store's scan must finish before we erase.
   while (true) {
     batch.clear();
@@ -425,17 +445,10 @@ void Keyspace::FlushDb(int db, FreeMode free) {
                    return batch.size() < kFlushBatch;
                  });
     if (batch.empty()) break;
-    objects.clear();
     for (auto& [k, h] : batch) {
       store_->ErasePresent(k);
-      if (k[1] != kSpaceKeys) continue;
-      if (free == FreeMode::kLazy) {
-        objects.push_back(ToObject(h));
-      } else {
-        FreeObject(ToObject(h));
-      }
+      if (k[1] == kSpaceKeys) values.Add(ToObject(h));
     }
-    lazy_free_.FreeAll(objects);
   }
   d = Db{};
   watches_.TouchDb(db);
@@ -449,25 +462,16 @@ void Keyspace::FlushAll(FreeMode free) {
 }
 
 void Keyspace::ClearAll(FreeMode free) {
-  // Lazily, the values go to the thread in batches as the scan finds them, so it frees while the
-  // scan goes on. The scan itself stays here: the store is read without the lock (Prefetch, INFO),
-  // so it cannot be swapped for an empty one and handed over whole as Redis hands over its dicts.
-  std::vector<Object*> objects;
-  store_->Scan(index::ScanStart::Edge(), index::Direction::kForward,
-               [&](std::string_view k, index::ValueHandle h) {
-                 if (k[1] != kSpaceKeys) return true;  // TTL entries share the objects
-                 if (free == FreeMode::kSync) {
-                   FreeObject(ToObject(h));
+  // The scan stays here: the store is read without the lock (Prefetch, INFO), so it cannot be
+  // swapped for an empty one and handed over whole as Redis hands over its dicts.
+  {
+    FlushedValues values(lazy_free_, free);
+    store_->Scan(index::ScanStart::Edge(), index::Direction::kForward,
+                 [&](std::string_view k, index::ValueHandle h) {
+                   if (k[1] == kSpaceKeys) values.Add(ToObject(h));  // TTL entries share them
                    return true;
-                 }
-                 objects.push_back(ToObject(h));
-                 if (objects.size() == kFlushBatch) {
-                   lazy_free_.FreeAll(objects);
-                   objects.clear();
-                 }
-                 return true;
-               });
-  lazy_free_.FreeAll(objects);
+                 });
+  }
   store_->Clear();
   for (Db& d : dbs_) d = Db{};
 }

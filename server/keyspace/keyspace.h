@@ -278,10 +278,6 @@ class Keyspace {
   // it. No-ops for an object without a TTL.
   void TtlAdd(int db, Db& d, std::string_view key, Object* obj);
   void TtlRemove(int db, Db& d, std::string_view key, const Object* obj);
-  // Removes obj, the object at key, from the index (both entries) and frees it as `free` says.
-  void Remove(int db, Db& d, std::string_view key, Object* obj, FreeMode free);
-  // What Remove does besides erasing the key's index entry (already erased).
-  void Removed(int db, Db& d, std::string_view key, Object* obj, FreeMode free);
   void Free(Object* obj, FreeMode free) {
     if (free == FreeMode::kLazy) {
       lazy_free_.Free(obj);
@@ -293,8 +289,11 @@ class Keyspace {
     return lazy.load(std::memory_order_relaxed) ? FreeMode::kLazy : FreeMode::kSync;
   }
   FreeMode ServerDelMode() const { return ModeOf(lazy_server_del_); }
-  // Remove, with what any deletion owes: observers told first, WATCHers touched.
+  // Deletes key, found holding obj: its index entry, then Deleted.
   void DeleteFound(int db, Db& d, std::string_view key, Object* obj, FreeMode free);
+  // The rest of a deletion once key's index entry (which held obj) is erased: observers told, the
+  // TTL entry and the count dropped, obj freed as `free` says, WATCHers touched.
+  void Deleted(int db, Db& d, std::string_view key, Object* obj, FreeMode free);
   void DeleteExpired(int db, std::string_view key);
   // As DeleteExpired, for an object the TTL walk found.
   void RemoveExpired(int db, Db& d, std::string_view key, Object* obj);
