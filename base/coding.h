@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace ordis {
 
@@ -91,10 +92,12 @@ inline bool GetLengthPrefixed(std::string_view* in, std::string_view* out) {
   return true;
 }
 
-// In-memory forms whose bytes were written by PutVarint32 / PutVarint64 and are trusted (a sorted
-// set's packed entries): a 32-bit varint is at most 5 bytes, a 64-bit one 10. The Put functions
-// return the end of what they wrote, the Get functions the end of what they read.
-inline char* PutVarint32(char* p, uint32_t v) {
+// In-memory forms whose bytes were written by PutVarintAt and are trusted (a sorted set's packed
+// entries): T is uint32_t (at most 5 bytes) or uint64_t (at most 10). PutVarintAt returns the end
+// of what it wrote, GetVarintAt the end of what it read.
+template <typename T>
+inline char* PutVarintAt(char* p, T v) {
+  static_assert(std::is_unsigned_v<T>);
   while (v >= 0x80) {
     *p++ = static_cast<char>((v & 0x7f) | 0x80);
     v >>= 7;
@@ -102,29 +105,13 @@ inline char* PutVarint32(char* p, uint32_t v) {
   *p++ = static_cast<char>(v);
   return p;
 }
-inline const char* GetVarint32(const char* p, uint32_t* v) {
-  uint32_t result = 0;
+template <typename T>
+inline const char* GetVarintAt(const char* p, T* v) {
+  static_assert(std::is_unsigned_v<T>);
+  T result = 0;
   for (int shift = 0;; shift += 7) {
     const auto byte = static_cast<uint8_t>(*p++);
-    result |= static_cast<uint32_t>(byte & 0x7f) << shift;
-    if (byte < 0x80) break;
-  }
-  *v = result;
-  return p;
-}
-inline char* PutVarint64(char* p, uint64_t v) {
-  while (v >= 0x80) {
-    *p++ = static_cast<char>((v & 0x7f) | 0x80);
-    v >>= 7;
-  }
-  *p++ = static_cast<char>(v);
-  return p;
-}
-inline const char* GetVarint64(const char* p, uint64_t* v) {
-  uint64_t result = 0;
-  for (int shift = 0;; shift += 7) {
-    const auto byte = static_cast<uint8_t>(*p++);
-    result |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    result |= static_cast<T>(byte & 0x7f) << shift;
     if (byte < 0x80) break;
   }
   *v = result;

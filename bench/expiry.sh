@@ -15,10 +15,7 @@ keys=${KEYS:-1000000}
 ttl_ms=${TTL_MS:-100}
 # shellcheck source=bench/lib.sh
 source "$root/bench/lib.sh"
-if [ -z "${ORDIS_BIN:-}" ]; then
-  build_ordis redis-server redis-tools
-  ORDIS_BIN="$root/build/server/ordis-server"
-fi
+use_ordis_bin redis-server redis-tools
 
 make_workdir
 

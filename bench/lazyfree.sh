@@ -13,10 +13,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 members=${MEMBERS:-1000000}
 # shellcheck source=bench/lib.sh
 source "$root/bench/lib.sh"
-if [ -z "${ORDIS_BIN:-}" ]; then
-  build_ordis redis-server redis-tools
-  ORDIS_BIN="$root/build/server/ordis-server"
-fi
+use_ordis_bin redis-server redis-tools
 
 make_workdir
 

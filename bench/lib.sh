@@ -8,6 +8,15 @@ build_ordis() {
   cmake --build "$root/build" --target ordis-server -j"$(nproc)" >/dev/null
 }
 
+# $ORDIS_BIN if the caller set it (a build to use as is, packages not installed), else ordis built
+# by build_ordis (its arguments: packages the benchmark needs).
+use_ordis_bin() {
+  if [ -z "${ORDIS_BIN:-}" ]; then
+    build_ordis "$@"
+    ORDIS_BIN="$root/build/server/ordis-server"
+  fi
+}
+
 # A scratch directory in $workdir, removed when the script exits, with any servers it started.
 make_workdir() {
   workdir=$(mktemp -d)

@@ -23,10 +23,10 @@ char* PutScore(char* p, double score) {
     const auto i = static_cast<int64_t>(score);
     if (static_cast<double>(i) == score) {
       const uint64_t zigzag = (static_cast<uint64_t>(i) << 1) ^ static_cast<uint64_t>(i >> 63);
-      return PutVarint64(p, zigzag << 1);
+      return PutVarintAt(p, zigzag << 1);
     }
   }
-  p = PutVarint64(p, kDoubleScore);
+  p = PutVarintAt(p, kDoubleScore);
   std::memcpy(p, &score, sizeof score);
   return p + sizeof score;
 }
@@ -41,7 +41,7 @@ const char* GetScore(const char* p, double* score) {
     *score = IntegerScore(v >> 1);
     return p + 1;
   }
-  p = GetVarint64(p, &v);
+  p = GetVarintAt(p, &v);
   if (v == kDoubleScore) {
     std::memcpy(score, p, sizeof *score);
     return p + sizeof *score;
@@ -74,7 +74,7 @@ struct ZSetSmall::Cursor {
   bool Load() {
     if (offset >= used) return false;
     uint32_t len;
-    const char* m = GetVarint32(GetScore(bytes + offset, &score), &len);
+    const char* m = GetVarintAt(GetScore(bytes + offset, &score), &len);
     member = std::string_view(m, len);
     next = static_cast<size_t>(m + len - bytes);
     return true;
@@ -143,7 +143,7 @@ size_t ZSetSmall::Find(std::string_view member) const {
   const char* end = bytes_ + used_;
   for (const char* p = bytes_; p < end;) {
     uint32_t len;
-    const char* m = GetVarint32(SkipScore(p), &len);
+    const char* m = GetVarintAt(SkipScore(p), &len);
     if (len == member.size() && std::memcmp(m, member.data(), len) == 0) {
       return static_cast<size_t>(p - bytes_);
     }
@@ -182,7 +182,7 @@ bool ZSetSmall::Insert(std::string_view member, double score) {
     --size_;
   }
   char head[kMaxHeadBytes];
-  char* end = PutVarint32(PutScore(head, score), static_cast<uint32_t>(member.size()));
+  char* end = PutVarintAt(PutScore(head, score), static_cast<uint32_t>(member.size()));
   const size_t head_size = static_cast<size_t>(end - head);
   char* entry = Splice(at, 0, head_size + member.size());
   std::memcpy(entry, head, head_size);

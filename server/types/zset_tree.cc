@@ -63,7 +63,7 @@ ZSetTree::Record* ZSetTree::NewRecord(std::string_view member, double score) {
   const auto len = static_cast<uint32_t>(member.size());
   auto* r = static_cast<Record*>(::operator new(sizeof(double) + VarintSize(len) + len));
   std::memcpy(r, &score, sizeof score);
-  char* bytes = PutVarint32(r + sizeof(double), len);
+  char* bytes = PutVarintAt(r + sizeof(double), len);
   std::memcpy(bytes, member.data(), len);
   return r;
 }
@@ -80,7 +80,7 @@ void ZSetTree::SetScore(Record* r, double score) { std::memcpy(r, &score, sizeof
 
 std::string_view ZSetTree::MemberOf(const Record* r) {
   uint32_t len;
-  const char* bytes = GetVarint32(r + sizeof(double), &len);
+  const char* bytes = GetVarintAt(r + sizeof(double), &len);
   return {bytes, len};
 }
 
