@@ -116,15 +116,10 @@ std::optional<ValueHandle> LearnedStore::GetHashed(std::string_view key, uint64_
   // The stamp is read before the lookup: a write beginning after it invalidates the entry.
   uint64_t stamp = stamps_.Load(hash);
   ValueHandle cached;
-  switch (tc.cache.Lookup(key, hash, stamp, &cached)) {
-    case HotCache::Known::kPresent:
-      CountCache(tc);
-      return cached;
-    case HotCache::Known::kAbsent:
-      CountCache(tc);
-      return std::nullopt;
-    case HotCache::Known::kNothing:
-      break;
+  if (const HotCache::Known known = tc.cache.Lookup(key, hash, stamp, &cached);
+      known != HotCache::Known::kNothing) {
+    CountCache(tc);
+    return known == HotCache::Known::kPresent ? std::optional(cached) : std::nullopt;
   }
   std::optional<ValueHandle> found = Lookup(key, hash);
   if (found) tc.cache.Offer(key, hash, *found, stamp);
