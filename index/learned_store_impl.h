@@ -202,8 +202,8 @@ class LearnedStore final : public OrderedStore {
   // sibling's buffer is full (the caller descends again).
   static bool StepToSibling(Path* path, int step);
 
-  bool Sample(std::string_view lo, std::string_view hi, uint64_t random, size_t count,
-              SampleVisitor visit) const override;
+  bool Sample(std::string_view lo, std::string_view hi, std::span<const uint64_t> randoms,
+              size_t count, SampleVisitor visit) const override;
 
   size_t size() const override {
     int64_t n = keys_.load(std::memory_order_relaxed);
@@ -246,6 +246,12 @@ class LearnedStore final : public OrderedStore {
                                            uint64_t hash, uint64_t read_version);
   static std::optional<ValueHandle> ReadLeaf(const Leaf* leaf, std::string_view key, uint64_t hash,
                                              uint64_t read_version);
+
+  // Sample of at most kSampleGroup runs (learned_sample.cc): their descents go level by level
+  // together, as GetGroup's.
+  static constexpr size_t kSampleGroup = 32;
+  void SampleGroup(std::string_view lo, std::string_view hi, std::span<const uint64_t> randoms,
+                   size_t count, uint64_t read_version, SampleVisitor visit) const;
 
   // GetBatch of at most 32 keys: hot-cache hits first, then the misses descend level by level
   // together, each next node prefetched, so their cache misses overlap instead of queueing.

@@ -1101,17 +1101,20 @@ TEST(LearnedStoreSample, OffersLiveEntriesOfTheRangeWithCurrentValues) {
       }
     }
     std::map<std::string, int> seen;
-    const int rounds = n * 4;
-    for (int r = 0; r < rounds; ++r) {
+    // Single runs, and calls of 40 runs (more than one group of walks descending together).
+    std::vector<uint64_t> randoms;
+    for (int runs = 0, call = 0; runs < n * 4; runs += static_cast<int>(randoms.size()), ++call) {
+      randoms.resize(call % 2 == 0 ? 1 : 40);
+      for (uint64_t& r : randoms) r = rng();
       size_t visited = 0;
-      ASSERT_TRUE(store->Sample("in:", "in;", rng(), 5, [&](std::string_view k, ValueHandle v) {
+      ASSERT_TRUE(store->Sample("in:", "in;", randoms, 5, [&](std::string_view k, ValueHandle v) {
         ++visited;
         auto it = model.find(std::string(k));
         ASSERT_NE(it, model.end()) << "offered a key not live or not in range: " << Show(k);
         ASSERT_EQ(v, it->second) << Show(k);
         ++seen[std::string(k)];
       }));
-      ASSERT_LE(visited, 5u);
+      ASSERT_LE(visited, 5 * randoms.size());
     }
     // About 20 offers per key: each live key is seen, and none 10x more than its share.
     size_t unseen = 0;
@@ -1127,7 +1130,8 @@ TEST(LearnedStoreSample, OffersLiveEntriesOfTheRangeWithCurrentValues) {
     EXPECT_LE(unseen, model.size() / 50) << GetConfig(c).name;
     EXPECT_LE(most, 200) << GetConfig(c).name;
     // An empty range offers nothing.
-    ASSERT_TRUE(store->Sample("m:", "m;", rng(), 5, [&](std::string_view k, ValueHandle) {
+    const uint64_t points[] = {rng(), rng(), rng()};
+    ASSERT_TRUE(store->Sample("m:", "m;", points, 5, [&](std::string_view k, ValueHandle) {
       ADD_FAILURE() << "offered " << Show(k) << " from an empty range";
     }));
   }

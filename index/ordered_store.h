@@ -82,18 +82,19 @@ class OrderedStore {
   // touch, so a batch of lookups overlaps its cache misses instead of paying them one by one.
   virtual void Prefetch(std::span<const std::string_view> keys) const { (void)keys; }
   virtual size_t size() const = 0;
-  // Up to `count` entries of [lo, hi) picked at random (from the bits of `random`) for the
-  // eviction pool, each visited with its current value: without rank counts, a store descends
-  // through random children overlapping the range and takes a run of neighbours from a random
-  // position of the leaf it reaches, so every key is about equally likely to be among them.
-  // Visits fewer when the leaf holds fewer; entries still in a write buffer are offered only from
-  // a leaf whose run found no live key of the range. False when the store cannot sample (the caller
-  // falls back on something coarser). Precondition: no concurrent writers (the sample is not a
-  // snapshot).
+  // Runs of up to `count` entries of [lo, hi), one run per element of `randoms` (picked from its
+  // bits), for the eviction pool, each entry visited with its current value: without rank counts,
+  // a store descends through random children overlapping the range and takes a run of neighbours
+  // from a random position of the leaf it reaches, so every key is about equally likely to be
+  // among them. A run visits fewer when its leaf holds fewer; entries still in a write buffer are
+  // offered only from a leaf whose run found no live key of the range. The runs of one call may
+  // descend together so that their cache misses overlap (an eviction burst asks for many). False
+  // when the store cannot sample (the caller falls back on something coarser). Precondition: no
+  // concurrent writers (the sample is not a snapshot).
   using SampleVisitor = absl::FunctionRef<void(std::string_view key, ValueHandle value)>;
-  virtual bool Sample(std::string_view lo, std::string_view hi, uint64_t random, size_t count,
-                      SampleVisitor visit) const {
-    (void)lo, (void)hi, (void)random, (void)count, (void)visit;
+  virtual bool Sample(std::string_view lo, std::string_view hi, std::span<const uint64_t> randoms,
+                      size_t count, SampleVisitor visit) const {
+    (void)lo, (void)hi, (void)randoms, (void)count, (void)visit;
     return false;
   }
 

@@ -1,6 +1,8 @@
 #include "server/command/memory_guard.h"
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "base/clock.h"
 #include "base/memory.h"
@@ -42,28 +44,33 @@ MemoryGuard::Outcome MemoryGuard::Evict(int64_t now_ms) {
     LimitChanged();
     return Outcome::kEvicting;
   }
+  const uint64_t limit = static_cast<uint64_t>(config_.maxmemory());
+  const uint64_t target =
+      limit < kMinSlackLimit ? limit : limit - std::min(limit / kSlackDivisor, kMaxSlack);
   const auto start = std::chrono::steady_clock::now();
-  thread_local std::string key;
-  int db;
-  for (int evicted = 1;; ++evicted) {
-    if (!evictor_.EvictOne(keyspace_, options, now_ms, &db, &key)) {
-      if (OverLimit() && keyspace_.lazy_free().pending() > 0) {
-        keyspace_.lazy_free().WaitIdle(std::chrono::microseconds(kStepUs));
-      }
-      return OverLimit() ? Outcome::kFull : Outcome::kUnder;
+  int evicted = 0;
+  std::optional<Outcome> stopped;
+  evictor_.Evict(keyspace_, options, now_ms, [&] {
+    if (used_() <= target) {
+      stopped = Outcome::kUnder;
+    } else if (AwaitingLazyFree()) {  // that key's value went to the lazy-free thread
+      stopped = Outcome::kEvicting;
+    } else if (++evicted % 16 == 0 &&
+               std::chrono::steady_clock::now() - start > std::chrono::microseconds(kStepUs)) {
+      // The clock every 16 keys, as Redis: reading it costs more than a small key's eviction.
+      stopped = Outcome::kEvicting;
     }
-    if (!OverLimit()) return Outcome::kUnder;
-    if (AwaitingLazyFree()) {  // that key's value went to the lazy-free thread
-      LimitChanged();
-      return Outcome::kEvicting;
-    }
-    // The clock every 16 keys, as Redis: reading it costs more than a small key's eviction.
-    if (evicted % 16 == 0 &&
-        std::chrono::steady_clock::now() - start > std::chrono::microseconds(kStepUs)) {
-      LimitChanged();
-      return Outcome::kEvicting;
-    }
+    return !stopped;
+  });
+  if (stopped) {
+    if (*stopped == Outcome::kEvicting) LimitChanged();
+    return *stopped;
   }
+  // Nothing more may go.
+  if (OverLimit() && keyspace_.lazy_free().pending() > 0) {
+    keyspace_.lazy_free().WaitIdle(std::chrono::microseconds(kStepUs));
+  }
+  return OverLimit() ? Outcome::kFull : Outcome::kUnder;
 }
 
 void MemoryGuard::LimitChanged() {

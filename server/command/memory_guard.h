@@ -59,8 +59,8 @@ class MemoryGuard {
     kEvicting,  // still over after the step's time, keys going: the background goes on
     kFull,      // over the limit and nothing the policy allows is left to evict
   };
-  // keyspace exclusive lock held. Evicts until memory is under the limit, the policy finds
-  // nothing more, or the step's time is spent.
+  // keyspace exclusive lock held. Evicts until memory is a little under the limit (the slack
+  // below), the policy finds nothing more, or the step's time is spent.
   Outcome Evict(int64_t now_ms);
 
   // Starts background eviction if memory is over the limit (maxmemory lowered).
@@ -72,6 +72,15 @@ class MemoryGuard {
   void NoteStartup() { startup_.store(used_(), std::memory_order_relaxed); }
   uint64_t startup() const { return startup_.load(std::memory_order_relaxed); }
 
+  // Once over the limit, eviction goes on until memory is this far under it: min(maxmemory /
+  // kSlackDivisor, kMaxSlack). Redis stops as soon as it is under, so each write of a new key
+  // evicts one; evictions in bursts share their samples' and deletes' cache misses (the
+  // evictor's bursts), and a burst's overshoot of a few KB is noise against the limit. Small
+  // enough that a burst of small keys finishes well inside one step. Limits under kMinSlackLimit
+  // (tests, toys) are kept exactly, as Redis keeps them.
+  static constexpr uint64_t kSlackDivisor = 256;
+  static constexpr uint64_t kMaxSlack = 8 << 10;
+  static constexpr uint64_t kMinSlackLimit = 1 << 20;
   // How long one eviction step may hold the exclusive lock (Redis's time limit at the default
   // maxmemory-eviction-tenacity).
   static constexpr int64_t kStepUs = 500;

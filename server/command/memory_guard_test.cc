@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 #include <shared_mutex>
@@ -121,6 +122,47 @@ TEST_F(MemoryGuardLazyFreeTest, NoevictionWaitsAStepForPendingValuesThenRefuses)
   ks_.lazy_free().TEST_Hold(false);
   ASSERT_TRUE(ks_.lazy_free().WaitIdle(20s));
   EXPECT_EQ(Write(guard, "new"), MemoryGuard::Outcome::kUnder);
+}
+
+// Bursts: over a limit of a megabyte or more, eviction goes on to a little under it (so the
+// writes that follow evict nothing until memory is over again); under a megabyte it stops as soon
+// as memory is under, as Redis does.
+TEST(MemoryGuardSlack, EvictsALittleUnderALimitOfAMegabyteOrMore) {
+  constexpr uint64_t kBytesPerKey = 1024;
+  for (const uint64_t limit : {uint64_t{4} << 20, uint64_t{1000} * kBytesPerKey}) {
+    SCOPED_TRACE(limit);
+    Config config;
+    ASSERT_EQ(
+        config.Set({{"maxmemory-policy", "allkeys-lru"}, {"maxmemory", std::to_string(limit)}}),
+        "");
+    Keyspace ks(1);
+    MemoryGuard guard(ks, config, [&] { return kBytesPerKey * ks.DbSize(0); });
+    const uint64_t at_limit = limit / kBytesPerKey;
+    const uint64_t slack =
+        limit >= MemoryGuard::kMinSlackLimit
+            ? std::min(limit / MemoryGuard::kSlackDivisor, MemoryGuard::kMaxSlack)
+            : 0;
+    const uint64_t after_burst = (limit - slack) / kBytesPerKey;
+    std::unique_lock lock(ks.mu());
+    int next = 0;
+    auto write = [&] {
+      MemoryGuard::Outcome outcome = guard.Evict(NowMs());
+      ks.Set(0, "k" + std::to_string(next++), NewString("v"));
+      return outcome;
+    };
+    while (ks.DbSize(0) < at_limit + 1) ASSERT_EQ(write(), MemoryGuard::Outcome::kUnder);
+    ASSERT_EQ(ks.evicted_keys(), 0u);
+    // One key over: the write evicts down to the slack's worth under the limit.
+    ASSERT_EQ(write(), MemoryGuard::Outcome::kUnder);
+    EXPECT_EQ(ks.evicted_keys(), at_limit + 1 - after_burst);
+    EXPECT_EQ(ks.DbSize(0), after_burst + 1);
+    // The writes that fill the slack evict nothing; the next one over evicts again.
+    const uint64_t evicted = ks.evicted_keys();
+    while (ks.DbSize(0) < at_limit + 1) ASSERT_EQ(write(), MemoryGuard::Outcome::kUnder);
+    EXPECT_EQ(ks.evicted_keys(), evicted);
+    ASSERT_EQ(write(), MemoryGuard::Outcome::kUnder);
+    EXPECT_EQ(ks.evicted_keys(), evicted + at_limit + 1 - after_burst);
+  }
 }
 
 }  // namespace

@@ -325,6 +325,9 @@ FamilyTest::FamilyTest(std::vector<std::pair<std::string, std::string>> config_p
 
 FamilyTest::~FamilyTest() {
   clients_.clear();
+  // The guard's background eviction may still run until the server stops: a fake reading the
+  // test's members must not outlive them.
+  FakeUsedMemory(nullptr);
   env_.reset();
   std::error_code ignored;
   std::filesystem::remove_all(dir_, ignored);

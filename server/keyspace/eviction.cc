@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "absl/hash/hash.h"
+
 namespace ordis::server {
 
 std::optional<EvictionPolicy> ParseEvictionPolicy(std::string_view name) {
@@ -69,17 +71,21 @@ uint64_t Evictor::Score(const EvictionOptions& options, const Object& obj, int64
   }
 }
 
-void Evictor::Fill(Keyspace& keyspace, const EvictionOptions& options, int db, int64_t now_ms) {
+void Evictor::Fill(Keyspace& keyspace, const EvictionOptions& options, int db, int runs,
+                   int64_t now_ms) {
+  constexpr size_t kCapacity = kPoolSize + kBurst;  // a burst's victims leave kPoolSize behind
   auto offer = [&](std::string_view key, Object* obj) {
     uint64_t score = Score(options, *obj, now_ms);
-    if (pool_.size() == kPoolSize && score <= pool_.front().score) return;
+    if (pool_.size() == kCapacity && score <= pool_.front().score) return;
     // A key pooled twice has the same score unless time passed in between: compare keys only on
-    // equal scores (a stale duplicate is dropped when its eviction finds nothing).
+    // equal scores and hashes (a stale duplicate is dropped when its eviction finds nothing).
+    // Scores are often equal (LRU idle time counts seconds).
+    const size_t key_hash = absl::Hash<std::string_view>{}(key);
     for (const Candidate& c : pool_) {
-      if (c.score == score && c.db == db && c.key == key) return;
+      if (c.score == score && c.key_hash == key_hash && c.db == db && c.key == key) return;
     }
     Candidate entry;
-    if (pool_.size() == kPoolSize) {
+    if (pool_.size() == kCapacity) {
       entry = std::move(pool_.front());
       pool_.erase(pool_.begin());
     } else if (!spare_.empty()) {
@@ -87,6 +93,7 @@ void Evictor::Fill(Keyspace& keyspace, const EvictionOptions& options, int db, i
       spare_.pop_back();
     }
     entry.score = score;
+    entry.key_hash = key_hash;
     entry.db = db;
     entry.key.assign(key);
     auto at = std::upper_bound(pool_.begin(), pool_.end(), score,
@@ -94,7 +101,8 @@ void Evictor::Fill(Keyspace& keyspace, const EvictionOptions& options, int db, i
     pool_.insert(at, std::move(entry));
   };
   if (options.policy == EvictionPolicy::kVolatileTtl) {
-    // The TTL space is ordered by expire time: the soonest keys are read, not sampled.
+    // The TTL space is ordered by expire time: the soonest keys are read, not sampled (more runs
+    // would read the same keys).
     int n = 0;
     keyspace.ScanByExpiry(db, [&](std::string_view key, int64_t, Object* obj) {
       offer(key, obj);
@@ -102,60 +110,89 @@ void Evictor::Fill(Keyspace& keyspace, const EvictionOptions& options, int db, i
     });
     return;
   }
-  keyspace.SampleKeys(db, IsVolatile(options.policy), options.samples, offer);
+  keyspace.SampleKeys(db, IsVolatile(options.policy), options.samples, runs, offer);
 }
 
-bool Evictor::EvictOne(Keyspace& keyspace, const EvictionOptions& options, int64_t now_ms, int* db,
-                       std::string* key) {
-  if (options.policy == EvictionPolicy::kNoEviction) return false;
+size_t Evictor::EvictVictims(Keyspace& keyspace, bool with_ttl, bool repool,
+                             absl::FunctionRef<bool()> more, bool* stopped) {
+  // The victims' index entries and objects load together before the first goes.
+  thread_local std::vector<Keyspace::KeyRef> refs;
+  refs.clear();
+  for (const Candidate& c : victims_) refs.push_back({c.db, c.key});
+  // keyspace.Prefetch(refs);
+  const int dbs = keyspace.num_dbs();
+  size_t evicted = 0;
+  size_t next = 0;
+  while (next < victims_.size() && !*stopped) {
+    Candidate& victim = victims_[next++];
+    // One deleted or changed since it was pooled is dropped.
+    if (victim.db < dbs && keyspace.Evict(victim.db, victim.key, with_ttl)) {
+      ++evicted;
+      *stopped = !more();
+    }
+  }
+  // Not needed after all: still the best candidates, back to the pool's top in order.
+  if (repool) {
+    for (size_t i = victims_.size(); i > next; --i) pool_.push_back(std::move(victims_[i - 1]));
+  }
+  for (size_t i = 0; i < next; ++i) spare_.push_back(std::move(victims_[i]));
+  victims_.clear();
+  return evicted;
+}
+
+size_t Evictor::EvictRandom(Keyspace& keyspace, bool with_ttl, absl::FunctionRef<bool()> more,
+                            bool* stopped) {
+  const int d = next_db_++ % keyspace.num_dbs();
+  if ((with_ttl ? keyspace.ExpiresCount(d) : keyspace.DbSize(d)) == 0) return 0;
+  keyspace.SampleKeys(d, with_ttl, 1, kBurst, [&](std::string_view k, Object*) {
+    Candidate victim;
+    if (!spare_.empty()) {
+      victim = std::move(spare_.back());
+      spare_.pop_back();
+    }
+    victim.db = d;
+    victim.key.assign(k);
+    victims_.push_back(std::move(victim));
+  });
+  return EvictVictims(keyspace, with_ttl, /*repool=*/false, more, stopped);
+}
+
+size_t Evictor::Evict(Keyspace& keyspace, const EvictionOptions& options, int64_t now_ms,
+                      absl::FunctionRef<bool()> more) {
+  if (options.policy == EvictionPolicy::kNoEviction) return 0;
   const bool with_ttl = IsVolatile(options.policy);
-  auto has_candidates = [&](int d) {
-    return with_ttl ? keyspace.ExpiresCount(d) > 0 : keyspace.DbSize(d) > 0;
-  };
   const int dbs = keyspace.num_dbs();
   // A sample may find nothing though keys are left (its runs all deleted but not yet patched
-  // away), and pooled candidates may all be gone: a few more rounds before concluding that
-  // nothing may go.
-  constexpr int kRounds = 16;
-  if (IsRandom(options.policy)) {
-    for (int i = 0; i < dbs * kRounds; ++i) {
-      int d = next_db_++ % dbs;
-      if (!has_candidates(d)) continue;
-      bool picked = false;
-      keyspace.SampleKeys(d, with_ttl, 1, [&](std::string_view k, Object*) {
-        key->assign(k);
-        picked = true;
-      });
-      if (picked && keyspace.Evict(d, *key, with_ttl)) {
-        *db = d;
-        return true;
+  // away), and pooled candidates may all be gone: a few more bursts that evict nothing before
+  // concluding that nothing may go.
+  constexpr int kFruitless = 16;
+  size_t evicted = 0;
+  bool stopped = false;
+  for (int fruitless = 0;
+       !stopped && fruitless < kFruitless * (IsRandom(options.policy) ? dbs : 1);) {
+    size_t burst = 0;
+    if (IsRandom(options.policy)) {
+      burst = EvictRandom(keyspace, with_ttl, more, &stopped);
+    } else {
+      bool any = false;
+      for (int d = 0; d < dbs; ++d) {
+        if ((with_ttl ? keyspace.ExpiresCount(d) : keyspace.DbSize(d)) > 0) {
+          any = true;
+          Fill(keyspace, options, d, kBurst, now_ms);
+        }
       }
+      if (!any) break;
+      // The burst's victims: the pool's best.
+      while (!pool_.empty() && victims_.size() < static_cast<size_t>(kBurst)) {
+        victims_.push_back(std::move(pool_.back()));
+        pool_.pop_back();
+      }
+      burst = EvictVictims(keyspace, with_ttl, /*repool=*/true, more, &stopped);
     }
-    return false;
+    evicted += burst;
+    fruitless = burst == 0 ? fruitless + 1 : 0;
   }
-  for (int round = 0; round < kRounds; ++round) {
-    bool any = false;
-    for (int d = 0; d < dbs; ++d) {
-      if (has_candidates(d)) {
-        any = true;
-        Fill(keyspace, options, d, now_ms);
-      }
-    }
-    if (!any) return false;
-    // The best candidates first; one deleted or changed since it was pooled is dropped.
-    while (!pool_.empty()) {
-      Candidate best = std::move(pool_.back());
-      pool_.pop_back();
-      const bool evicted = best.db < dbs && keyspace.Evict(best.db, best.key, with_ttl);
-      if (evicted) {
-        *db = best.db;
-        key->swap(best.key);
-      }
-      spare_.push_back(std::move(best));
-      if (evicted) return true;
-    }
-  }
-  return false;
+  return evicted;
 }
 
 }  // namespace ordis::server

@@ -4,7 +4,8 @@
 // As Redis's: a pool of the best candidates seen so far survives between evictions; each
 // eviction samples `maxmemory-samples` keys of every database (every key, or only keys with a
 // TTL for the volatile policies) into the pool, then deletes the pool's best candidate that still
-// exists. The pool makes a few samples per eviction approximate true LRU/LFU closely.
+// exists. The pool makes a few samples per eviction approximate true LRU/LFU closely. Unlike
+// Redis, evictions come in bursts (Evictor::Evict).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "server/keyspace/keyspace.h"
 #include "server/keyspace/object.h"
 
@@ -55,27 +57,40 @@ struct EvictionOptions {
 
 class Evictor {
  public:
-  // exclusive keyspace lock. Deletes the key the policy ranks first among those sampled (and
-  // pooled by earlier calls); false when no key may go (noeviction, or a volatile policy with no
-  // key with a TTL left). *db and *key say which key went.
-  bool EvictOne(Keyspace& keyspace, const EvictionOptions& options, int64_t now_ms, int* db,
-                std::string* key);
+  // exclusive keyspace lock. Deletes keys in the order the policy ranks those sampled (and pooled
+  // by earlier calls) while `more` says so, asked after each key that went; returns how many
+  // went. Stops early when no key may go (noeviction, or a volatile policy with no key with a TTL
+  // left). Keys are sampled and deleted in bursts: the samples of a burst descend the index
+  // together, so one burst costs about one sample's cache misses, and the policy's ranking
+  // differs from Redis's one-at-a-time only in when candidates are drawn, not in how many.
+  size_t Evict(Keyspace& keyspace, const EvictionOptions& options, int64_t now_ms,
+               absl::FunctionRef<bool()> more);
 
  private:
-  static constexpr size_t kPoolSize = 16;  // Redis's EVPOOL_SIZE
+  static constexpr size_t kPoolSize = 16;  // Redis's EVPOOL_SIZE: what survives between bursts
+  static constexpr int kBurst = 16;        // evictions per burst, each with its own samples
   struct Candidate {
-    uint64_t score;  // higher goes first
+    uint64_t score;   // higher goes first
+    size_t key_hash;  // tells most different keys apart without comparing them
     int db;
     std::string key;
   };
 
-  // Samples db's keys into the pool.
-  void Fill(Keyspace& keyspace, const EvictionOptions& options, int db, int64_t now_ms);
+  // Samples db's keys into the pool: `runs` runs of maxmemory-samples keys.
+  void Fill(Keyspace& keyspace, const EvictionOptions& options, int db, int runs, int64_t now_ms);
   uint64_t Score(const EvictionOptions& options, const Object& obj, int64_t now_ms) const;
+  // Random policies: one burst of keys picked at random from the next database in turn.
+  size_t EvictRandom(Keyspace& keyspace, bool with_ttl, absl::FunctionRef<bool()> more,
+                     bool* stopped);
+  // Deletes victims_ in order until `more` says stop; the rest go back to the pool when
+  // `repool`. *stopped tells whether `more` stopped it.
+  size_t EvictVictims(Keyspace& keyspace, bool with_ttl, bool repool,
+                      absl::FunctionRef<bool()> more, bool* stopped);
 
-  std::vector<Candidate> pool_;   // ascending score: the best candidate is last
-  std::vector<Candidate> spare_;  // entries dropped from the pool keep their key buffers here
-  int next_db_ = 0;               // the random policies take databases in turn, as Redis
+  std::vector<Candidate> pool_;     // ascending score: the best candidate is last
+  std::vector<Candidate> victims_;  // a burst's, best first
+  std::vector<Candidate> spare_;    // entries dropped from the pool keep their key buffers here
+  int next_db_ = 0;                 // the random policies take databases in turn, as Redis
   std::mt19937_64 rng_{0x65766963};
 };
 

@@ -669,7 +669,7 @@ size_t Keyspace::MemoryUsage(std::string_view key, const Object& obj) {
   return total;
 }
 
-void Keyspace::SampleKeys(int db, bool with_ttl, int count, SampleVisitor visit) {
+void Keyspace::SampleKeys(int db, bool with_ttl, int count, int runs, SampleVisitor visit) {
   // Keys with a TTL are sampled from the TTL space, where each has its own entry: the same walk,
   // another prefix, and the user key after the expire time.
   if ((with_ttl ? ExpiresCount(db) : DbSize(db)) == 0) return;
@@ -684,10 +684,12 @@ void Keyspace::SampleKeys(int db, bool with_ttl, int count, SampleVisitor visit)
   const size_t entries = with_ttl ? ExpiresCount(db) : DbSize(db);
   // A run of neighbours from a random point of the space costs one descent (Redis's
   // dictGetSomeKeys also takes consecutive buckets); the eviction pool, kept between evictions,
-  // gathers the best of many runs. The visitor reads each object's access bits: the run is
-  // gathered first and its objects prefetched, so their cache misses overlap.
+  // gathers the best of many runs. The visitor reads each object's access bits: the runs are
+  // gathered first and their objects prefetched, so their cache misses overlap.
+  sample_randoms_.resize(static_cast<size_t>(runs));
+  for (uint64_t& r : sample_randoms_) r = rng_();
   size_t n = 0;
-  const bool sampled = store_->Sample(prefix, end, rng_(), static_cast<size_t>(count),
+  const bool sampled = store_->Sample(prefix, end, sample_randoms_, static_cast<size_t>(count),
                                       [&](std::string_view k, index::ValueHandle h) {
                                         if (n == sample_scratch_.size())
                                           sample_scratch_.emplace_back();
@@ -722,7 +724,7 @@ void Keyspace::SampleKeys(int db, bool with_ttl, int count, SampleVisitor visit)
   };
   store_->Scan(index::ScanStart::At(prefix), index::Direction::kForward, grab(&first));
   store_->Scan(index::ScanStart::After(end), index::Direction::kReverse, grab(&last));
-  for (int i = 0; i < count && static_cast<size_t>(i) < entries; ++i) {
+  for (int i = 0; i < count * runs && static_cast<size_t>(i) < entries; ++i) {
     seek = prefix;
     seek.append(PointBetween(first, last, rng_));
     bool found = false;

@@ -215,12 +215,13 @@ class Keyspace {
   // exclusive (it may delete expired keys it lands on). A random live key of db, or false.
   bool RandomKey(int db, int64_t now_ms, std::string* out);
 
-  // exclusive. Visits up to `count` keys of db picked at random (fewer if db has fewer), only
-  // keys with a TTL when with_ttl; expired keys not yet deleted included. For eviction, which
-  // wants many cheap samples rather than independent ones: a run of neighbours from a random
-  // point (index::OrderedStore::Sample), each key about equally likely to be in it.
+  // exclusive. Visits up to `count` keys of db picked at random from each of `runs` random
+  // points (fewer if db has fewer), only keys with a TTL when with_ttl; expired keys not yet
+  // deleted included. For eviction, which wants many cheap samples rather than independent ones:
+  // a run of neighbours from each point (index::OrderedStore::Sample), each key about equally
+  // likely to be in it; the runs of one call overlap their cache misses.
   using SampleVisitor = absl::FunctionRef<void(std::string_view key, Object* obj)>;
-  void SampleKeys(int db, bool with_ttl, int count, SampleVisitor visit);
+  void SampleKeys(int db, bool with_ttl, int count, int runs, SampleVisitor visit);
   // exclusive. The object at key, expired or not (tests age keys through it).
   Object* FindAny(int db, std::string_view key) const { return Lookup(db, key); }
   // exclusive. Deletes key to make room under maxmemory, if it exists (and has a TTL when
@@ -335,7 +336,8 @@ class Keyspace {
     std::string key;
     Object* obj;
   };
-  std::vector<SampledKey> sample_scratch_;  // exclusive: SampleKeys' run, buffers kept
+  std::vector<SampledKey> sample_scratch_;  // exclusive: SampleKeys' runs, buffers kept
+  std::vector<uint64_t> sample_randoms_;    // exclusive: SampleKeys' points
   // exclusive: ExpireDueKeys's next database, and its scratch (the due keys' bytes back to back).
   int expire_next_db_ = 0;
   struct DueKey {
