@@ -8,7 +8,7 @@
 #
 # Last, SET at maxmemory: both servers with `maxmemory 50mb` and `allkeys-lru`, filled until they
 # evict, then SET over 10M random keys, so every write evicts: requests/s and server CPU per
-# request, alternating, median of the rounds.
+# request, pipelined (-P 16) and not, alternating, median of the rounds.
 #
 #   bench/memory.sh [rounds]   (rounds of the CPU rows; default 3)
 #   KEYS=1000000 bench/memory.sh   (keys per row; the 1 KB row loads KEYS/10; the small sorted sets
@@ -146,25 +146,34 @@ for port in $ordis_port $redis_port; do
   done
 done
 declare -A rps=() evcpu=()
+# Pipelined (-P 16) and not (each request its own round trip, fewer of them: slower).
 for round in $(seq 1 "$rounds"); do
-  for server in ordis redis; do
-    if [ $server = ordis ]; then port=$ordis_port pid=$ordis_pid; else port=$redis_port pid=$redis_pid; fi
-    t0=$(cpu_ticks "$pid") s0=$(date +%s.%N)
-    redis-benchmark -p "$port" -c 50 -P 16 -n "$requests" -r 10000000 -t set -q >/dev/null
-    s1=$(date +%s.%N) t1=$(cpu_ticks "$pid")
-    rps[$server]+="$(awk -v a="$s0" -v b="$s1" -v n=$requests 'BEGIN { printf "%.0f", n / (b - a) }') "
-    evcpu[$server]+="$(us_per_request $((t1 - t0)) "$requests") "
+  for pipeline in 16 1; do
+    n=$((pipeline == 1 ? requests / 5 : requests))
+    for server in ordis redis; do
+      if [ $server = ordis ]; then port=$ordis_port pid=$ordis_pid; else port=$redis_port pid=$redis_pid; fi
+      t0=$(cpu_ticks "$pid") s0=$(date +%s.%N)
+      redis-benchmark -p "$port" -c 50 -P "$pipeline" -n "$n" -r 10000000 -t set -q >/dev/null
+      s1=$(date +%s.%N) t1=$(cpu_ticks "$pid")
+      rps[$pipeline,$server]+="$(awk -v a="$s0" -v b="$s1" -v n=$n 'BEGIN { printf "%.0f", n / (b - a) }') "
+      evcpu[$pipeline,$server]+="$(us_per_request $((t1 - t0)) "$n") "
+    done
   done
 done
-printf '\nSET at maxmemory 50mb, allkeys-lru, -r 10000000 -c 50 -P 16, median of %d rounds\n\n' "$rounds"
-printf '| server | requests/s | CPU us/req | keys held | evicted_keys |\n|---|---|---|---|---|\n'
+printf '\nSET at maxmemory 50mb, allkeys-lru, -r 10000000 -c 50, median of %d rounds\n\n' "$rounds"
+printf '| pipeline | ordis req/s | redis req/s | ratio | ordis CPU us/req | redis CPU us/req | ratio |\n'
+printf '|---|---|---|---|---|---|---|\n'
+for pipeline in 16 1; do
+  awk -v p="$pipeline" -v o="$(echo "${rps[$pipeline,ordis]}" | median)" \
+    -v r="$(echo "${rps[$pipeline,redis]}" | median)" \
+    -v oc="$(echo "${evcpu[$pipeline,ordis]}" | median)" \
+    -v rc="$(echo "${evcpu[$pipeline,redis]}" | median)" \
+    'BEGIN { printf "| -P %s | %d | %d | %.2fx | %.3f | %.3f | %.2fx |\n", p, o, r, o / r, oc, rc, oc / rc }'
+done
+printf '\n| server | keys held | evicted_keys |\n|---|---|---|\n'
 for server in ordis redis; do
   if [ $server = ordis ]; then port=$ordis_port; else port=$redis_port; fi
-  printf '| %s | %s | %s | %s | %s |\n' $server "$(echo "${rps[$server]}" | median)" \
-    "$(echo "${evcpu[$server]}" | median)" "$(redis-cli -p "$port" dbsize)" \
+  printf '| %s | %s | %s |\n' $server "$(redis-cli -p "$port" dbsize)" \
     "$(info_field "$port" stats evicted_keys)"
 done
-awk -v o="$(echo "${rps[ordis]}" | median)" -v r="$(echo "${rps[redis]}" | median)" \
-  -v oc="$(echo "${evcpu[ordis]}" | median)" -v rc="$(echo "${evcpu[redis]}" | median)" \
-  'BEGIN { printf "\nratio ordis/redis: requests/s %.2fx, CPU per request %.2fx\n", o / r, oc / rc }'
 stop_servers
