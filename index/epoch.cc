@@ -62,10 +62,11 @@ EpochGuard::~EpochGuard() {
   if (outer_) slot_->epoch.store(0, std::memory_order_release);
 }
 
-void EpochDomain::Retire(void* p, void (*deleter)(void*)) {
+void EpochDomain::Retire(void* p, void (*deleter)(void*), size_t bytes) {
   uint64_t e = epoch_.load(std::memory_order_seq_cst);
+  pending_bytes_.fetch_add(bytes, std::memory_order_relaxed);
   std::lock_guard lock(retired_mu_);
-  retired_.push_back({p, deleter, e});
+  retired_.push_back({p, deleter, e, bytes});
 }
 
 size_t EpochDomain::Reclaim() {
@@ -94,7 +95,12 @@ size_t EpochDomain::Reclaim() {
     }
     retired_.resize(kept);
   }
-  for (const Retired& r : ready) r.deleter(r.p);
+  size_t freed = 0;
+  for (const Retired& r : ready) {
+    r.deleter(r.p);
+    freed += r.bytes;
+  }
+  pending_bytes_.fetch_sub(freed, std::memory_order_relaxed);
   std::lock_guard lock(retired_mu_);
   return retired_.size();
 }

@@ -24,11 +24,14 @@ class EpochDomain {
   EpochDomain& operator=(const EpochDomain&) = delete;
 
   // Takes ownership of p; deleter(p) runs once no guard entered before this call is active.
-  void Retire(void* p, void (*deleter)(void*));
+  // `bytes`: the memory deleter(p) gives back, counted in pending_bytes() until then.
+  void Retire(void* p, void (*deleter)(void*), size_t bytes = 0);
   // Advances the epoch when every active guard has caught up, then frees what is safe. Returns
   // how many retired objects are still waiting.
   size_t Reclaim();
   size_t pending() const;
+  // Bytes retired and not yet freed: memory on its way back once readers move on.
+  uint64_t pending_bytes() const { return pending_bytes_.load(std::memory_order_relaxed); }
 
  private:
   friend class EpochGuard;
@@ -39,6 +42,7 @@ class EpochDomain {
     void* p;
     void (*deleter)(void*);
     uint64_t epoch;
+    size_t bytes;
   };
 
   Slot& ThreadSlot();
@@ -47,6 +51,7 @@ class EpochDomain {
   Slot slots_[kMaxThreads];
   mutable std::mutex retired_mu_;
   std::vector<Retired> retired_;  // GUARDED_BY(retired_mu_)
+  std::atomic<uint64_t> pending_bytes_{0};
 };
 
 // Marks the calling thread as inside a critical section of `domain` for its lifetime. Nests.

@@ -52,10 +52,15 @@ struct InsertBuffer {
 
   static constexpr uint32_t kArenaBytesPerSlot = 32;
 
+  // The allocation of a buffer of `capacity` slots (keys too long for the arena come apart).
+  static size_t BytesFor(uint32_t capacity) {
+    return sizeof(InsertBuffer) + capacity * (sizeof(BufferEntry) + sizeof(uint32_t)) +
+           size_t{capacity} * kArenaBytesPerSlot;
+  }
+
   static InsertBuffer* New(uint32_t capacity) {
     size_t arena = size_t{capacity} * kArenaBytesPerSlot;
-    size_t bytes =
-        sizeof(InsertBuffer) + capacity * (sizeof(BufferEntry) + sizeof(uint32_t)) + arena;
+    size_t bytes = BytesFor(capacity);
     void* mem = std::malloc(bytes);
     if (mem == nullptr) throw std::bad_alloc();
     auto* b = new (mem) InsertBuffer;

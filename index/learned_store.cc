@@ -695,6 +695,7 @@ IndexStats LearnedStore::Stats() const {
   s.splits = splits_.load(std::memory_order_relaxed);
   s.merges = merges_.load(std::memory_order_relaxed);
   s.retired_pending = epochs_.pending();
+  s.retired_bytes = epochs_.pending_bytes();
   s.hot_cache_lookups = cache_lookups_.load(std::memory_order_relaxed);
   s.hot_cache_hits = cache_hits_.load(std::memory_order_relaxed);
   return s;

@@ -124,6 +124,13 @@ void WaitUntil(Done done) {
 
 inline void DeleteLeafThunk(void* p) { DeleteLeaf(static_cast<Leaf*>(p)); }
 inline void DeleteInnerThunk(void* p) { DeleteInner(static_cast<Inner*>(p)); }
+// What deleting a node gives back (a leaf's insert buffer with it), for the epochs' count of
+// retired bytes.
+inline size_t NodeBytes(const Leaf* leaf) {
+  const InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire);
+  return leaf->bytes + (buf == nullptr ? 0 : InsertBuffer::BytesFor(buf->capacity));
+}
+inline size_t NodeBytes(const Inner* in) { return in->bytes; }
 
 // One end of a key range.
 struct Bound {
@@ -204,6 +211,8 @@ class LearnedStore final : public OrderedStore {
 
   bool Sample(std::string_view lo, std::string_view hi, std::span<const uint64_t> randoms,
               size_t count, SampleVisitor visit) const override;
+
+  uint64_t RetiredBytes() const override { return epochs_.pending_bytes(); }
 
   size_t size() const override {
     int64_t n = keys_.load(std::memory_order_relaxed);
@@ -304,7 +313,7 @@ class LearnedStore final : public OrderedStore {
   // Drops one owner of a patched leaf; the last retires it.
   void Release(Leaf* leaf) {
     if (leaf->owners.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      epochs_.Retire(leaf, DeleteLeafThunk);
+      epochs_.Retire(leaf, DeleteLeafThunk, NodeBytes(leaf));
     }
   }
 

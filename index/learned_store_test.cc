@@ -2182,6 +2182,7 @@ TEST_P(LearnedStoreConcurrent, ClearWhileReadersRun) {
   EXPECT_EQ(empty.leaves, 1u);
   EXPECT_LT(empty.index_bytes, full.index_bytes / 10);
   EXPECT_EQ(empty.retired_pending, 0u);
+  EXPECT_EQ(empty.retired_bytes, 0u);
   // Usable again.
   for (int i = 0; i < 1000; ++i) store->Put(Numbered("again:", i, 8), i);
   EXPECT_EQ(store->size(), 1000u);

@@ -57,6 +57,7 @@ struct IndexStats {
   uint64_t index_bytes = 0;       // node memory, excluding key bytes
   uint64_t key_bytes = 0;         // key bytes stored in nodes and buffers
   uint64_t retired_pending = 0;   // replaced nodes waiting for epoch reclamation
+  uint64_t retired_bytes = 0;     // their memory
   uint64_t hot_cache_lookups = 0;
   uint64_t hot_cache_hits = 0;
 };
@@ -82,6 +83,9 @@ class OrderedStore {
   // touch, so a batch of lookups overlaps its cache misses instead of paying them one by one.
   virtual void Prefetch(std::span<const std::string_view> keys) const { (void)keys; }
   virtual size_t size() const = 0;
+  // Memory of nodes unlinked and waiting for readers that may still hold them to move on (epoch
+  // reclamation): on its way back, usually within a patch or two. Cheap: one atomic load.
+  virtual uint64_t RetiredBytes() const { return 0; }
   // Runs of up to `count` entries of [lo, hi), one run per element of `randoms` (picked from its
   // bits), for the eviction pool, each entry visited with its current value: without rank counts,
   // a store descends through random children overlapping the range and takes a run of neighbours

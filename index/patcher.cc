@@ -359,7 +359,7 @@ void LearnedStore::Replace(const Path& path, uint32_t at, uint32_t count,
     }
     root_.store(root, std::memory_order_release);
   }
-  for (Inner* in : retired) epochs_.Retire(in, DeleteInnerThunk);
+  for (Inner* in : retired) epochs_.Retire(in, DeleteInnerThunk, NodeBytes(in));
 }
 
 void LearnedStore::FreeTree(Node* node) {
@@ -374,12 +374,12 @@ void LearnedStore::FreeTree(Node* node) {
 
 void LearnedStore::RetireTree(Node* node) {
   if (node->kind == NodeKind::kLeaf) {
-    epochs_.Retire(node, DeleteLeafThunk);
+    epochs_.Retire(node, DeleteLeafThunk, NodeBytes(static_cast<Leaf*>(node)));
     return;
   }
   auto* in = static_cast<Inner*>(node);
   for (uint32_t i = 0; i < in->n; ++i) RetireTree(in->child[i].load(std::memory_order_relaxed));
-  epochs_.Retire(in, DeleteInnerThunk);
+  epochs_.Retire(in, DeleteInnerThunk, NodeBytes(in));
 }
 
 }  // namespace ordis::index::learned

@@ -51,7 +51,7 @@ MemoryGuard::Outcome MemoryGuard::Evict(int64_t now_ms) {
   int evicted = 0;
   std::optional<Outcome> stopped;
   evictor_.Evict(keyspace_, options, now_ms, [&] {
-    if (used_() <= target) {
+    if (Counted() <= target) {
       stopped = Outcome::kUnder;
     } else if (AwaitingLazyFree()) {  // that key's value went to the lazy-free thread
       stopped = Outcome::kEvicting;

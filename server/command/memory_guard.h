@@ -21,6 +21,7 @@
 // Thread safety: thread safe; Evict needs the keyspace's exclusive lock.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -48,10 +49,11 @@ class MemoryGuard {
   MemoryGuard& operator=(const MemoryGuard&) = delete;
 
   uint64_t Used() const { return used_(); }
-  // maxmemory is set and used memory exceeds it. Cheap: checked before every command.
+  // maxmemory is set and used memory, less what is on its way back (Counted), exceeds it. Cheap:
+  // checked before every command.
   bool OverLimit() const {
     int64_t limit = config_.maxmemory();
-    return limit > 0 && used_() > static_cast<uint64_t>(limit);
+    return limit > 0 && Counted() > static_cast<uint64_t>(limit);
   }
 
   enum class Outcome {
@@ -89,6 +91,20 @@ class MemoryGuard {
   static constexpr auto kLazyFreeWait = std::chrono::milliseconds(10);
 
  private:
+  // Used memory as maxmemory counts it: less the index nodes retired and waiting for readers to
+  // move on (index::OrderedStore::RetiredBytes), up to 1/kRetiredShare of the limit. They are
+  // freed within a patch or two, like values pending on the lazy-free thread; counted, a reader
+  // preempted inside the index for a few milliseconds under a write storm held hundreds of KB of
+  // them, and eviction drained the cache for memory that came back by itself. The bound keeps
+  // used_memory within a few percent of the limit when readers hold them longer.
+  static constexpr uint64_t kRetiredShare = 32;
+  uint64_t Counted() const {
+    const uint64_t used = used_();
+    const uint64_t forgiven =
+        std::min(keyspace_.IndexRetiredBytes(),
+                 static_cast<uint64_t>(std::max<int64_t>(config_.maxmemory(), 0)) / kRetiredShare);
+    return used - std::min(used, forgiven);
+  }
   EvictionOptions Options() const;
   void Background();
   // Values are pending on the lazy-free thread and it is not lagging: wait for it, not evict.

@@ -233,6 +233,7 @@ void IndexSection(CommandContext& ctx, InfoBuilder& b) {
       "index_bytes_per_key",
       Fixed2(s.keys == 0 ? 0.0 : static_cast<double>(s.index_bytes) / static_cast<double>(s.keys)));
   b.Field("index_retired_pending", s.retired_pending);
+  b.Field("index_retired_bytes", s.retired_bytes);
   b.Field("hot_cache", hot_cache ? "enabled" : "disabled");
   b.Field("hot_cache_lookups", s.hot_cache_lookups);
   b.Field("hot_cache_hits", s.hot_cache_hits);

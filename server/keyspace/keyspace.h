@@ -243,6 +243,8 @@ class Keyspace {
   // No lock needed (the store is thread safe). The store's own figures for INFO's index section;
   // keys counts every record of the store: one per key, one more per key with a TTL.
   index::IndexStats IndexStats() const { return store_->Stats(); }
+  // Index memory on its way back (index::OrderedStore::RetiredBytes). Any thread, no lock.
+  uint64_t IndexRetiredBytes() const { return store_->RetiredBytes(); }
 
   uint64_t expired_keys() const { return expired_keys_.load(std::memory_order_relaxed); }
   uint64_t evicted_keys() const { return evicted_keys_.load(std::memory_order_relaxed); }
