@@ -115,11 +115,9 @@ void Evictor::Fill(Keyspace& keyspace, const EvictionOptions& options, int db, i
 
 size_t Evictor::EvictVictims(Keyspace& keyspace, bool with_ttl, bool repool,
                              absl::FunctionRef<bool()> more, bool* stopped) {
-  // The victims' index entries and objects load together before the first goes.
-  thread_local std::vector<Keyspace::KeyRef> refs;
-  refs.clear();
-  for (const Candidate& c : victims_) refs.push_back({c.db, c.key});
-  // keyspace.Prefetch(refs);
+  // Not prefetched as a batch first (Keyspace::Prefetch): the victims' leaves are mostly those
+  // the burst's samples just loaded, and the batch lookup cost more than it saved (SET at
+  // maxmemory: 3.9 vs 3.5 us of CPU per request).
   const int dbs = keyspace.num_dbs();
   size_t evicted = 0;
   size_t next = 0;
