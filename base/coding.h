@@ -12,15 +12,24 @@
 
 namespace ordis {
 
+// In place, into p[0..4) or p[0..8): a header filled in after what it describes.
+inline void EncodeFixed32(char* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<char>(v >> (8 * i));
+}
+
+inline void EncodeFixed64(char* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<char>(v >> (8 * i));
+}
+
 inline void PutFixed32(std::string* dst, uint32_t v) {
   char buf[4];
-  for (int i = 0; i < 4; ++i) buf[i] = static_cast<char>(v >> (8 * i));
+  EncodeFixed32(buf, v);
   dst->append(buf, 4);
 }
 
 inline void PutFixed64(std::string* dst, uint64_t v) {
   char buf[8];
-  for (int i = 0; i < 8; ++i) buf[i] = static_cast<char>(v >> (8 * i));
+  EncodeFixed64(buf, v);
   dst->append(buf, 8);
 }
 

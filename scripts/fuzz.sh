@@ -2,14 +2,15 @@
 # Builds a fuzzer (clang: libFuzzer, ASan, UBSan) and runs it for a bounded time over its corpus in
 # fuzz-corpus/<target> (gitignored; seeded here). Crash inputs are written to the build directory.
 #   scripts/fuzz.sh [seconds=600] [more libFuzzer flags...]     the RESP parser
-#   FUZZ_TARGET=persistence scripts/fuzz.sh [seconds] [...]     the snapshot, log and manifest readers
+#   FUZZ_TARGET=persistence scripts/fuzz.sh [seconds] [...]     the snapshot, log, manifest and tier
+#                                                              segment readers
 #   FUZZ_TARGET=acl scripts/fuzz.sh [seconds] [...]             ACL SETUSER rules, user lines, ACL files
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-600}
 [ $# -gt 0 ] && shift
 target=${FUZZ_TARGET:-resp}
-"$root/scripts/deps.sh" clang $(cat "$root/scripts/build-packages.txt")
+"$root/scripts/deps.sh" clang python3-xxhash $(cat "$root/scripts/build-packages.txt")
 
 # Each fuzzed layer depends on nothing else of ours, so it builds as its own project: the fuzzer
 # does not wait for the server's dependencies or code.
@@ -26,7 +27,19 @@ cmake --build "$build" --target "$fuzzer" -j"$(nproc)"
 mkdir -p "$corpus"
 
 seed_persistence() {
-  # Seeds: the first byte picks the reader (0 snapshot, 1 log, 2 manifest); real files follow.
+  # Seeds: the first byte picks the reader (0 snapshot, 1 log, 2 manifest, 3 tier segment); real
+  # files follow. The tier seed: records and padding as tier_format.h lays them out (stored
+  # values uncompressed: lz4 blocks come from the fuzzer's mutations of the raw-length field).
+  /usr/bin/python3 - "$corpus/seed-tier" <<'PY'
+import struct, sys, xxhash
+def record(key, value):
+    head = struct.pack("<IIII", 0x3152544F, len(key), len(value), 0)
+    check = xxhash.xxh64_intdigest(key + value, seed=xxhash.xxh64_intdigest(head))
+    return head + struct.pack("<Q", check) + key + value
+segment = record(b"user:1", b"hello") + record(b"", b"v" * 300)
+segment += b"\0" * (-len(segment) % 4096) + record(b"k", b"")
+open(sys.argv[1], "wb").write(b"\x03" + segment)
+PY
   printf '\x02file appendonly.aof.1.base.osnap seq 1 type b\nfile appendonly.aof.1.incr.aof seq 1 type i\n' \
     >"$corpus/seed-manifest"
   if [ -x "$root/build/server/ordis-server" ]; then
