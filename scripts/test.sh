@@ -12,19 +12,21 @@ cmake -S "$root" -B "$root/build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DORDIS
   -DORDIS_SANITIZE=thread >/dev/null
 cmake --build "$root/build-tsan" -j"$(nproc)" \
   --target index_test learned_store_test hot_cache_test keyspace_stress_test durability_test \
-  connection_move_stress_test eviction_stress_test acl_test lazy_free_stress_test memory_guard_test
-(cd "$root/build-tsan" && ctest --output-on-failure -j"$(nproc)" -R 'stress|Concurrent|MemoryGuard')
+  connection_move_stress_test eviction_stress_test acl_test lazy_free_stress_test memory_guard_test \
+  offload_test
+(cd "$root/build-tsan" && ctest --output-on-failure -j"$(nproc)" -R 'stress|Concurrent|MemoryGuard|HostView')
 
 # The learned index's tests under AddressSanitizer (and LeakSanitizer): reclamation frees what
 # it must, and nothing twice. The persistence formats' tests too (corrupt files read safely), and
 # the server's snapshot, log and sorted-set structures, connections moving between threads,
 # eviction under concurrent writers, the ACL (users swapped under readers, the file parser), the
 # keyspace with its variable-size objects (blocks that move when a TTL comes or goes, raw buffers
-# that grow), and lazy free (values freed once, on its thread, and whatever is queued at shutdown).
+# that grow), lazy free (values freed once, on its thread, and whatever is queued at shutdown), and
+# the cold tier (records decoded from damaged bytes, aligned buffers the kernel writes into).
 cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DORDIS_BUILD_TESTS=ON \
   -DORDIS_SANITIZE=address >/dev/null
 cmake --build "$root/build-asan" -j"$(nproc)" --target learned_store_test hot_cache_test \
   persistence_test types_test durability_test commands_test connection_move_stress_test \
-  eviction_stress_test acl_test keyspace_test lazy_free_stress_test memory_guard_test
+  eviction_stress_test acl_test keyspace_test lazy_free_stress_test memory_guard_test offload_test
 (cd "$root/build-asan" && ctest --output-on-failure -j"$(nproc)" \
-  -R 'LearnedStore|HotCache|SnapshotFile|AofFile|Manifest|Snapshot|ObjectCodec|AofLog|ZSet|FamilyTest|ConnectionMove|EvictionStress|Acl|User|Catalog|Categories|Keyspace|Object\.|ActiveExpiry|LazyFree|FreeEffort|MemoryGuard')
+  -R 'LearnedStore|HotCache|SnapshotFile|AofFile|Manifest|Snapshot|ObjectCodec|AofLog|ZSet|FamilyTest|ConnectionMove|EvictionStress|Acl|User|Catalog|Categories|Keyspace|Object\.|ActiveExpiry|LazyFree|FreeEffort|MemoryGuard|Tier|HostView')
