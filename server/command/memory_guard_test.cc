@@ -136,7 +136,10 @@ TEST(MemoryGuardSlack, EvictsALittleUnderALimitOfAMegabyteOrMore) {
         config.Set({{"maxmemory-policy", "allkeys-lru"}, {"maxmemory", std::to_string(limit)}}),
         "");
     Keyspace ks(1);
-    MemoryGuard guard(ks, config, [&] { return kBytesPerKey * ks.DbSize(0); });
+    // The index's retired nodes are part of used memory, as in the server (maxmemory forgives
+    // them, so leaving them out would make the count fall short while patches are pending).
+    MemoryGuard guard(ks, config,
+                      [&] { return kBytesPerKey * ks.DbSize(0) + ks.IndexRetiredBytes(); });
     const uint64_t at_limit = limit / kBytesPerKey;
     const uint64_t slack =
         limit >= MemoryGuard::kMinSlackLimit
