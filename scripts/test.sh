@@ -14,7 +14,7 @@ cmake --build "$root/build-tsan" -j"$(nproc)" \
   --target index_test learned_store_test hot_cache_test keyspace_stress_test durability_test \
   connection_move_stress_test eviction_stress_test acl_test lazy_free_stress_test memory_guard_test \
   offload_test
-(cd "$root/build-tsan" && ctest --output-on-failure -j"$(nproc)" -R 'stress|Concurrent|MemoryGuard|HostView')
+(cd "$root/build-tsan" && ctest --output-on-failure -j"$(nproc)" -R 'stress|Concurrent|MemoryGuard|HostView|LoadingZone')
 
 # The learned index's tests under AddressSanitizer (and LeakSanitizer): reclamation frees what
 # it must, and nothing twice. The persistence formats' tests too (corrupt files read safely), and
@@ -29,4 +29,4 @@ cmake --build "$root/build-asan" -j"$(nproc)" --target learned_store_test hot_ca
   persistence_test types_test durability_test commands_test connection_move_stress_test \
   eviction_stress_test acl_test keyspace_test lazy_free_stress_test memory_guard_test offload_test
 (cd "$root/build-asan" && ctest --output-on-failure -j"$(nproc)" \
-  -R 'LearnedStore|HotCache|SnapshotFile|AofFile|Manifest|Snapshot|ObjectCodec|AofLog|ZSet|FamilyTest|ConnectionMove|EvictionStress|Acl|User|Catalog|Categories|Keyspace|Object\.|ActiveExpiry|LazyFree|FreeEffort|MemoryGuard|Tier|HostView')
+  -R 'LearnedStore|HotCache|SnapshotFile|AofFile|Manifest|Snapshot|ObjectCodec|AofLog|ZSet|FamilyTest|ConnectionMove|EvictionStress|Acl|User|Catalog|Categories|Keyspace|Object\.|ActiveExpiry|LazyFree|FreeEffort|MemoryGuard|Tier|HostView|LoadingZone')
