@@ -4,7 +4,7 @@
 # (issue 14). Arguments: [keys=1000000] [rounds=3].
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/deps.sh" $(cat "$root/scripts/build-packages.txt")
-cmake -S "$root" -B "$root/build-bench" -DCMAKE_BUILD_TYPE=Release -DORDIS_BUILD_BENCH=ON >/dev/null
-cmake --build "$root/build-bench" --target host_view_bench -j"$(nproc)" >/dev/null
-exec "$root/build-bench/bench/host_view_bench" "$@"
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"
+bin=$(build_bench_target host_view_bench)
+exec "$bin" "$@"

@@ -9,7 +9,7 @@
 #   bench/index-memory.sh --keys 200000 --ops 1000000
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/deps.sh" $(cat "$root/scripts/build-packages.txt")
-cmake -S "$root" -B "$root/build-bench" -DCMAKE_BUILD_TYPE=Release -DORDIS_BUILD_BENCH=ON >/dev/null
-cmake --build "$root/build-bench" --target index_memory -j2 >/dev/null
-exec "$root/build-bench/bench/index_memory" "$@"
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"
+bin=$(build_bench_target index_memory)
+exec "$bin" "$@"

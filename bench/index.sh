@@ -10,7 +10,7 @@
 #   bench/index.sh --shape url --reps 3
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/deps.sh" $(cat "$root/scripts/build-packages.txt")
-cmake -S "$root" -B "$root/build-bench" -DCMAKE_BUILD_TYPE=Release -DORDIS_BUILD_BENCH=ON >/dev/null
-cmake --build "$root/build-bench" --target index_bench -j"$(nproc)" >/dev/null
-exec "$root/build-bench/bench/index_bench" "$@"
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"
+bin=$(build_bench_target index_bench)
+exec "$bin" "$@"

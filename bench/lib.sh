@@ -8,6 +8,17 @@ build_ordis() {
   cmake --build "$root/build" --target ordis-server -j"$(nproc)" >/dev/null
 }
 
+# Installs the build's packages and builds a benchmark program (Release, -DORDIS_BUILD_BENCH=ON)
+# in $root/build-bench; prints its path.
+# (Called in a command substitution, where set -e does not hold: each step returns on failure.)
+build_bench_target() {
+  "$root/scripts/deps.sh" $(cat "$root/scripts/build-packages.txt") || return 1
+  cmake -S "$root" -B "$root/build-bench" -DCMAKE_BUILD_TYPE=Release -DORDIS_BUILD_BENCH=ON \
+    >/dev/null || return 1
+  cmake --build "$root/build-bench" --target "$1" -j"$(nproc)" >/dev/null || return 1
+  echo "$root/build-bench/bench/$1"
+}
+
 # $ORDIS_BIN if the caller set it (a build to use as is, packages not installed), else ordis built
 # by build_ordis (its arguments: packages the benchmark needs).
 use_ordis_bin() {

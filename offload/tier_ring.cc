@@ -64,23 +64,26 @@ TierRing::~TierRing() {
   if (event_fd_ >= 0) close(event_fd_);
 }
 
-bool TierRing::Read(int fd, char* buf, uint32_t length, uint64_t offset, uint64_t cookie) {
-  if (in_flight_ >= depth_) return false;
+io_uring_sqe* TierRing::NextSqe() {
+  if (in_flight_ >= depth_) return nullptr;
   io_uring_sqe* sqe = io_uring_get_sqe(&ring_->ring);
+  if (sqe != nullptr) ++in_flight_;
+  return sqe;
+}
+
+bool TierRing::Read(int fd, char* buf, uint32_t length, uint64_t offset, uint64_t cookie) {
+  io_uring_sqe* sqe = NextSqe();
   if (sqe == nullptr) return false;
   io_uring_prep_read(sqe, fd, buf, length, offset);
-  io_uring_sqe_set_data64(sqe, cookie);
-  ++in_flight_;
+  io_uring_sqe_set_data64(sqe, cookie);  // after the prep, which sets the other fields
   return true;
 }
 
 bool TierRing::Write(int fd, const char* buf, uint32_t length, uint64_t offset, uint64_t cookie) {
-  if (in_flight_ >= depth_) return false;
-  io_uring_sqe* sqe = io_uring_get_sqe(&ring_->ring);
+  io_uring_sqe* sqe = NextSqe();
   if (sqe == nullptr) return false;
   io_uring_prep_write(sqe, fd, buf, length, offset);
   io_uring_sqe_set_data64(sqe, cookie);
-  ++in_flight_;
   return true;
 }
 

@@ -18,6 +18,8 @@
 #include "offload/tier_files.h"
 #include "persistence/status.h"
 
+struct io_uring_sqe;
+
 namespace ordis::offload {
 
 // An aligned, owned byte buffer for direct I/O.
@@ -68,6 +70,8 @@ class TierRing {
 
  private:
   TierRing() = default;
+  // A submission entry, counted in flight; null when `depth` are.
+  io_uring_sqe* NextSqe();
   struct Uring;
   std::unique_ptr<Uring> ring_;
   int event_fd_ = -1;

@@ -29,14 +29,6 @@ using persistence::ScratchDir;
 
 constexpr uint64_t kSegment = 16 * kTierAlign;
 
-// A kernel that refuses io_uring (too old, or a sandbox's seccomp filter) skips the ring's tests:
-// the server then runs without the tier.
-#define CREATE_RING_OR_SKIP(depth, ring)                                   \
-  do {                                                                     \
-    const persistence::Status status = TierRing::Create((depth), &(ring)); \
-    if (!status.ok()) GTEST_SKIP() << status.message();                    \
-  } while (0)
-
 TEST(TierFiles, FillsSegmentsInOrderUntilFull) {
   ScratchDir dir;
   // Left by an earlier run: removed, the tier holds nothing across restarts.
@@ -157,29 +149,34 @@ void ReadBack(TierFiles& files, TierRing& ring, std::vector<Written> records, un
   }
 }
 
-TEST(TierRing, RecordsComeBackManyInFlightAndOutOfOrder) {
-  ScratchDir dir;
-  std::unique_ptr<TierFiles> files;
-  ASSERT_TRUE(TierFiles::Open(dir.path(), 64 * kTierAlign, 1024 * kTierAlign, &files).ok());
-  std::unique_ptr<TierRing> ring;
-  CREATE_RING_OR_SKIP(64, ring);
-  const std::vector<Written> records = WriteRecords(*files, *ring, 300, 7);
-  EXPECT_GT(files->used_bytes(), 64 * kTierAlign);  // more than one segment
-  ReadBack(*files, *ring, records, 64);
-  ReadBack(*files, *ring, records, 1);
+// Segments of 64 blocks, room for 16 of them, and a ring 64 deep. A kernel that refuses io_uring
+// (too old, or a sandbox's seccomp filter) skips these tests: the server then runs without the
+// tier.
+class TierRingTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(TierFiles::Open(dir_.path(), 64 * kTierAlign, 1024 * kTierAlign, &files_).ok());
+    const persistence::Status status = TierRing::Create(64, &ring_);
+    if (!status.ok()) GTEST_SKIP() << status.message();
+  }
+  ScratchDir dir_;
+  std::unique_ptr<TierFiles> files_;
+  std::unique_ptr<TierRing> ring_;
+};
+
+TEST_F(TierRingTest, RecordsComeBackManyInFlightAndOutOfOrder) {
+  const std::vector<Written> records = WriteRecords(*files_, *ring_, 300, 7);
+  EXPECT_GT(files_->used_bytes(), 64 * kTierAlign);  // more than one segment
+  ReadBack(*files_, *ring_, records, 64);
+  ReadBack(*files_, *ring_, records, 1);
 }
 
-TEST(TierRing, ARecordDamagedOnDiskIsRefused) {
-  ScratchDir dir;
-  std::unique_ptr<TierFiles> files;
-  ASSERT_TRUE(TierFiles::Open(dir.path(), 64 * kTierAlign, 64 * kTierAlign, &files).ok());
-  std::unique_ptr<TierRing> ring;
-  CREATE_RING_OR_SKIP(8, ring);
-  const std::vector<Written> records = WriteRecords(*files, *ring, 3, 3);
+TEST_F(TierRingTest, ARecordDamagedOnDiskIsRefused) {
+  const std::vector<Written> records = WriteRecords(*files_, *ring_, 3, 3);
   const Written& w = records[1];
   {
     // Another descriptor, buffered, as a failing disk or a stray writer would damage it.
-    const int fd = open(dir.File("tier-0.seg").c_str(), O_RDWR);
+    const int fd = open(dir_.File("tier-0.seg").c_str(), O_RDWR);
     ASSERT_GE(fd, 0);
     const char flipped = static_cast<char>(w.key.back() ^ 0x20);
     const uint64_t at = w.at.offset + persistence::kTierRecordHeaderSize + w.key.size() - 1;
@@ -189,10 +186,10 @@ TEST(TierRing, ARecordDamagedOnDiskIsRefused) {
   }
   const TierSpan span = TierRecordSpan(w.at);
   TierBuffer buf(span.length);
-  ASSERT_TRUE(ring->Read(files->fd(0), buf.data(), span.length, span.offset, 1));
-  ASSERT_TRUE(ring->Submit().ok());
+  ASSERT_TRUE(ring_->Read(files_->fd(0), buf.data(), span.length, span.offset, 1));
+  ASSERT_TRUE(ring_->Submit().ok());
   int result = 0;
-  ring->Reap([&](uint64_t, int r) { result = r; }, /*wait=*/true);
+  ring_->Reap([&](uint64_t, int r) { result = r; }, /*wait=*/true);
   ASSERT_GT(result, 0);
   std::string value;
   const persistence::Status status = persistence::DecodeTierRecord(
@@ -201,27 +198,22 @@ TEST(TierRing, ARecordDamagedOnDiskIsRefused) {
   EXPECT_TRUE(value.empty());
 }
 
-TEST(TierRing, CompletionsWakeTheEventFd) {
-  ScratchDir dir;
-  std::unique_ptr<TierFiles> files;
-  ASSERT_TRUE(TierFiles::Open(dir.path(), kSegment, kSegment, &files).ok());
-  std::unique_ptr<TierRing> ring;
-  CREATE_RING_OR_SKIP(4, ring);
-  pollfd p{ring->event_fd(), POLLIN, 0};
+TEST_F(TierRingTest, CompletionsWakeTheEventFd) {
+  pollfd p{ring_->event_fd(), POLLIN, 0};
   EXPECT_EQ(poll(&p, 1, 0), 0);  // nothing yet
   uint32_t segment;
   uint64_t offset;
-  ASSERT_TRUE(files->Reserve(kTierAlign, &segment, &offset).ok());
+  ASSERT_TRUE(files_->Reserve(kTierAlign, &segment, &offset).ok());
   TierBuffer buf(kTierAlign);
   std::memset(buf.data(), 0, kTierAlign);
-  ASSERT_TRUE(ring->Write(files->fd(segment), buf.data(), kTierAlign, offset, 9));
-  ASSERT_TRUE(ring->Submit().ok());
+  ASSERT_TRUE(ring_->Write(files_->fd(segment), buf.data(), kTierAlign, offset, 9));
+  ASSERT_TRUE(ring_->Submit().ok());
   EXPECT_EQ(poll(&p, 1, 10000), 1);
   uint64_t cookie = 0;
-  EXPECT_EQ(ring->Reap([&](uint64_t c, int) { cookie = c; }), 1u);
+  EXPECT_EQ(ring_->Reap([&](uint64_t c, int) { cookie = c; }), 1u);
   EXPECT_EQ(cookie, 9u);
   EXPECT_EQ(poll(&p, 1, 0), 0);  // drained
-  EXPECT_EQ(ring->in_flight(), 0u);
+  EXPECT_EQ(ring_->in_flight(), 0u);
 }
 
 }  // namespace
