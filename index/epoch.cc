@@ -64,9 +64,9 @@ EpochGuard::~EpochGuard() {
 
 void EpochDomain::Retire(void* p, void (*deleter)(void*), size_t bytes) {
   uint64_t e = epoch_.load(std::memory_order_seq_cst);
-  pending_bytes_.fetch_add(bytes, std::memory_order_relaxed);
   std::lock_guard lock(retired_mu_);
   retired_.push_back({p, deleter, e, bytes});
+  pending_bytes_.fetch_add(bytes, std::memory_order_relaxed);
 }
 
 size_t EpochDomain::Reclaim() {
@@ -86,21 +86,21 @@ size_t EpochDomain::Reclaim() {
   {
     std::lock_guard lock(retired_mu_);
     size_t kept = 0;
+    uint64_t bytes = 0;
     for (const Retired& r : retired_) {
       if (r.epoch < oldest) {
         ready.push_back(r);
+        bytes += r.bytes;
       } else {
         retired_[kept++] = r;
       }
     }
     retired_.resize(kept);
+    // With the entries, under the lock: pending() and pending_bytes() agree for a reader taking
+    // both after a Quiesce while another thread's Reclaim is still freeing what it took.
+    pending_bytes_.fetch_sub(bytes, std::memory_order_relaxed);
   }
-  size_t freed = 0;
-  for (const Retired& r : ready) {
-    r.deleter(r.p);
-    freed += r.bytes;
-  }
-  pending_bytes_.fetch_sub(freed, std::memory_order_relaxed);
+  for (const Retired& r : ready) r.deleter(r.p);
   std::lock_guard lock(retired_mu_);
   return retired_.size();
 }

@@ -50,8 +50,8 @@ class EpochDomain {
   std::atomic<uint64_t> epoch_{1};
   Slot slots_[kMaxThreads];
   mutable std::mutex retired_mu_;
-  std::vector<Retired> retired_;  // GUARDED_BY(retired_mu_)
-  std::atomic<uint64_t> pending_bytes_{0};
+  std::vector<Retired> retired_;            // GUARDED_BY(retired_mu_)
+  std::atomic<uint64_t> pending_bytes_{0};  // changes with retired_, under retired_mu_
 };
 
 // Marks the calling thread as inside a critical section of `domain` for its lifetime. Nests.
