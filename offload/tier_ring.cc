@@ -57,7 +57,7 @@ TierRing::~TierRing() {
     // Requests still in flight write into their buffers: wait for them before those go.
     while (in_flight_ > 0) {
       if (io_uring_submit(&ring_->ring) < 0) break;
-      Reap([](uint64_t, int) {}, /*wait=*/true);
+      if (Reap([](uint64_t, int) {}, /*wait=*/true) == 0) break;  // the wait itself failed
     }
     io_uring_queue_exit(&ring_->ring);
   }

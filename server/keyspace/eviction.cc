@@ -88,9 +88,8 @@ void Evictor::Fill(Keyspace& keyspace, const EvictionOptions& options, int db, i
     if (pool_.size() == kCapacity) {
       entry = std::move(pool_.front());
       pool_.erase(pool_.begin());
-    } else if (!spare_.empty()) {
-      entry = std::move(spare_.back());
-      spare_.pop_back();
+    } else {
+      entry = Spare();
     }
     entry.score = score;
     entry.key_hash = key_hash;
@@ -111,6 +110,13 @@ void Evictor::Fill(Keyspace& keyspace, const EvictionOptions& options, int db, i
     return;
   }
   keyspace.SampleKeys(db, IsVolatile(options.policy), options.samples, runs, offer);
+}
+
+Evictor::Candidate Evictor::Spare() {
+  if (spare_.empty()) return {};
+  Candidate c = std::move(spare_.back());
+  spare_.pop_back();
+  return c;
 }
 
 size_t Evictor::EvictVictims(Keyspace& keyspace, bool with_ttl, bool repool,
@@ -143,11 +149,7 @@ size_t Evictor::EvictRandom(Keyspace& keyspace, bool with_ttl, absl::FunctionRef
   const int d = next_db_++ % keyspace.num_dbs();
   if ((with_ttl ? keyspace.ExpiresCount(d) : keyspace.DbSize(d)) == 0) return 0;
   keyspace.SampleKeys(d, with_ttl, 1, kBurst, [&](std::string_view k, Object*) {
-    Candidate victim;
-    if (!spare_.empty()) {
-      victim = std::move(spare_.back());
-      spare_.pop_back();
-    }
+    Candidate victim = Spare();
     victim.db = d;
     victim.key.assign(k);
     victims_.push_back(std::move(victim));

@@ -76,6 +76,8 @@ class Evictor {
     std::string key;
   };
 
+  // A candidate to fill in: a spare one, whose key buffer is reused, else a new one.
+  Candidate Spare();
   // Samples db's keys into the pool: `runs` runs of maxmemory-samples keys.
   void Fill(Keyspace& keyspace, const EvictionOptions& options, int db, int runs, int64_t now_ms);
   uint64_t Score(const EvictionOptions& options, const Object& obj, int64_t now_ms) const;
