@@ -71,8 +71,7 @@ uint64_t Evictor::Score(const EvictionOptions& options, const Object& obj, int64
   }
 }
 
-void Evictor::Fill(Keyspace& keyspace, const EvictionOptions& options, int db, int runs,
-                   int64_t now_ms) {
+void Evictor::Fill(Keyspace& keyspace, const EvictionOptions& options, int db, int64_t now_ms) {
   constexpr size_t kCapacity = kPoolSize + kBurst;  // a burst's victims leave kPoolSize behind
   auto offer = [&](std::string_view key, Object* obj) {
     uint64_t score = Score(options, *obj, now_ms);
@@ -109,7 +108,8 @@ void Evictor::Fill(Keyspace& keyspace, const EvictionOptions& options, int db, i
     });
     return;
   }
-  keyspace.SampleKeys(db, IsVolatile(options.policy), options.samples, runs, offer);
+  keyspace.SampleKeys(db, IsVolatile(options.policy), options.samples * (kBurst / kRunsPerBurst),
+                      kRunsPerBurst, offer);
 }
 
 Evictor::Candidate Evictor::Spare() {
@@ -178,7 +178,7 @@ size_t Evictor::Evict(Keyspace& keyspace, const EvictionOptions& options, int64_
       for (int d = 0; d < dbs; ++d) {
         if ((with_ttl ? keyspace.ExpiresCount(d) : keyspace.DbSize(d)) > 0) {
           any = true;
-          Fill(keyspace, options, d, kBurst, now_ms);
+          Fill(keyspace, options, d, now_ms);
         }
       }
       if (!any) break;

@@ -69,6 +69,10 @@ class Evictor {
  private:
   static constexpr size_t kPoolSize = 16;  // Redis's EVPOOL_SIZE: what survives between bursts
   static constexpr int kBurst = 16;        // evictions per burst, each with its own samples
+  // A burst's samples come in runs of neighbours, a descent each: 4 runs of 4 x
+  // maxmemory-samples keys, not 16 of one, sample as many keys (SET at maxmemory: 3.32 vs 3.46
+  // us of CPU per request) with the Zipf hit rate unchanged within a point.
+  static constexpr int kRunsPerBurst = 4;
   struct Candidate {
     uint64_t score;   // higher goes first
     size_t key_hash;  // tells most different keys apart without comparing them
@@ -78,8 +82,8 @@ class Evictor {
 
   // A candidate to fill in: a spare one, whose key buffer is reused, else a new one.
   Candidate Spare();
-  // Samples db's keys into the pool: `runs` runs of maxmemory-samples keys.
-  void Fill(Keyspace& keyspace, const EvictionOptions& options, int db, int runs, int64_t now_ms);
+  // Samples a burst's worth of db's keys into the pool: maxmemory-samples per eviction.
+  void Fill(Keyspace& keyspace, const EvictionOptions& options, int db, int64_t now_ms);
   uint64_t Score(const EvictionOptions& options, const Object& obj, int64_t now_ms) const;
   // Random policies: one burst of keys picked at random from the next database in turn.
   size_t EvictRandom(Keyspace& keyspace, bool with_ttl, absl::FunctionRef<bool()> more,
