@@ -1,0 +1,232 @@
+#include "offload/tier_store.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include "persistence/tier_format.h"
+
+namespace ordis::offload {
+
+using persistence::kTierAlign;
+using persistence::Status;
+
+namespace {
+
+// Read cookies are told from writes' (a batch's sequence number) by the top bit.
+constexpr uint64_t kReadCookie = 1ull << 63;
+
+uint64_t AlignUp(uint64_t bytes) { return bytes + persistence::TierPadding(bytes); }
+
+}  // namespace
+
+Status TierStore::Open(const TierStoreOptions& options, std::unique_ptr<TierStore>* out) {
+  if (options.batch_bytes == 0 || options.batch_bytes % kTierAlign != 0 ||
+      options.batch_bytes > options.segment_bytes) {
+    return Status::Error("tier: the batch size must be a multiple of " +
+                         std::to_string(kTierAlign) + " bytes, at most a segment");
+  }
+  std::unique_ptr<TierFiles> files;
+  if (Status st = TierFiles::Open(options.dir, options.segment_bytes, options.max_bytes, &files);
+      !st.ok()) {
+    return st;
+  }
+  std::unique_ptr<TierRing> ring;
+  if (Status st = TierRing::Create(options.ring_depth, &ring); !st.ok()) return st;
+  out->reset(new TierStore(options, std::move(files), std::move(ring)));
+  return Status::Ok();
+}
+
+TierStore::TierStore(const TierStoreOptions& options, std::unique_ptr<TierFiles> files,
+                     std::unique_ptr<TierRing> ring)
+    : options_(options), files_(std::move(files)), ring_(std::move(ring)) {
+  filling_.reserve(options_.batch_bytes);
+}
+
+TierStore::~TierStore() = default;
+
+Status TierStore::Demote(std::string_view key, std::string_view value, TierLocation* at) {
+  if (!failed_.empty()) return Status::Error(failed_);
+  if (key.size() > persistence::kTierMaxLength || value.size() > persistence::kTierMaxLength) {
+    return Status::Error("tier: value too large");
+  }
+  record_.clear();
+  const size_t size = persistence::AppendTierRecord(key, value, &record_);
+  if (AlignUp(size) > options_.segment_bytes) {
+    return Status::Error("tier: a record of " + std::to_string(size) +
+                         " bytes does not fit in a segment");
+  }
+  if (filling_capacity_ != 0 && filling_.size() + size > filling_capacity_) {
+    if (Status st = Flush(); !st.ok()) return st;
+  }
+  if (filling_capacity_ == 0) {
+    const uint64_t capacity = std::max<uint64_t>(options_.batch_bytes, AlignUp(size));
+    if (Status st = files_->Reserve(capacity, &filling_segment_, &filling_offset_); !st.ok()) {
+      return st;
+    }
+    filling_capacity_ = capacity;
+  }
+  at->segment = filling_segment_;
+  at->offset = filling_offset_ + filling_.size();
+  at->size = static_cast<uint32_t>(size);
+  filling_.append(record_);
+  ++stats_.demoted;
+  stats_.demoted_bytes += value.size();
+  return Status::Ok();
+}
+
+Status TierStore::Flush() {
+  if (filling_capacity_ == 0) return Status::Ok();
+  const uint64_t length = AlignUp(filling_.size());
+  // Padding and the reserved room the batch did not fill hold no record.
+  files_->AddGarbage(filling_segment_, filling_capacity_ - filling_.size());
+  Batch batch;
+  batch.buffer = TierBuffer(length);
+  std::memcpy(batch.buffer.data(), filling_.data(), filling_.size());
+  std::memset(batch.buffer.data() + filling_.size(), 0, length - filling_.size());
+  batch.segment = filling_segment_;
+  batch.offset = filling_offset_;
+  batch.used = static_cast<uint32_t>(filling_.size());
+  filling_.clear();
+  filling_capacity_ = 0;
+  const uint64_t cookie = next_cookie_++;
+  Batch& queued = written_.emplace(cookie, std::move(batch)).first->second;
+  MakeRoom();
+  if (!ring_->Write(files_->fd(queued.segment), queued.buffer.data(), static_cast<uint32_t>(length),
+                    queued.offset, cookie)) {
+    OnWritten(cookie, -EAGAIN);
+    return Status::Error(failed_);
+  }
+  if (Status st = ring_->Submit(); !st.ok()) {
+    // Left queued: the next submission takes it. The records stay readable meanwhile.
+    return st;
+  }
+  return Status::Ok();
+}
+
+void TierStore::MakeRoom() {
+  while (ring_->in_flight() >= options_.ring_depth) {
+    ring_->Reap([&](uint64_t cookie, int result) { OnWritten(cookie, result); }, /*wait=*/true);
+  }
+}
+
+void TierStore::OnWritten(uint64_t cookie, int result) {
+  auto it = written_.find(cookie);
+  if (it == written_.end()) return;  // a read Read gave up waiting for
+  Batch& batch = it->second;
+  if (result == static_cast<int>(batch.buffer.size())) {
+    ++stats_.batches;
+    written_.erase(it);
+    return;
+  }
+  // The values are nowhere else: the batch stays in memory, readable, and demotions stop.
+  batch.failed = true;
+  ++stats_.write_errors;
+  if (failed_.empty()) {
+    failed_ = "tier: a write failed (" +
+              (result < 0 ? std::string(std::strerror(-result))
+                          : std::to_string(result) + " of " + std::to_string(batch.buffer.size()) +
+                                " bytes") +
+              ")";
+  }
+}
+
+void TierStore::Poll() {
+  ring_->Reap([&](uint64_t cookie, int result) { OnWritten(cookie, result); });
+}
+
+Status TierStore::Drain() {
+  Status flushed = Flush();
+  for (;;) {
+    bool pending = false;
+    for (const auto& [cookie, batch] : written_) pending = pending || !batch.failed;
+    if (!pending || ring_->in_flight() == 0) break;
+    if (Status st = ring_->Submit(); !st.ok()) return st;
+    ring_->Reap([&](uint64_t cookie, int result) { OnWritten(cookie, result); }, /*wait=*/true);
+  }
+  return flushed;
+}
+
+std::string_view TierStore::InMemory(const TierLocation& at) const {
+  auto inside = [&](uint32_t segment, uint64_t offset, uint64_t used) {
+    return at.segment == segment && at.offset >= offset && at.offset + at.size <= offset + used;
+  };
+  if (filling_capacity_ != 0 && inside(filling_segment_, filling_offset_, filling_.size())) {
+    return std::string_view(filling_).substr(at.offset - filling_offset_, at.size);
+  }
+  for (const auto& [cookie, batch] : written_) {
+    if (inside(batch.segment, batch.offset, batch.used)) {
+      return std::string_view(batch.buffer.data() + (at.offset - batch.offset), at.size);
+    }
+  }
+  return {};
+}
+
+Status TierStore::Read(const TierLocation& at, std::string_view key, std::string* value) {
+  ++stats_.reads;
+  value->clear();
+  Status status = Status::Ok();
+  if (std::string_view held = InMemory(at); !held.empty()) {
+    status = persistence::DecodeTierRecord(held, key, value);
+  } else {
+    ++stats_.disk_reads;
+    const int fd = files_->fd(at.segment);
+    const TierSpan span = TierRecordSpan(at);
+    if (fd < 0) {
+      status = Status::Error("tier: no segment " + std::to_string(at.segment));
+    } else {
+      if (read_.size() < span.length) read_ = TierBuffer(span.length);
+      MakeRoom();
+      const uint64_t cookie = kReadCookie | next_cookie_++;
+      int got = 0;
+      bool done = false;
+      status = ring_->Read(fd, read_.data(), span.length, span.offset, cookie)
+                   ? ring_->Submit()
+                   : Status::Error("tier: no room to read");
+      while (status.ok() && !done) {
+        if (ring_->Reap(
+                [&](uint64_t c, int result) {
+                  if (c == cookie) {
+                    done = true;
+                    got = result;
+                  } else {
+                    OnWritten(c, result);
+                  }
+                },
+                /*wait=*/true) == 0) {
+          // The read may still land in the buffer: it is kept, and the tier gives up.
+          status = Status::Error("tier: waiting for a read failed");
+          orphaned_.push_back(std::move(read_));
+          read_ = TierBuffer();
+          if (failed_.empty()) failed_ = status.message();
+        }
+      }
+      if (status.ok() && got < static_cast<int>(span.skip + at.size)) {
+        status = Status::Error("tier: read " +
+                               (got < 0 ? std::string(std::strerror(-got))
+                                        : std::to_string(got) + " of " +
+                                              std::to_string(span.skip + at.size) + " bytes"));
+      }
+      if (status.ok()) {
+        status = persistence::DecodeTierRecord(std::string_view(read_.data() + span.skip, at.size),
+                                               key, value);
+      }
+    }
+  }
+  if (!status.ok()) {
+    ++stats_.read_errors;
+    value->clear();
+  }
+  return status;
+}
+
+void TierStore::Release(const TierLocation& at) { files_->AddGarbage(at.segment, at.size); }
+
+TierStore::Stats TierStore::stats() const {
+  Stats s = stats_;
+  s.pending_batches = written_.size() + (filling_capacity_ != 0 ? 1 : 0);
+  return s;
+}
+
+}  // namespace ordis::offload

@@ -1,0 +1,114 @@
+// The cold tier as the keyspace uses it: a value goes in (Demote) and comes back (Read) by the
+// TierLocation Demote returned; Release makes its record garbage (the key was written, deleted or
+// its value promoted).
+//
+// Demotions fill a batch in memory, which is written whole, with one aligned write through the
+// ring, when the next record does not fit or on Flush; a written batch stays in memory until its
+// write completes. A record is therefore readable the moment Demote returns: from memory while
+// its batch is pending, from disk after. A batch whose write fails is kept in memory for good
+// (its values are nowhere else) and the tier takes no more demotions: failed() says why.
+//
+// Read is synchronous (the fallback when a value was not prefetched): it submits the record's
+// read and waits for it, reaping the writes that complete meanwhile.
+//
+// Thread safety: none; one caller at a time (the keyspace's exclusive lock).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "offload/tier_files.h"
+#include "offload/tier_ring.h"
+#include "persistence/status.h"
+
+namespace ordis::offload {
+
+struct TierStoreOptions {
+  std::string dir;                     // tier-dir
+  uint64_t max_bytes = 1ull << 30;     // tier-max-size
+  uint64_t segment_bytes = 64u << 20;  // a multiple of kTierAlign, at most max_bytes
+  // A batch's size: a multiple of kTierAlign, at most segment_bytes. A record larger than this
+  // gets a batch of its own.
+  uint32_t batch_bytes = 256u << 10;
+  unsigned ring_depth = 256;
+};
+
+class TierStore {
+ public:
+  static persistence::Status Open(const TierStoreOptions& options, std::unique_ptr<TierStore>* out);
+  // Waits for the writes in flight (not for the batch being filled: Flush first to keep it).
+  ~TierStore();
+  TierStore(const TierStore&) = delete;
+  TierStore& operator=(const TierStore&) = delete;
+
+  // Appends (key, value)'s record and sets *at to where it lies. An error, with nothing changed,
+  // when the tier is full or failed, or the record cannot fit in a segment.
+  persistence::Status Demote(std::string_view key, std::string_view value, TierLocation* at);
+  // The value of the record at `at`, which must be key's; an error names what failed (a torn,
+  // corrupt or misdirected record is never served).
+  persistence::Status Read(const TierLocation& at, std::string_view key, std::string* value);
+  // The record at `at` no longer holds a value.
+  void Release(const TierLocation& at);
+  // Writes the batch being filled.
+  persistence::Status Flush();
+  // Reaps completed writes without waiting; the owner's loop calls it when event_fd() is readable.
+  void Poll();
+  // Flush, then wait for every write in flight.
+  persistence::Status Drain();
+
+  int event_fd() const { return ring_->event_fd(); }
+  const TierFiles& files() const { return *files_; }
+  // Why demotions stop, empty while they do not.
+  const std::string& failed() const { return failed_; }
+
+  struct Stats {
+    uint64_t demoted = 0;        // records appended
+    uint64_t demoted_bytes = 0;  // their values' bytes
+    uint64_t reads = 0;          // records read back
+    uint64_t disk_reads = 0;     // of them, read from disk (the others from a pending batch)
+    uint64_t read_errors = 0;
+    uint64_t batches = 0;  // batch writes completed
+    uint64_t write_errors = 0;
+    uint64_t pending_batches = 0;  // filled or written, not yet on disk
+  };
+  Stats stats() const;
+
+ private:
+  struct Batch {
+    TierBuffer buffer;
+    uint32_t segment = 0;
+    uint64_t offset = 0;
+    uint32_t used = 0;  // record bytes; the write's length is that padded to kTierAlign
+    bool failed = false;
+  };
+
+  TierStore(const TierStoreOptions& options, std::unique_ptr<TierFiles> files,
+            std::unique_ptr<TierRing> ring);
+  // A submission slot, reaping (and waiting for) completions while the ring is full.
+  void MakeRoom();
+  void OnWritten(uint64_t cookie, int result);
+  // The bytes of a record still in memory, empty when it is only on disk.
+  std::string_view InMemory(const TierLocation& at) const;
+
+  const TierStoreOptions options_;
+  std::unique_ptr<TierFiles> files_;
+  // The batch being filled: its records, and the room reserved for it in a segment.
+  std::string filling_;
+  uint32_t filling_segment_ = 0;
+  uint64_t filling_offset_ = 0;
+  uint64_t filling_capacity_ = 0;      // 0: no batch is being filled
+  std::map<uint64_t, Batch> written_;  // by cookie: batches written or failed, not yet reaped
+  uint64_t next_cookie_ = 0;
+  std::string record_;                // Demote's scratch
+  TierBuffer read_;                   // Read's
+  std::vector<TierBuffer> orphaned_;  // reads given up on: the kernel may still fill them
+  std::string failed_;
+  Stats stats_;
+  std::unique_ptr<TierRing> ring_;  // last: destroyed first, waiting for what it has in flight
+};
+
+}  // namespace ordis::offload

@@ -1,0 +1,157 @@
+// The cold tier's store: a demoted value reads back at once (from its batch in memory) and after
+// its batch is on disk; batches fill segments and the tier refuses demotions when full, changing
+// nothing; released records, padding and unfilled room count as garbage; a record damaged on disk
+// or asked for under another key is refused.
+#include "offload/tier_store.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "persistence/scratch_dir_test_support.h"
+#include "persistence/tier_format.h"
+
+namespace ordis::offload {
+namespace {
+
+using persistence::kTierAlign;
+using persistence::ScratchDir;
+
+struct Demoted {
+  std::string key;
+  std::string value;
+  TierLocation at;
+};
+
+// Batches of 4 blocks in segments of 32, room for 4 segments, a ring 8 deep.
+class TierStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override { Open(4 * 32 * kTierAlign); }
+  void Open(uint64_t max_bytes) {
+    store_.reset();
+    TierStoreOptions options;
+    options.dir = dir_.path();
+    options.max_bytes = max_bytes;
+    options.segment_bytes = 32 * kTierAlign;
+    options.batch_bytes = 4 * kTierAlign;
+    options.ring_depth = 8;
+    const persistence::Status status = TierStore::Open(options, &store_);
+    if (!status.ok()) GTEST_SKIP() << status.message();  // no io_uring here: no tier
+  }
+  // Values of 0 to 6000 bytes, every third compressible.
+  std::vector<Demoted> DemoteMany(int count) {
+    std::vector<Demoted> out;
+    std::mt19937_64 rng(count);
+    for (int i = 0; i < count; ++i) {
+      Demoted d;
+      d.key = "key:" + std::to_string(i);
+      d.value.resize(rng() % 6000);
+      for (char& c : d.value) c = i % 3 == 0 ? 'z' : static_cast<char>(rng());
+      const persistence::Status status = store_->Demote(d.key, d.value, &d.at);
+      EXPECT_TRUE(status.ok()) << status.message();
+      out.push_back(std::move(d));
+    }
+    return out;
+  }
+  void ExpectAll(const std::vector<Demoted>& all) {
+    for (const Demoted& d : all) {
+      std::string value;
+      const persistence::Status status = store_->Read(d.at, d.key, &value);
+      ASSERT_TRUE(status.ok()) << d.key << ": " << status.message();
+      EXPECT_EQ(value, d.value) << d.key;
+    }
+  }
+  ScratchDir dir_;
+  std::unique_ptr<TierStore> store_;
+};
+
+TEST_F(TierStoreTest, ValuesReadBackWhilePendingAndFromDisk) {
+  std::vector<Demoted> all = DemoteMany(60);
+  ExpectAll(all);  // many still in memory: the batch being filled, batches being written
+  const uint64_t from_memory = store_->stats().reads - store_->stats().disk_reads;
+  EXPECT_GT(from_memory, 0u);
+  ASSERT_TRUE(store_->Drain().ok());
+  EXPECT_EQ(store_->stats().pending_batches, 0u);
+  const uint64_t disk_before = store_->stats().disk_reads;
+  ExpectAll(all);
+  EXPECT_EQ(store_->stats().disk_reads - disk_before, all.size());
+  EXPECT_EQ(store_->stats().demoted, all.size());
+  EXPECT_EQ(store_->stats().read_errors, 0u);
+  EXPECT_EQ(store_->stats().write_errors, 0u);
+  EXPECT_GT(store_->stats().batches, 1u);
+  // A record bigger than a batch gets one of its own.
+  Demoted big{"big", std::string(9 * kTierAlign, 'b'), {}};
+  big.value[100] = 'x';
+  ASSERT_TRUE(store_->Demote(big.key, big.value, &big.at).ok());
+  ASSERT_TRUE(store_->Drain().ok());
+  ExpectAll({big});
+}
+
+TEST_F(TierStoreTest, GarbageIsReleasedRecordsPaddingAndUnfilledRoom) {
+  std::vector<Demoted> all = DemoteMany(20);
+  ASSERT_TRUE(store_->Drain().ok());
+  const TierFiles& files = store_->files();
+  uint64_t records = 0;
+  for (const Demoted& d : all) records += d.at.size;
+  // Everything reserved is a record or garbage.
+  EXPECT_EQ(files.used_bytes(), records + files.garbage_bytes());
+  const uint64_t before = files.garbage_bytes();
+  store_->Release(all[3].at);
+  EXPECT_EQ(files.garbage_bytes(), before + all[3].at.size);
+  EXPECT_EQ(files.garbage(all[3].at.segment) > 0, true);
+}
+
+TEST_F(TierStoreTest, AFullTierRefusesDemotionsAndChangesNothing) {
+  Open(32 * kTierAlign);  // one segment: 8 batches
+  std::vector<Demoted> kept;
+  persistence::Status status = persistence::Status::Ok();
+  std::mt19937_64 rng(1);
+  for (int i = 0; status.ok(); ++i) {
+    Demoted d{"k" + std::to_string(i), std::string(3000, ' '), {}};
+    for (char& c : d.value) c = static_cast<char>(rng());  // incompressible
+    status = store_->Demote(d.key, d.value, &d.at);
+    if (status.ok()) kept.push_back(std::move(d));
+    ASSERT_LT(i, 1000);
+  }
+  EXPECT_EQ(status.message(), "tier: full");
+  const uint64_t demoted = store_->stats().demoted;
+  EXPECT_EQ(demoted, kept.size());
+  EXPECT_FALSE(store_->Demote("again", std::string(3000, 'q'), &kept[0].at).ok());
+  EXPECT_EQ(store_->stats().demoted, demoted);
+  ASSERT_TRUE(store_->Drain().ok());
+  ExpectAll(kept);
+  EXPECT_FALSE(store_->Demote("huge", std::string(40 * kTierAlign, 'h'), &kept[0].at).ok());
+}
+
+TEST_F(TierStoreTest, ADamagedOrMisdirectedRecordIsRefused) {
+  std::vector<Demoted> all = DemoteMany(5);
+  ASSERT_TRUE(store_->Drain().ok());
+  std::string value;
+  EXPECT_FALSE(store_->Read(all[1].at, all[2].key, &value).ok());  // another key's location
+  EXPECT_TRUE(value.empty());
+  const Demoted& d = all[2];
+  {
+    // Another descriptor, buffered, as a failing disk or a stray writer would damage it.
+    const int fd = open(dir_.File("tier-" + std::to_string(d.at.segment) + ".seg").c_str(), O_RDWR);
+    ASSERT_GE(fd, 0);
+    char byte;
+    const off_t at = static_cast<off_t>(d.at.offset + d.at.size - 1);
+    ASSERT_EQ(pread(fd, &byte, 1, at), 1);
+    byte = static_cast<char>(byte ^ 1);
+    ASSERT_EQ(pwrite(fd, &byte, 1, at), 1);
+    ASSERT_EQ(fsync(fd), 0);
+    close(fd);
+  }
+  EXPECT_FALSE(store_->Read(d.at, d.key, &value).ok());
+  EXPECT_TRUE(value.empty());
+  EXPECT_EQ(store_->stats().read_errors, 2u);
+  EXPECT_TRUE(store_->Read(all[3].at, all[3].key, &value).ok());  // the rest still read
+  EXPECT_EQ(value, all[3].value);
+}
+
+}  // namespace
+}  // namespace ordis::offload
