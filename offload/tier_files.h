@@ -50,6 +50,8 @@ class TierFiles {
   // of it may be in flight or about to be submitted: its descriptor number is reused.
   persistence::Status Remove(uint32_t segment);
 
+  // The segment Reserve fills now, -1 before the first reservation (from the writer's thread).
+  int64_t active() const { return active_; }
   bool direct() const { return direct_; }
   uint64_t segment_bytes() const { return segment_bytes_; }
   // Bytes written to segments in use, and those of them that are garbage.

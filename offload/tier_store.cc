@@ -52,7 +52,15 @@ Status TierStore::Demote(std::string_view key, std::string_view value, TierLocat
     return Status::Error("tier: value too large");
   }
   record_.clear();
-  const size_t size = persistence::AppendTierRecord(key, value, &record_);
+  persistence::AppendTierRecord(key, value, &record_);
+  if (Status st = Append(record_, at); !st.ok()) return st;
+  ++stats_.demoted;
+  stats_.demoted_bytes += value.size();
+  return Status::Ok();
+}
+
+Status TierStore::Append(std::string_view record, TierLocation* at) {
+  const size_t size = record.size();
   if (AlignUp(size) > options_.segment_bytes) {
     return Status::Error("tier: a record of " + std::to_string(size) +
                          " bytes does not fit in a segment");
@@ -70,9 +78,7 @@ Status TierStore::Demote(std::string_view key, std::string_view value, TierLocat
   at->segment = filling_segment_;
   at->offset = filling_offset_ + filling_.size();
   at->size = static_cast<uint32_t>(size);
-  filling_.append(record_);
-  ++stats_.demoted;
-  stats_.demoted_bytes += value.size();
+  filling_.append(record);
   return Status::Ok();
 }
 
@@ -163,6 +169,40 @@ std::string_view TierStore::InMemory(const TierLocation& at) const {
   return {};
 }
 
+Status TierStore::ReadSync(uint32_t segment, uint64_t offset, uint32_t length, int* got) {
+  const int fd = files_->fd(segment);
+  if (fd < 0) return Status::Error("tier: no segment " + std::to_string(segment));
+  if (read_.size() < length) read_ = TierBuffer(length);
+  MakeRoom();
+  const uint64_t cookie = kReadCookie | next_cookie_++;
+  bool done = false;
+  Status status = ring_->Read(fd, read_.data(), length, offset, cookie)
+                      ? ring_->Submit()
+                      : Status::Error("tier: no room to read");
+  while (status.ok() && !done) {
+    if (ring_->Reap(
+            [&](uint64_t c, int result) {
+              if (c == cookie) {
+                done = true;
+                *got = result;
+              } else {
+                OnWritten(c, result);
+              }
+            },
+            /*wait=*/true) == 0) {
+      // The read may still land in the buffer: it is kept, and the tier gives up.
+      status = Status::Error("tier: waiting for a read failed");
+      orphaned_.push_back(std::move(read_));
+      read_ = TierBuffer();
+      if (failed_.empty()) failed_ = status.message();
+    }
+  }
+  if (status.ok() && *got < 0) {
+    status = Status::Error(std::string("tier: read: ") + std::strerror(-*got));
+  }
+  return status;
+}
+
 Status TierStore::Read(const TierLocation& at, std::string_view key, std::string* value) {
   ++stats_.reads;
   value->clear();
@@ -171,47 +211,16 @@ Status TierStore::Read(const TierLocation& at, std::string_view key, std::string
     status = persistence::DecodeTierRecord(held, key, value);
   } else {
     ++stats_.disk_reads;
-    const int fd = files_->fd(at.segment);
     const TierSpan span = TierRecordSpan(at);
-    if (fd < 0) {
-      status = Status::Error("tier: no segment " + std::to_string(at.segment));
-    } else {
-      if (read_.size() < span.length) read_ = TierBuffer(span.length);
-      MakeRoom();
-      const uint64_t cookie = kReadCookie | next_cookie_++;
-      int got = 0;
-      bool done = false;
-      status = ring_->Read(fd, read_.data(), span.length, span.offset, cookie)
-                   ? ring_->Submit()
-                   : Status::Error("tier: no room to read");
-      while (status.ok() && !done) {
-        if (ring_->Reap(
-                [&](uint64_t c, int result) {
-                  if (c == cookie) {
-                    done = true;
-                    got = result;
-                  } else {
-                    OnWritten(c, result);
-                  }
-                },
-                /*wait=*/true) == 0) {
-          // The read may still land in the buffer: it is kept, and the tier gives up.
-          status = Status::Error("tier: waiting for a read failed");
-          orphaned_.push_back(std::move(read_));
-          read_ = TierBuffer();
-          if (failed_.empty()) failed_ = status.message();
-        }
-      }
-      if (status.ok() && got < static_cast<int>(span.skip + at.size)) {
-        status = Status::Error("tier: read " +
-                               (got < 0 ? std::string(std::strerror(-got))
-                                        : std::to_string(got) + " of " +
-                                              std::to_string(span.skip + at.size) + " bytes"));
-      }
-      if (status.ok()) {
-        status = persistence::DecodeTierRecord(std::string_view(read_.data() + span.skip, at.size),
-                                               key, value);
-      }
+    int got = 0;
+    status = ReadSync(at.segment, span.offset, span.length, &got);
+    if (status.ok() && got < static_cast<int>(span.skip + at.size)) {
+      status = Status::Error("tier: read " + std::to_string(got) + " of " +
+                             std::to_string(span.skip + at.size) + " bytes");
+    }
+    if (status.ok()) {
+      status = persistence::DecodeTierRecord(std::string_view(read_.data() + span.skip, at.size),
+                                             key, value);
     }
   }
   if (!status.ok()) {
@@ -219,6 +228,95 @@ Status TierStore::Read(const TierLocation& at, std::string_view key, std::string
     value->clear();
   }
   return status;
+}
+
+int64_t TierStore::CompactionCandidate(double min_garbage) const {
+  int64_t best = -1;
+  uint64_t best_garbage = 0;
+  for (uint32_t s = 0; s < files_->capacity(); ++s) {
+    const uint64_t written = files_->written(s);
+    const uint64_t garbage = files_->garbage(s);
+    if (written == 0 || garbage <= best_garbage ||
+        static_cast<double>(garbage) < min_garbage * static_cast<double>(written)) {
+      continue;
+    }
+    // Still taking batches, or its records still in memory: left for a later pass.
+    bool pending = files_->active() == s || (filling_capacity_ != 0 && filling_segment_ == s);
+    for (const auto& [cookie, batch] : written_) pending = pending || batch.segment == s;
+    if (pending) continue;
+    best = s;
+    best_garbage = garbage;
+  }
+  return best;
+}
+
+Status TierStore::Compact(double min_garbage, LiveFn live, MovedFn moved, int64_t* segment) {
+  *segment = CompactionCandidate(min_garbage);
+  if (*segment < 0) return Status::Ok();
+  const auto s = static_cast<uint32_t>(*segment);
+  const uint64_t end = files_->written(s);
+  auto where = [&](uint64_t offset) {
+    return "segment " + std::to_string(s) + " at " + std::to_string(offset);
+  };
+  // Read in windows of a batch from the next record's block; a record that crosses a window's end
+  // starts the next window, which grows to hold a record bigger than a batch.
+  uint64_t pos = 0;
+  uint64_t want = options_.batch_bytes;
+  while (pos < end) {
+    const uint64_t base = pos / kTierAlign * kTierAlign;
+    const uint64_t length = std::min<uint64_t>(want, end - base);
+    want = options_.batch_bytes;
+    int got = 0;
+    if (Status st = ReadSync(s, base, static_cast<uint32_t>(length), &got); !st.ok()) return st;
+    const std::string_view window(read_.data(), static_cast<size_t>(got));
+    uint64_t at = pos - base;
+    while (window.size() - at >= persistence::kTierRecordHeaderSize) {
+      size_t size = 0;
+      if (!persistence::PeekTierRecordSize(window.substr(at), &size)) {
+        // Padding and room reserved but not filled are zeros to the next block; anything else
+        // is damage.
+        if (window.substr(at, 4) != std::string_view("\0\0\0\0", 4)) {
+          return Status::Error("tier: no record in " + where(base + at));
+        }
+        const uint64_t pad = persistence::TierPadding(base + at);
+        at += pad == 0 ? kTierAlign : pad;
+        at = std::min<uint64_t>(at, window.size());
+        continue;
+      }
+      if (at + size > window.size()) {
+        if (base + at + size > end)
+          return Status::Error("tier: a record cut off in " + where(base + at));
+        if (at == pos - base) want = AlignUp(at + size);  // bigger than a window
+        break;
+      }
+      const std::string_view record = window.substr(at, size);
+      std::string_view key;
+      std::string value;
+      if (Status st = persistence::DecodeTierRecord(record, &key, &value); !st.ok()) {
+        return Status::Error("tier: " + where(base + at) + ": " + st.message());
+      }
+      const TierLocation from{s, static_cast<uint32_t>(size), base + at};
+      if (live(key, from)) {
+        TierLocation to;
+        if (Status st = Append(record, &to); !st.ok()) return st;
+        moved(key, to);
+        ++stats_.moved;
+      }
+      at += size;
+    }
+    const bool progressed = base + at > pos;
+    pos = base + at;
+    if (!progressed && want == options_.batch_bytes) {
+      // Nothing more to parse: the file ends (a short read), or a record is cut off at its end.
+      if (window.size() - (pos - base) >= persistence::kTierRecordHeaderSize) {
+        return Status::Error("tier: a record cut off in " + where(pos));
+      }
+      break;
+    }
+  }
+  if (Status st = files_->Remove(s); !st.ok()) return st;
+  ++stats_.compactions;
+  return Status::Ok();
 }
 
 void TierStore::Release(const TierLocation& at) { files_->AddGarbage(at.segment, at.size); }

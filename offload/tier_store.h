@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "offload/tier_files.h"
 #include "offload/tier_ring.h"
 #include "persistence/status.h"
@@ -60,6 +61,17 @@ class TierStore {
   // Flush, then wait for every write in flight.
   persistence::Status Drain();
 
+  // Compaction: the segment with the most garbage, if at least `min_garbage` of its bytes are
+  // (and none of its batches is still pending), has its live records appended anew and is
+  // deleted. live(key, at) says whether the record at `at` still holds key's value; moved(key,
+  // to) re-points the key to the copy (readable at once, from its batch). *segment is the one
+  // compacted, -1 when none qualified. On an error (the tier full, a read failing) the segment
+  // stays, and the records already moved are valid in both places; a corrupt record also keeps
+  // the segment (its key cannot be told, so neither can whether it was live).
+  using LiveFn = absl::FunctionRef<bool(std::string_view key, const TierLocation& at)>;
+  using MovedFn = absl::FunctionRef<void(std::string_view key, const TierLocation& to)>;
+  persistence::Status Compact(double min_garbage, LiveFn live, MovedFn moved, int64_t* segment);
+
   int event_fd() const { return ring_->event_fd(); }
   const TierFiles& files() const { return *files_; }
   // Why demotions stop, empty while they do not.
@@ -74,6 +86,8 @@ class TierStore {
     uint64_t batches = 0;  // batch writes completed
     uint64_t write_errors = 0;
     uint64_t pending_batches = 0;  // filled or written, not yet on disk
+    uint64_t compactions = 0;      // segments compacted and deleted
+    uint64_t moved = 0;            // live records they moved
   };
   Stats stats() const;
 
@@ -88,6 +102,13 @@ class TierStore {
 
   TierStore(const TierStoreOptions& options, std::unique_ptr<TierFiles> files,
             std::unique_ptr<TierRing> ring);
+  // Appends an encoded record to the batch being filled, reserving a new batch when it does not
+  // fit; sets *at.
+  persistence::Status Append(std::string_view record, TierLocation* at);
+  // Reads length bytes at offset of segment into read_ and waits: *got is the bytes read.
+  persistence::Status ReadSync(uint32_t segment, uint64_t offset, uint32_t length, int* got);
+  // The segment Compact should take, -1 for none.
+  int64_t CompactionCandidate(double min_garbage) const;
   // A submission slot, reaping (and waiting for) completions while the ring is full.
   void MakeRoom();
   void OnWritten(uint64_t cookie, int result);

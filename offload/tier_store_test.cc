@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <filesystem>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -43,12 +45,12 @@ class TierStoreTest : public ::testing::Test {
     if (!status.ok()) GTEST_SKIP() << status.message();  // no io_uring here: no tier
   }
   // Values of 0 to 6000 bytes, every third compressible.
-  std::vector<Demoted> DemoteMany(int count) {
+  std::vector<Demoted> DemoteMany(int count, const std::string& prefix = "key:") {
     std::vector<Demoted> out;
     std::mt19937_64 rng(count);
     for (int i = 0; i < count; ++i) {
       Demoted d;
-      d.key = "key:" + std::to_string(i);
+      d.key = prefix + std::to_string(i);
       d.value.resize(rng() % 6000);
       for (char& c : d.value) c = i % 3 == 0 ? 'z' : static_cast<char>(rng());
       const persistence::Status status = store_->Demote(d.key, d.value, &d.at);
@@ -151,6 +153,91 @@ TEST_F(TierStoreTest, ADamagedOrMisdirectedRecordIsRefused) {
   EXPECT_EQ(store_->stats().read_errors, 2u);
   EXPECT_TRUE(store_->Read(all[3].at, all[3].key, &value).ok());  // the rest still read
   EXPECT_EQ(value, all[3].value);
+}
+
+// Compaction over a model of which keys are live where: dead records are left behind, live ones
+// (a record bigger than a batch among them) move and still read back, and each compacted
+// segment's file goes; the segment still taking batches is never taken.
+TEST_F(TierStoreTest, CompactionMovesLiveRecordsAndDeletesTheSegment) {
+  std::vector<Demoted> all = DemoteMany(90);
+  Demoted big{"big", std::string(5 * kTierAlign + 100, ' '), {}};
+  std::mt19937_64 rng(3);
+  for (char& c : big.value) c = static_cast<char>(rng());
+  ASSERT_TRUE(store_->Demote(big.key, big.value, &big.at).ok());
+  all.push_back(big);
+  for (Demoted& d : DemoteMany(10, "more:")) all.push_back(d);  // "big" is not in the active one
+  ASSERT_TRUE(store_->Drain().ok());
+  std::map<std::string, Demoted> live;
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (i % 3 == 1 && all[i].key != "big") {  // incompressible ones: every third is tiny
+      store_->Release(all[i].at);
+    } else {
+      live[all[i].key] = all[i];
+    }
+  }
+  const uint64_t used_before = store_->files().used_bytes();
+  int compacted = 0;
+  for (;;) {
+    int64_t segment = -2;
+    uint64_t moved_here = 0;
+    const persistence::Status status = store_->Compact(
+        0.2,
+        [&](std::string_view key, const TierLocation& at) {
+          auto it = live.find(std::string(key));
+          return it != live.end() && it->second.at.segment == at.segment &&
+                 it->second.at.offset == at.offset;
+        },
+        [&](std::string_view key, const TierLocation& to) {
+          live[std::string(key)].at = to;
+          ++moved_here;
+        },
+        &segment);
+    ASSERT_TRUE(status.ok()) << status.message();
+    if (segment < 0) break;
+    EXPECT_NE(segment, store_->files().active());
+    EXPECT_FALSE(std::filesystem::exists(dir_.File("tier-" + std::to_string(segment) + ".seg")));
+    EXPECT_GT(moved_here, 0u);
+    ++compacted;
+    ASSERT_LT(compacted, 10);
+    for (const auto& [key, d] : live) EXPECT_NE(d.at.segment, segment) << key;
+  }
+  EXPECT_GE(compacted, 2);
+  // Moved (a window grew to hold it): elsewhere, or in its old segment's slot made anew.
+  EXPECT_TRUE(live["big"].at.segment != big.at.segment || live["big"].at.offset != big.at.offset);
+  EXPECT_EQ(store_->stats().compactions, static_cast<uint64_t>(compacted));
+  std::vector<Demoted> kept;
+  for (const auto& [key, d] : live) kept.push_back(d);
+  ExpectAll(kept);  // moved ones partly from memory
+  ASSERT_TRUE(store_->Drain().ok());
+  ExpectAll(kept);
+  EXPECT_LT(store_->files().used_bytes(), used_before);
+}
+
+TEST_F(TierStoreTest, ACorruptRecordKeepsItsSegment) {
+  std::vector<Demoted> all = DemoteMany(40);
+  DemoteMany(40);  // another segment to fill
+  ASSERT_TRUE(store_->Drain().ok());
+  ASSERT_EQ(all[0].at.segment, 0u);
+  for (const Demoted& d : all) {
+    if (d.at.segment == 0) store_->Release(d.at);
+  }
+  {
+    const int fd = open(dir_.File("tier-0.seg").c_str(), O_RDWR);
+    ASSERT_GE(fd, 0);
+    const char junk = 'J';
+    ASSERT_EQ(pwrite(fd, &junk, 1, static_cast<off_t>(all[1].at.offset)), 1);  // its magic
+    ASSERT_EQ(fsync(fd), 0);
+    close(fd);
+  }
+  int64_t segment = -2;
+  const persistence::Status status = store_->Compact(
+      0.2, [](std::string_view, const TierLocation&) { return false; },
+      [](std::string_view, const TierLocation&) {}, &segment);
+  EXPECT_EQ(segment, 0);
+  EXPECT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("segment 0"), std::string::npos) << status.message();
+  EXPECT_TRUE(std::filesystem::exists(dir_.File("tier-0.seg")));
+  EXPECT_EQ(store_->stats().compactions, 0u);
 }
 
 }  // namespace
