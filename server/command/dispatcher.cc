@@ -238,19 +238,28 @@ void Dispatcher::Hold(LockMode mode) {
   if (mode == LockMode::kExclusive) {
     mu.lock();
     held_ = mode;
-    if (!expired_.empty()) {
-      // Lazy expiry of what readers saw, as soon as we may delete.
-      services_.keyspace.ExpireReported(expired_, NowMs());
-      expired_.clear();
-    }
+    ApplyReported();
   } else if (mode == LockMode::kShared) {
     mu.lock_shared();
     held_ = mode;
   }
 }
 
+void Dispatcher::ApplyReported() {
+  if (!expired_.empty()) {
+    // Lazy expiry of what readers saw, as soon as we may delete.
+    services_.keyspace.ExpireReported(expired_, NowMs());
+    expired_.clear();
+  }
+  // And the cold values they read come back into memory.
+  services_.keyspace.PromoteReadCopies();
+}
+
 void Dispatcher::EndBatch() {
-  if (!expired_.empty()) Hold(LockMode::kExclusive);
+  if (!expired_.empty() || services_.keyspace.HasReadCopies()) {
+    Hold(LockMode::kExclusive);
+    ApplyReported();  // when the lock was held already
+  }
   Hold(LockMode::kNone);
 }
 

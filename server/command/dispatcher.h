@@ -31,7 +31,8 @@ class Dispatcher : public CommandRunner {
   Dispatcher(const Services& services, ThreadStats& stats, Names names = Names::kConfigured)
       : commands_(services.commands), services_(services), stats_(stats), names_(names) {}
 
-  // Releases the lock held for the batch and deletes the expired keys readers reported.
+  // Releases the lock held for the batch, deletes the expired keys readers reported and promotes
+  // the cold values they read.
   void EndBatch() override;
   // Returns once every log record staged by the commands run so far is written (durable under
   // appendfsync always): replies to them may go out. Exits the process if the log fails.
@@ -59,6 +60,9 @@ class Dispatcher : public CommandRunner {
   void DispatchCommand(ClientState& client, resp::Writer& out,
                        std::span<const std::string_view> args);
   void Hold(LockMode mode);
+  // Exclusive lock held: what readers reported is applied (expired keys deleted, cold values
+  // read promoted).
+  void ApplyReported();
   const CommandSpec* Lookup(std::string_view name) const;
   // The ACL check's fast path, inline on every command: no user (the log's replay), or a user
   // whose selector with allkeys and allchannels has the command. Measured with callgrind (GET and

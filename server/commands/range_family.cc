@@ -106,11 +106,13 @@ void CmdKRange(CommandContext& ctx) {
     if (pairs) out.ArrayHeader(2);
     out.Bulk(key);
     if (with_values) {
-      if (obj->type() == ObjType::kString) {
+      const Object* value =
+          obj->type() == ObjType::kString ? ctx.keyspace().Resident(ctx.db(), key, obj) : nullptr;
+      if (value != nullptr) {
         IntText scratch;
-        out.Bulk(obj->StringBytes(&scratch));
+        out.Bulk(value->StringBytes(&scratch));
       } else {
-        out.NullBulk();  // KRANGE lists every key; only strings have a plain value
+        out.NullBulk();  // KRANGE lists every key; only strings have a plain value (or lost)
       }
     }
   }

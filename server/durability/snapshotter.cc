@@ -64,7 +64,8 @@ void SnapshotDump::BeforeDbChange(int db) {
     if (d == cursor_db_ && cursor_started_) start = index::ScanStart::After(cursor_key_);
     keyspace_.Scan(d, start, index::Direction::kForward, now_ms_,
                    [&](std::string_view key, Object* obj) {
-                     Capture(d, key, obj);
+                     Capture(d, key, keyspace_.Resident(d, key, obj));
+                     keyspace_.DropReadCopies();
                      return true;
                    });
     frozen_[d] = true;
@@ -122,13 +123,17 @@ persistence::Status SnapshotDump::Run(persistence::SnapshotWriter* writer, bool 
                            }
                            pre_images_.erase(pre);
                          } else {
-                           OwnedRecord r{db,
-                                         static_cast<uint8_t>(obj->type()),
-                                         obj->expire_at_ms(),
-                                         std::string(key),
-                                         {}};
-                           EncodeObject(*obj, &r.payload);
-                           add(std::move(r));
+                           // A cold value whose record cannot be read is lost: not written.
+                           if (const Object* value = keyspace_.Resident(db, key, obj)) {
+                             OwnedRecord r{db,
+                                           static_cast<uint8_t>(obj->type()),
+                                           obj->expire_at_ms(),
+                                           std::string(key),
+                                           {}};
+                             EncodeObject(*value, &r.payload);
+                             add(std::move(r));
+                             keyspace_.DropReadCopies();
+                           }
                          }
                          cursor_started_ = true;
                          cursor_key_.assign(key);

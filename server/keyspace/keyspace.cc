@@ -43,12 +43,14 @@ index::ValueHandle ToHandle(Object* obj) { return reinterpret_cast<index::ValueH
 // so that it frees while the flush goes on.
 class FlushedValues {
  public:
-  FlushedValues(LazyFree& lazy_free, FreeMode free) : lazy_free_(lazy_free), free_(free) {}
+  FlushedValues(LazyFree& lazy_free, FreeMode free, ColdTier* tier)
+      : lazy_free_(lazy_free), free_(free), tier_(tier) {}
   ~FlushedValues() { lazy_free_.FreeAll(pending_); }
   FlushedValues(const FlushedValues&) = delete;
   FlushedValues& operator=(const FlushedValues&) = delete;
 
   void Add(Object* obj) {
+    if (obj->cold()) tier_->Forget(*obj);
     if (free_ == FreeMode::kSync) {
       FreeObject(obj);
       return;
@@ -63,6 +65,7 @@ class FlushedValues {
  private:
   LazyFree& lazy_free_;
   const FreeMode free_;
+  ColdTier* const tier_;
   std::vector<Object*> pending_;
 };
 
@@ -114,6 +117,7 @@ Object* Keyspace::Find(int db, std::string_view key, int64_t now_ms,
     if (expired != nullptr) expired->push_back({db, std::string(key)});
     return nullptr;
   }
+  if (obj->cold()) return tier_->Copy(EncodeKey(db, key), *obj, /*promote=*/true);
   return obj;
 }
 
@@ -124,9 +128,55 @@ Object* Keyspace::FindForWrite(int db, std::string_view key, int64_t now_ms) {
     DeleteExpired(db, key);
     return nullptr;
   }
+  if (obj->cold() && !PromoteOrLose(db, key, obj)) return nullptr;
   // The caller may change obj in place from here on.
   NotifyBeforeChange(db, key, obj);
   return obj;
+}
+
+bool Keyspace::PromoteOrLose(int db, std::string_view key, Object* obj) {
+  if (tier_->Promote(EncodeKey(db, key), obj)) return true;
+  DeleteFound(db, PhysicalDb(db), key, obj, FreeMode::kSync);
+  return false;
+}
+
+bool Keyspace::Demote(int db, std::string_view key) {
+  Object* obj = Lookup(db, key);
+  return obj != nullptr && tier_->Demotable(*obj) && tier_->Demote(EncodeKey(db, key), obj);
+}
+
+const Object* Keyspace::Resident(int db, std::string_view key, const Object* obj) const {
+  if (!obj->cold()) return obj;
+  return tier_->Copy(EncodeKey(db, key), *obj, /*promote=*/false);
+}
+
+void Keyspace::PromoteReadCopies() {
+  if (tier_ == nullptr) return;
+  tier_->PromoteCopies([&](std::string_view record_key) -> Object* {
+    auto h = store_->Get(record_key);
+    return h ? ToObject(*h) : nullptr;
+  });
+}
+
+persistence::Status Keyspace::CompactTier(double min_garbage, int64_t* segment) {
+  *segment = -1;
+  if (tier_ == nullptr) return persistence::Status::Ok();
+  auto cold_at = [&](std::string_view record_key) -> Object* {
+    auto h = store_->Get(record_key);
+    Object* obj = h ? ToObject(*h) : nullptr;
+    return obj != nullptr && obj->cold() ? obj : nullptr;
+  };
+  return tier_->Compact(
+      min_garbage,
+      [&](std::string_view record_key, const offload::TierLocation& at) {
+        const Object* obj = cold_at(record_key);
+        return obj != nullptr && obj->cold_string().at.segment == at.segment &&
+               obj->cold_string().at.offset == at.offset;
+      },
+      [&](std::string_view record_key, const offload::TierLocation& to) {
+        cold_at(record_key)->MoveCold(to);
+      },
+      segment);
 }
 
 void Keyspace::TtlAdd(int db, Db& d, std::string_view key, Object* obj) {
@@ -226,6 +276,8 @@ void Keyspace::Move(int db, std::string_view from, int to_db, std::string_view t
   Db& src = PhysicalDb(db);
   Object* obj = Lookup(db, from);
   if (obj == nullptr) return;
+  // A record names its key: a value moving to another key or database comes back first.
+  if (obj->cold() && !PromoteOrLose(db, from, obj)) return;
   NotifyBeforeChange(db, from, obj);
   TtlRemove(db, src, from, obj);
   store_->ErasePresent(EncodeKey(db, from));
@@ -434,7 +486,7 @@ void Keyspace::FlushDb(int db, FreeMode free) {
   // Every space of the physical db; each object is freed once, through its key-space entry.
   const std::string prefix = EncodeKey(db, {}).substr(0, 1);
   std::vector<std::pair<std::string, index::ValueHandle>> batch;
-  FlushedValues values(lazy_free_, free);
+  FlushedValues values(lazy_free_, free, tier_.get());
   // Collect in batches: the store's scan must finish before we erase.
   while (true) {
     batch.clear();
@@ -465,7 +517,7 @@ void Keyspace::ClearAll(FreeMode free) {
   // The scan stays here: the store is read without the lock (Prefetch, INFO), so it cannot be
   // swapped for an empty one and handed over whole as Redis hands over its dicts.
   {
-    FlushedValues values(lazy_free_, free);
+    FlushedValues values(lazy_free_, free, tier_.get());
     store_->Scan(index::ScanStart::Edge(), index::Direction::kForward,
                  [&](std::string_view k, index::ValueHandle h) {
                    if (k[1] == kSpaceKeys) values.Add(ToObject(h));  // TTL entries share them

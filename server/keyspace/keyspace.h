@@ -36,6 +36,12 @@
 // writers delete it on sight. ExpireDueKeys deletes due keys in expiry order for active expiry
 // (server/keyspace/expiry.h), a bounded batch per call.
 //
+// Cold values (cold_tier.h): with a tier set, Demote sends a raw string's value to disk. No
+// method hands out a cold object except where marked ("may be cold": its header, type and TTL
+// are valid, its value is not): Find gives readers a resident copy (promoted under the exclusive
+// lock later, PromoteReadCopies), FindForWrite and Move promote in place, and Resident gives a
+// scan's visitor the value of an object it needs it of.
+//
 // Thread safety: the caller holds mu(): shared for the methods marked "shared", exclusive for
 // everything else. Objects returned are valid while that lock is held. mu() prefers writers (see
 // index/rw_lock.h).
@@ -53,6 +59,7 @@
 #include "base/clock.h"
 #include "index/ordered_store.h"
 #include "index/rw_lock.h"
+#include "server/keyspace/cold_tier.h"
 #include "server/keyspace/lazy_free.h"
 #include "server/keyspace/object.h"
 #include "server/keyspace/watch_registry.h"
@@ -116,11 +123,36 @@ class Keyspace {
   WatchRegistry& watches() { return watches_; }
 
   // shared. The live object at key, or nullptr. An expired key yields nullptr and is appended to
-  // *expired when given.
+  // *expired when given. A cold value comes as a resident copy, held for the calling thread until
+  // PromoteReadCopies or DropReadCopies; nullptr if its record cannot be read.
   Object* Find(int db, std::string_view key, int64_t now_ms,
                std::vector<ExpiredKey>* expired = nullptr) const;
-  // exclusive. As Find, but deletes an expired key on sight.
+  // exclusive. As Find, but deletes an expired key on sight, and promotes a cold value (a key
+  // whose record cannot be read is deleted).
   Object* FindForWrite(int db, std::string_view key, int64_t now_ms);
+
+  // --- the cold tier ---
+
+  // exclusive, at start-up. Values may be demoted to `tier` from now on.
+  void SetTier(std::unique_ptr<ColdTier> tier) { tier_ = std::move(tier); }
+  ColdTier* tier() const { return tier_.get(); }
+  // exclusive. Sends key's value to the tier if it is demotable (ColdTier::Demotable); true iff
+  // it went.
+  bool Demote(int db, std::string_view key);
+  // shared. obj, which Scan visited at key (or ScanByExpiry, SampleKeys), resident: obj itself or
+  // a copy held as Find's; nullptr if its record cannot be read.
+  const Object* Resident(int db, std::string_view key, const Object* obj) const;
+  // exclusive. Promotes what this thread's readers read cold (Find), and drops its copies.
+  void PromoteReadCopies();
+  // Any lock. This thread holds copies of cold values.
+  bool HasReadCopies() const { return tier_ != nullptr && tier_->HasCopies(); }
+  // Any lock. Drops this thread's copies (a scan done with them).
+  void DropReadCopies() const {
+    if (tier_ != nullptr) tier_->DropCopies();
+  }
+  // exclusive. Compacts the tier's most garbage-laden segment if at least min_garbage of it is
+  // garbage; *segment is the one compacted, -1 if none.
+  persistence::Status CompactTier(double min_garbage, int64_t* segment);
 
   // exclusive. Stores obj at key, replacing (and freeing, as LazyFreePolicy::server_del says) any
   // previous object and its TTL; obj's own expire_at_ms is indexed. Returns the stored object.
@@ -184,7 +216,8 @@ class Keyspace {
   void SwapDb(int a, int b);
 
   // shared. Visits live keys of db in order from start (a user key bound) until visit returns
-  // false. Expired keys are skipped (and reported when expired is given).
+  // false. Expired keys are skipped (and reported when expired is given). Objects may be cold
+  // (Resident gives the value).
   using KeyVisitor = absl::FunctionRef<bool(std::string_view key, Object* obj)>;
   void Scan(int db, const index::ScanStart& start, index::Direction direction, int64_t now_ms,
             KeyVisitor visit, std::vector<ExpiredKey>* expired = nullptr) const;
@@ -198,7 +231,7 @@ class Keyspace {
   void Prefetch(std::span<const KeyRef> keys) const;
 
   // shared. Visits db's keys with a TTL in expiry order, soonest first (expired ones included),
-  // until visit returns false (volatile-ttl eviction).
+  // until visit returns false (volatile-ttl eviction). Objects may be cold.
   using TtlVisitor =
       absl::FunctionRef<bool(std::string_view key, int64_t expire_at_ms, Object* obj)>;
   void ScanByExpiry(int db, TtlVisitor visit) const;
@@ -219,10 +252,10 @@ class Keyspace {
   // points (fewer if db has fewer), only keys with a TTL when with_ttl; expired keys not yet
   // deleted included. For eviction, which wants many cheap samples rather than independent ones:
   // a run of neighbours from each point (index::OrderedStore::Sample), each key about equally
-  // likely to be in it; the runs of one call overlap their cache misses.
+  // likely to be in it; the runs of one call overlap their cache misses. Objects may be cold.
   using SampleVisitor = absl::FunctionRef<void(std::string_view key, Object* obj)>;
   void SampleKeys(int db, bool with_ttl, int count, int runs, SampleVisitor visit);
-  // exclusive. The object at key, expired or not (tests age keys through it).
+  // exclusive. The object at key, expired or not, maybe cold (tests age keys through it).
   Object* FindAny(int db, std::string_view key) const { return Lookup(db, key); }
   // exclusive. Deletes key to make room under maxmemory, if it exists (and has a TTL when
   // only_with_ttl: a pooled candidate may have lost it since), its value freed as
@@ -282,6 +315,7 @@ class Keyspace {
   void TtlAdd(int db, Db& d, std::string_view key, Object* obj);
   void TtlRemove(int db, Db& d, std::string_view key, const Object* obj);
   void Free(Object* obj, FreeMode free) {
+    if (obj->cold()) tier_->Forget(*obj);
     if (free == FreeMode::kLazy) {
       lazy_free_.Free(obj);
     } else {
@@ -312,8 +346,14 @@ class Keyspace {
   }
   void NotifyBeforeChange(int db, std::string_view key, const Object* obj) {
     ++changes_;
-    if (observer_ != nullptr) observer_->BeforeKeyChange(db, key, obj);
+    if (observer_ == nullptr) return;
+    // The observer keeps the old value (a snapshot's pre-image): it needs it resident.
+    if (obj != nullptr && obj->cold()) obj = Resident(db, key, obj);
+    observer_->BeforeKeyChange(db, key, obj);
   }
+  // Cold obj at key made resident in place; a key whose record cannot be read is deleted, and
+  // false returned.
+  bool PromoteOrLose(int db, std::string_view key, Object* obj);
 
   mutable index::RwLock mu_;
   KeyspaceObserver* observer_ = nullptr;  // exclusive
@@ -333,6 +373,7 @@ class Keyspace {
   std::atomic<bool> lazy_server_del_{false};
   // Values handed over are unlinked: it may go before or after the store.
   LazyFree lazy_free_;
+  std::unique_ptr<ColdTier> tier_;   // nullptr: no tier
   std::mt19937_64 rng_{0x6f726469};  // exclusive: RANDOMKEY
   struct SampledKey {
     std::string key;

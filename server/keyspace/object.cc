@@ -99,6 +99,28 @@ RawString* Object::raw() const {
   return r;
 }
 
+ColdString* Object::ColdPtr() const {
+  ColdString* c;
+  std::memcpy(&c, payload(), sizeof c);
+  return c;
+}
+
+void Object::MakeCold(const offload::TierLocation& at) {
+  assert(encoding() == ObjEncoding::kRaw && !cold());
+  auto* c = new ColdString{at, raw()->size};
+  std::free(raw());
+  std::memcpy(payload(), &c, sizeof c);
+  flags_ |= kCold;
+}
+
+void Object::MakeResident(std::string_view value) {
+  assert(cold());
+  delete ColdPtr();
+  flags_ &= static_cast<uint8_t>(~kCold);
+  RawString* r = NewRawString(value, value.size());
+  std::memcpy(payload(), &r, sizeof r);
+}
+
 Collection* Object::CollectionPtr() const {
   Collection* c;
   std::memcpy(&c, payload(), sizeof c);
@@ -129,7 +151,10 @@ void Object::StoreValue(std::string_view value, ObjEncoding encoding, int64_t as
 }
 
 void Object::ReleasePayload() {
-  if (encoding() == ObjEncoding::kRaw) {
+  if (cold()) {
+    delete ColdPtr();
+    flags_ &= static_cast<uint8_t>(~kCold);
+  } else if (encoding() == ObjEncoding::kRaw) {
     std::free(raw());
   } else if (encoding() == ObjEncoding::kCollection) {
     delete CollectionPtr();
@@ -137,10 +162,12 @@ void Object::ReleasePayload() {
 }
 
 size_t Object::raw_buffer_bytes() const {
+  if (cold()) return sizeof(ColdString);
   return encoding() == ObjEncoding::kRaw ? sizeof(RawString) + raw()->capacity : 0;
 }
 
 std::string_view Object::StringBytes(IntText* scratch) const {
+  assert(!cold());
   switch (encoding()) {
     case ObjEncoding::kInt:
       return {scratch->digits, RenderInt(int_value(), scratch->digits)};
@@ -158,6 +185,7 @@ std::string_view Object::StringBytes(IntText* scratch) const {
 }
 
 size_t Object::StringSize() const {
+  if (cold()) return cold_string().size;
   IntText scratch;
   return StringBytes(&scratch).size();
 }
@@ -172,6 +200,7 @@ bool Object::StringAsInt(int64_t* value) const {
 }
 
 RawString* Object::MakeRaw(size_t capacity) {
+  assert(!cold());
   if (encoding() == ObjEncoding::kRaw) {
     RawString* r = raw();
     if (r->capacity >= capacity) return r;
@@ -270,6 +299,7 @@ ObjectPtr NewObject(ObjType t, int64_t expire_at_ms) {
 }
 
 ObjectPtr CloneObject(const Object& obj) {
+  assert(!obj.cold());
   if (obj.type() != ObjType::kString) {
     ObjectPtr copy = NewObject(obj.type(), obj.expire_at_ms());
     *copy->CollectionPtr() = obj.collection();
@@ -297,6 +327,7 @@ Object* SetObjectExpire(Object* obj, int64_t expire_at_ms) {
   // changes owner.
   std::memcpy(moved->payload(), obj->payload(), payload_bytes < 8 ? 8 : payload_bytes);
   moved->embstr_size_ = obj->embstr_size_;
+  moved->flags_ |= obj->flags_ & Object::kCold;
   moved->lfu.store(obj->lfu.load(std::memory_order_relaxed), std::memory_order_relaxed);
   moved->access_s.store(obj->access_s.load(std::memory_order_relaxed), std::memory_order_relaxed);
   obj->~Object();

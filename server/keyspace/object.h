@@ -11,6 +11,7 @@
 //                 kInt         int64_t                                    "int"
 //                 kEmbStr      the bytes, up to 44, inline                "embstr"
 //                 kRaw         RawString*, a malloc'd length-prefixed buffer   "raw"
+//                              or, cold (demoted to the tier), ColdString*   "raw" too
 //                 kCollection  Collection*                    named from the value (keys_family)
 //
 //   "abc", no TTL: 16 bytes. 12345 with a TTL: 32. A 32-byte value with a TTL: 48. A 44-byte
@@ -19,6 +20,11 @@
 // The payload area is never smaller than 8 bytes, so a string moves between int, embstr and raw
 // in place (APPEND, SETRANGE, INCR); only adding or removing a TTL changes the block's size, which
 // reallocates the object: Keyspace::SetExpire returns its new address and re-points the index.
+//
+// Cold strings (issue 14): a raw string's value may be demoted to the cold tier; the object stays
+// where it is (the index and the TTL entry keep pointing at it) and its payload points to where
+// the value lies instead. Only the keyspace demotes and promotes, under its exclusive lock, and it
+// never hands a cold object to a command: string accessors require a resident value.
 //
 // Thread safety: lfu and access_s are atomics that readers update under the keyspace's shared lock
 // (relaxed: statistics, they order nothing); everything else changes only under the exclusive
@@ -35,6 +41,7 @@
 #include <variant>
 
 #include "absl/container/flat_hash_map.h"
+#include "offload/tier_files.h"
 #include "server/types/set_value.h"
 #include "server/types/zset_value.h"
 
@@ -77,6 +84,13 @@ struct RawString {
   char data[];  // capacity bytes
 };
 
+// A cold raw string: where its record lies in the tier, and the value's size (STRLEN's, and what
+// promotion allocates).
+struct ColdString {
+  offload::TierLocation at;
+  uint64_t size;
+};
+
 // Where an int value's decimal form is rendered: Object::StringBytes writes into it.
 struct IntText {
   char digits[24];  // "-9223372036854775808" is 20
@@ -109,8 +123,20 @@ class Object {
   }
   // The size of this object's own block (payload buffers and collections not included).
   size_t block_size() const { return static_cast<size_t>(flags_ >> 4) * 16; }
-  // The size of a raw string's buffer, 0 for other encodings.
+  // The size of a raw string's buffer (a cold one's ColdString), 0 for other encodings.
   size_t raw_buffer_bytes() const;
+
+  // --- cold strings (keyspace only) ---
+
+  bool cold() const { return (flags_ & kCold) != 0; }
+  // Precondition: cold().
+  const ColdString& cold_string() const { return *ColdPtr(); }
+  // A resident raw string becomes cold, its value at `at` in the tier: the buffer is freed.
+  void MakeCold(const offload::TierLocation& at);
+  // A cold string becomes resident again with its value (read back from the tier), raw.
+  void MakeResident(std::string_view value);
+  // Compaction moved a cold string's record.
+  void MoveCold(const offload::TierLocation& at) { ColdPtr()->at = at; }
 
   // --- strings (type() == kString) ---
 
@@ -153,6 +179,7 @@ class Object {
   friend void FreeObject(Object*);
 
   static constexpr uint8_t kHasTtl = 0x01;  // flags_: bits 4-7 are the block size / 16
+  static constexpr uint8_t kCold = 0x02;
 
   Object(ObjType type, ObjEncoding encoding, bool ttl, size_t block_size);
   ~Object() = default;
@@ -170,6 +197,7 @@ class Object {
   size_t payload_capacity() const { return block_size() - 8 - (has_ttl() ? 8 : 0); }
   int64_t int_value() const;
   RawString* raw() const;
+  ColdString* ColdPtr() const;
   Collection* CollectionPtr() const;
   void set_encoding(ObjEncoding e) {
     type_encoding_ = static_cast<uint8_t>((type_encoding_ & 0x0f) | (static_cast<uint8_t>(e) << 4));

@@ -264,6 +264,34 @@ TEST(Object, CloneKeepsEncodingPayloadAndTtl) {
   EXPECT_EQ(copy->expire_at_ms(), kAt);
 }
 
+TEST(Object, ARawStringGoesColdAndComesBack) {
+  const std::string value(300, 'v');
+  ObjectPtr obj = NewString(value);
+  ASSERT_EQ(obj->encoding(), ObjEncoding::kRaw);
+  EXPECT_FALSE(obj->cold());
+  const offload::TierLocation at{3, 340, 8192};
+  obj->MakeCold(at);
+  EXPECT_TRUE(obj->cold());
+  EXPECT_EQ(obj->encoding(), ObjEncoding::kRaw);  // OBJECT ENCODING does not change
+  EXPECT_EQ(obj->StringSize(), 300u);
+  EXPECT_EQ(obj->cold_string().at.segment, 3u);
+  EXPECT_EQ(obj->cold_string().at.offset, 8192u);
+  EXPECT_EQ(obj->raw_buffer_bytes(), sizeof(ColdString));
+  // A TTL added moves the block: the cold payload and its flag move with it.
+  Object* moved = SetObjectExpire(obj.release(), kAt);
+  ObjectPtr held(moved);
+  EXPECT_TRUE(held->cold());
+  EXPECT_EQ(held->expire_at_ms(), kAt);
+  EXPECT_EQ(held->cold_string().at.size, 340u);
+  held->MakeResident(value);
+  EXPECT_FALSE(held->cold());
+  ExpectString(*held, value, ObjEncoding::kRaw);
+  EXPECT_EQ(held->expire_at_ms(), kAt);
+  // Freed cold (AddressSanitizer: nothing leaks).
+  ObjectPtr other = NewString(value);
+  other->MakeCold(at);
+}
+
 TEST(Object, Collections) {
   for (ObjType t : {ObjType::kList, ObjType::kSet, ObjType::kZSet, ObjType::kHash}) {
     ObjectPtr obj = NewObject(t);

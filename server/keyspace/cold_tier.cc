@@ -1,0 +1,156 @@
+#include "server/keyspace/cold_tier.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "base/logging.h"
+
+namespace ordis::server {
+namespace {
+
+struct HeldCopy {
+  const ColdTier* owner;
+  ObjectPtr copy;
+  std::string record_key;
+  offload::TierLocation from;
+  bool promote;
+};
+
+// This thread's copies (of every tier: tests run several keyspaces in one process).
+thread_local std::vector<HeldCopy> t_copies;
+
+}  // namespace
+
+ColdTier::ColdTier(std::unique_ptr<offload::TierStore> store, size_t min_value_size)
+    : min_value_size_(std::max<size_t>(min_value_size, Object::kMaxEmbStr + 1)),
+      store_(std::move(store)) {}
+
+ColdTier::~ColdTier() { DropCopies(); }
+
+bool ColdTier::Demotable(const Object& obj) const {
+  return obj.type() == ObjType::kString && obj.encoding() == ObjEncoding::kRaw && !obj.cold() &&
+         obj.StringSize() >= min_value_size_;
+}
+
+bool ColdTier::Demote(std::string_view record_key, Object* obj) {
+  IntText unused;
+  const std::string_view value = obj->StringBytes(&unused);
+  offload::TierLocation at;
+  {
+    std::lock_guard lock(mu_);
+    // Batches written since are let go of once on disk (a non-blocking look at completions).
+    if (store_->stats().pending_batches > 1) store_->Poll();
+    if (!store_->Demote(record_key, value, &at).ok()) return false;
+  }
+  cold_keys_.fetch_add(1, std::memory_order_relaxed);
+  cold_bytes_.fetch_add(value.size(), std::memory_order_relaxed);
+  demotions_.fetch_add(1, std::memory_order_relaxed);
+  obj->MakeCold(at);
+  return true;
+}
+
+bool ColdTier::ReadValue(std::string_view record_key, const Object& obj, std::string* value) {
+  reads_.fetch_add(1, std::memory_order_relaxed);
+  persistence::Status status = persistence::Status::Ok();
+  {
+    std::lock_guard lock(mu_);
+    status = store_->Read(obj.cold_string().at, record_key, value);
+  }
+  if (status.ok()) return true;
+  read_errors_.fetch_add(1, std::memory_order_relaxed);
+  log::Warning("Cold tier: the value of a key of {} bytes is lost: {}", record_key.size(),
+               status.message());
+  return false;
+}
+
+bool ColdTier::Promote(std::string_view record_key, Object* obj) {
+  std::string value;
+  if (!ReadValue(record_key, *obj, &value)) return false;
+  MakeResident(obj, value);
+  return true;
+}
+
+void ColdTier::MakeResident(Object* obj, std::string_view value) {
+  Forget(*obj);
+  obj->MakeResident(value);
+  promotions_.fetch_add(1, std::memory_order_relaxed);
+}
+
+Object* ColdTier::Copy(std::string_view record_key, const Object& obj, bool promote) {
+  std::string value;
+  if (!ReadValue(record_key, obj, &value)) return nullptr;
+  ObjectPtr copy = NewString(value, obj.expire_at_ms(), StringRule::kRaw);
+  copy->lfu.store(obj.lfu.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  copy->access_s.store(obj.access_s.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  Object* held = copy.get();
+  t_copies.push_back(
+      {this, std::move(copy), std::string(record_key), obj.cold_string().at, promote});
+  return held;
+}
+
+void ColdTier::PromoteCopies(absl::FunctionRef<Object*(std::string_view record_key)> find) {
+  for (HeldCopy& c : t_copies) {
+    if (c.owner != this || !c.promote) continue;
+    Object* obj = find(c.record_key);
+    // Written, deleted, or promoted by an earlier copy since: nothing to do.
+    if (obj == nullptr || !obj->cold() || obj->cold_string().at.segment != c.from.segment ||
+        obj->cold_string().at.offset != c.from.offset) {
+      continue;
+    }
+    IntText unused;
+    MakeResident(obj, c.copy->StringBytes(&unused));
+    // The reads' accesses were recorded on the copy.
+    obj->lfu.store(c.copy->lfu.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    obj->access_s.store(c.copy->access_s.load(std::memory_order_relaxed),
+                        std::memory_order_relaxed);
+  }
+  DropCopies();
+}
+
+bool ColdTier::HasCopies() const {
+  return std::any_of(t_copies.begin(), t_copies.end(),
+                     [&](const HeldCopy& c) { return c.owner == this; });
+}
+
+void ColdTier::DropCopies() {
+  std::erase_if(t_copies, [&](const HeldCopy& c) { return c.owner == this; });
+}
+
+void ColdTier::Forget(const Object& obj) {
+  {
+    std::lock_guard lock(mu_);
+    store_->Release(obj.cold_string().at);
+  }
+  cold_keys_.fetch_sub(1, std::memory_order_relaxed);
+  cold_bytes_.fetch_sub(obj.cold_string().size, std::memory_order_relaxed);
+}
+
+persistence::Status ColdTier::Flush() {
+  std::lock_guard lock(mu_);
+  return store_->Drain();
+}
+
+persistence::Status ColdTier::Compact(double min_garbage, offload::TierStore::LiveFn live,
+                                      offload::TierStore::MovedFn moved, int64_t* segment) {
+  std::lock_guard lock(mu_);
+  return store_->Compact(min_garbage, live, moved, segment);
+}
+
+ColdTier::Stats ColdTier::stats() const {
+  Stats s;
+  s.cold_keys = cold_keys_.load(std::memory_order_relaxed);
+  s.cold_bytes = cold_bytes_.load(std::memory_order_relaxed);
+  s.demotions = demotions_.load(std::memory_order_relaxed);
+  s.promotions = promotions_.load(std::memory_order_relaxed);
+  s.reads = reads_.load(std::memory_order_relaxed);
+  s.read_errors = read_errors_.load(std::memory_order_relaxed);
+  std::lock_guard lock(mu_);
+  s.store = store_->stats();
+  s.file_bytes = store_->files().used_bytes();
+  s.garbage_bytes = store_->files().garbage_bytes();
+  s.failed = store_->failed();
+  return s;
+}
+
+}  // namespace ordis::server

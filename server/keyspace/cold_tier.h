@@ -1,0 +1,96 @@
+// The keyspace's cold tier (issue 14), first stage: raw strings demoted to disk and read back
+// synchronously. The object stays where it is (object.h: a cold string's payload says where its
+// value lies); only its value leaves memory. Keys, TTLs and the index stay resident.
+//
+// The keyspace never hands a cold object to a command. A writer (exclusive lock) promotes it in
+// place. A reader (shared lock) may not change it, so it gets a resident copy, held for its
+// thread until the caller drops the copies; copies a command read are promoted later under the
+// exclusive lock (PromoteCopies), so a value read twice is read from disk once, as expired keys a
+// reader saw are deleted later.
+//
+// A record's key is the encoded key ([db][space][key]): a read checks it, so a record read for
+// the wrong key is refused, never served. A record that cannot be read loses its key's value: the
+// keyspace deletes the key and logs it (read_errors counts them).
+//
+// Thread safety: the keyspace's lock as marked; the tier store itself is behind a mutex (readers
+// of both I/O threads and the snapshotter read it under the shared lock). Copies are per thread.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "absl/functional/function_ref.h"
+#include "offload/tier_store.h"
+#include "server/keyspace/object.h"
+
+namespace ordis::server {
+
+class ColdTier {
+ public:
+  // Values shorter than min_value_size stay resident (tier-min-value-size).
+  ColdTier(std::unique_ptr<offload::TierStore> store, size_t min_value_size);
+  ~ColdTier();
+  ColdTier(const ColdTier&) = delete;
+  ColdTier& operator=(const ColdTier&) = delete;
+
+  // A resident raw string of at least min_value_size bytes.
+  bool Demotable(const Object& obj) const;
+  // exclusive. obj's value goes to the tier and obj becomes cold; false, obj unchanged, when the
+  // tier refuses it (full, failed).
+  bool Demote(std::string_view record_key, Object* obj);
+  // exclusive. Cold obj becomes resident; false, obj unchanged, when its record cannot be read.
+  bool Promote(std::string_view record_key, Object* obj);
+  // shared. A resident copy of cold obj, held for this thread until PromoteCopies or DropCopies;
+  // nullptr when its record cannot be read. `promote`: PromoteCopies offers it back.
+  Object* Copy(std::string_view record_key, const Object& obj, bool promote);
+  // exclusive. Promotes the objects this thread's copies were made from to be promoted, found by
+  // record key, if still cold at the location the copy was read from; then drops every copy.
+  void PromoteCopies(absl::FunctionRef<Object*(std::string_view record_key)> find);
+  bool HasCopies() const;  // this thread's
+  void DropCopies();       // this thread's
+  // exclusive. Cold obj is about to be freed: its record is garbage.
+  void Forget(const Object& obj);
+  // exclusive. Every demoted value written to disk and the writes waited for (compaction takes
+  // only segments with nothing pending in memory).
+  persistence::Status Flush();
+  // exclusive. Compaction: see offload::TierStore::Compact. live(record_key, at) tells whether a
+  // key still holds that record; moved re-points it.
+  persistence::Status Compact(double min_garbage, offload::TierStore::LiveFn live,
+                              offload::TierStore::MovedFn moved, int64_t* segment);
+
+  struct Stats {
+    uint64_t cold_keys = 0;
+    uint64_t cold_bytes = 0;  // their values' bytes
+    uint64_t demotions = 0;
+    uint64_t promotions = 0;
+    uint64_t reads = 0;  // records read back (copies and promotions)
+    uint64_t read_errors = 0;
+    offload::TierStore::Stats store;
+    uint64_t file_bytes = 0;
+    uint64_t garbage_bytes = 0;
+    std::string failed;
+  };
+  Stats stats() const;  // any thread, no keyspace lock
+
+ private:
+  // Reads obj's value into *value (under mu_); false on a damaged or unreadable record.
+  bool ReadValue(std::string_view record_key, const Object& obj, std::string* value);
+  // Cold obj becomes resident with value, its record garbage.
+  void MakeResident(Object* obj, std::string_view value);
+
+  const size_t min_value_size_;
+  mutable std::mutex mu_;  // guards store_
+  std::unique_ptr<offload::TierStore> store_;
+  std::atomic<uint64_t> cold_keys_{0};
+  std::atomic<uint64_t> cold_bytes_{0};
+  std::atomic<uint64_t> demotions_{0};
+  std::atomic<uint64_t> promotions_{0};
+  std::atomic<uint64_t> reads_{0};
+  std::atomic<uint64_t> read_errors_{0};
+};
+
+}  // namespace ordis::server

@@ -1,0 +1,209 @@
+// The keyspace with a cold tier: demoted raw strings stay keys (type, TTL, count) while their
+// values live on disk; readers get resident copies that are promoted once the exclusive lock is
+// taken; writers promote in place; deleting, overwriting or flushing a cold key makes its record
+// garbage; a renamed or moved cold key keeps its value; compaction moves the live records; a
+// damaged record loses its key's value, never serves another's.
+#include "server/keyspace/cold_tier.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "persistence/scratch_dir_test_support.h"
+#include "persistence/tier_format.h"
+#include "server/keyspace/keyspace.h"
+
+namespace ordis::server {
+namespace {
+
+using persistence::kTierAlign;
+
+constexpr int64_t kT0 = 1'700'000'000'000;
+
+// 200 bytes that lz4 cannot shrink, so that records fill several segments.
+std::string ValueOf(int i) {
+  std::string v = "value-" + std::to_string(i) + "-";
+  uint64_t x = 0x9e3779b97f4a7c15ull * static_cast<uint64_t>(i + 1);
+  while (v.size() < 200) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    v += static_cast<char>(' ' + x % 90);
+  }
+  return v;
+}
+
+class ColdKeyspaceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    offload::TierStoreOptions options;
+    options.dir = dir_.path();
+    options.segment_bytes = 4 * kTierAlign;  // about 70 records
+    options.max_bytes = 256 * kTierAlign;
+    options.batch_bytes = kTierAlign;
+    options.ring_depth = 16;
+    std::unique_ptr<offload::TierStore> store;
+    const persistence::Status status = offload::TierStore::Open(options, &store);
+    if (!status.ok()) GTEST_SKIP() << status.message();  // no io_uring: no tier
+    ks_.SetTier(std::make_unique<ColdTier>(std::move(store), 64));
+    for (int i = 0; i < kKeys; ++i) {
+      ks_.Set(0, "k" + std::to_string(i), NewString(ValueOf(i), i % 2 ? kT0 + 100000 : kNoExpire));
+    }
+  }
+  void DemoteAll() {
+    for (int i = 0; i < kKeys; ++i) ASSERT_TRUE(ks_.Demote(0, "k" + std::to_string(i))) << i;
+  }
+  ColdTier::Stats Stats() const { return ks_.tier()->stats(); }
+
+  static constexpr int kKeys = 100;
+  persistence::ScratchDir dir_;
+  Keyspace ks_{2};
+};
+
+TEST_F(ColdKeyspaceTest, ReadersGetCopiesThatArePromotedUnderTheExclusiveLock) {
+  DemoteAll();
+  EXPECT_EQ(Stats().cold_keys, static_cast<uint64_t>(kKeys));
+  EXPECT_EQ(Stats().cold_bytes, static_cast<uint64_t>(kKeys) * 200);
+  EXPECT_FALSE(ks_.Demote(0, "k1"));  // already cold
+  EXPECT_EQ(ks_.DbSize(0), static_cast<size_t>(kKeys));
+  Object* stored = ks_.FindAny(0, "k3");
+  ASSERT_TRUE(stored->cold());
+  EXPECT_EQ(stored->expire_at_ms(), kT0 + 100000);  // the TTL stays in memory
+  EXPECT_EQ(stored->StringSize(), 200u);
+  Object* copy = ks_.Find(0, "k3", kT0);
+  ASSERT_NE(copy, nullptr);
+  EXPECT_NE(copy, stored);
+  EXPECT_EQ(StringValue(*copy), ValueOf(3));
+  EXPECT_EQ(copy->encoding(), ObjEncoding::kRaw);
+  EXPECT_EQ(copy->expire_at_ms(), kT0 + 100000);
+  EXPECT_TRUE(ks_.HasReadCopies());
+  EXPECT_TRUE(stored->cold());  // readers change nothing
+  ks_.PromoteReadCopies();
+  EXPECT_FALSE(ks_.HasReadCopies());
+  EXPECT_FALSE(stored->cold());
+  EXPECT_EQ(ks_.Find(0, "k3", kT0), stored);
+  EXPECT_EQ(StringValue(*stored), ValueOf(3));
+  EXPECT_EQ(Stats().promotions, 1u);
+  EXPECT_EQ(Stats().cold_keys, static_cast<uint64_t>(kKeys - 1));
+  // A copy whose key was written meanwhile is not promoted over the new value.
+  ASSERT_NE(ks_.Find(0, "k4", kT0), nullptr);
+  ks_.Set(0, "k4", NewString("new"));
+  ks_.PromoteReadCopies();
+  EXPECT_EQ(StringValue(*ks_.Find(0, "k4", kT0)), "new");
+  // An expired cold key is expired, not read.
+  const uint64_t reads = Stats().reads;
+  EXPECT_EQ(ks_.Find(0, "k5", kT0 + 200000), nullptr);
+  EXPECT_EQ(Stats().reads, reads);
+}
+
+TEST_F(ColdKeyspaceTest, WritersPromoteInPlace) {
+  DemoteAll();
+  Object* obj = ks_.FindForWrite(0, "k7", kT0);
+  ASSERT_NE(obj, nullptr);
+  EXPECT_FALSE(obj->cold());
+  obj->AppendString("!");
+  EXPECT_EQ(StringValue(*ks_.Find(0, "k7", kT0)), ValueOf(7) + "!");
+  EXPECT_FALSE(ks_.HasReadCopies());
+  // Renamed and moved to another database: the value follows.
+  ks_.Move(0, "k8", 0, "renamed");
+  ks_.Move(0, "k9", 1, "k9");
+  EXPECT_EQ(StringValue(*ks_.Find(0, "renamed", kT0)), ValueOf(8));
+  EXPECT_EQ(StringValue(*ks_.Find(1, "k9", kT0)), ValueOf(9));
+  ks_.DropReadCopies();
+}
+
+TEST_F(ColdKeyspaceTest, OnlyLongRawStringsAreDemoted) {
+  ks_.Set(0, "int", NewString("12345"));
+  ks_.Set(0, "embstr", NewString(std::string(44, 'e')));
+  ks_.Set(0, "short-raw", NewString(std::string(60, 'r')));
+  ks_.Set(0, "set", NewObject(ObjType::kSet));
+  for (const char* key : {"int", "embstr", "short-raw", "set", "missing"}) {
+    EXPECT_FALSE(ks_.Demote(0, key)) << key;
+  }
+  EXPECT_EQ(Stats().cold_keys, 0u);
+}
+
+TEST_F(ColdKeyspaceTest, GoneColdKeysLeaveGarbage) {
+  DemoteAll();
+  ASSERT_TRUE(ks_.tier()->Flush().ok());
+  const uint64_t garbage = Stats().garbage_bytes;
+  EXPECT_TRUE(ks_.Delete(0, "k10"));
+  ks_.Set(0, "k11", NewString("over"));
+  EXPECT_EQ(Stats().cold_keys, static_cast<uint64_t>(kKeys - 2));
+  EXPECT_GT(Stats().garbage_bytes, garbage);
+  ks_.FlushAll();
+  EXPECT_EQ(Stats().cold_keys, 0u);
+  EXPECT_EQ(Stats().cold_bytes, 0u);
+}
+
+TEST_F(ColdKeyspaceTest, CompactionMovesLiveRecords) {
+  DemoteAll();
+  ASSERT_TRUE(ks_.tier()->Flush().ok());
+  for (int i = 0; i < kKeys; i += 4) {
+    for (int j = i; j < i + 3; ++j) ASSERT_TRUE(ks_.Delete(0, "k" + std::to_string(j)));
+  }
+  int compacted = 0;
+  for (;;) {
+    int64_t segment = -1;
+    ASSERT_TRUE(ks_.CompactTier(0.5, &segment).ok());
+    if (segment < 0) break;
+    ++compacted;
+    ASSERT_LT(compacted, 100);
+  }
+  EXPECT_GT(compacted, 0);
+  EXPECT_GT(Stats().store.moved, 0u);
+  for (int i = 3; i < kKeys; i += 4) {
+    EXPECT_EQ(StringValue(*ks_.Find(0, "k" + std::to_string(i), kT0)), ValueOf(i)) << i;
+  }
+  EXPECT_EQ(Stats().read_errors, 0u);
+  ks_.DropReadCopies();
+}
+
+TEST_F(ColdKeyspaceTest, ADamagedRecordLosesItsKeyOnly) {
+  DemoteAll();
+  ASSERT_TRUE(ks_.tier()->Flush().ok());
+  const offload::TierLocation at = ks_.FindAny(0, "k20")->cold_string().at;
+  {
+    const int fd = open(dir_.File("tier-" + std::to_string(at.segment) + ".seg").c_str(), O_RDWR);
+    ASSERT_GE(fd, 0);
+    const char junk = 'J';
+    ASSERT_EQ(pwrite(fd, &junk, 1, static_cast<off_t>(at.offset + at.size - 1)), 1);
+    ASSERT_EQ(fsync(fd), 0);
+    close(fd);
+  }
+  EXPECT_EQ(ks_.Find(0, "k20", kT0), nullptr);
+  EXPECT_EQ(Stats().read_errors, 1u);
+  EXPECT_EQ(ks_.FindForWrite(0, "k20", kT0), nullptr);  // and the writer deletes it
+  EXPECT_EQ(ks_.FindAny(0, "k20"), nullptr);
+  EXPECT_EQ(StringValue(*ks_.Find(0, "k21", kT0)), ValueOf(21));
+  ks_.DropReadCopies();
+}
+
+// Readers of both I/O threads read cold values at once under the shared lock (ThreadSanitizer).
+TEST_F(ColdKeyspaceTest, ConcurrentReadersUnderTheSharedLock) {
+  DemoteAll();
+  std::vector<std::thread> readers;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 3; ++t) {
+    readers.emplace_back([&, t] {
+      for (int round = 0; round < 20; ++round) {
+        std::shared_lock lock(ks_.mu());
+        for (int i = t; i < kKeys; i += 3) {
+          Object* obj = ks_.Find(0, "k" + std::to_string(i), kT0);
+          if (obj == nullptr || StringValue(*obj) != ValueOf(i)) ++wrong;
+        }
+        ks_.DropReadCopies();
+      }
+    });
+  }
+  for (auto& r : readers) r.join();
+  EXPECT_EQ(wrong.load(), 0);
+}
+
+}  // namespace
+}  // namespace ordis::server
