@@ -28,6 +28,7 @@ struct BufferEntry {
   const char* key;
   uint32_t len;
   bool erase;  // a delete marker: hides the key in the leaf
+  bool added;  // the write added its key (absent before it): not among the leaf's keys
 
   std::string_view Key() const { return {key, len}; }
 };

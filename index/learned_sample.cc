@@ -64,6 +64,19 @@ struct Walk {
   }
 };
 
+// A run takes at most this many of a buffer's added keys into its circle (buffers are 32 slots
+// unless configured larger).
+constexpr uint32_t kMaxSampledAdded = 64;
+
+// No later entry of the buffer's first `entries` is for entry i's key (tags compared first).
+bool NewestInBuffer(const InsertBuffer* buf, uint32_t i, uint32_t entries) {
+  const std::string_view key = buf->entries[i].Key();
+  for (uint32_t j = i + 1; j < entries; ++j) {
+    if (buf->tags[j] == buf->tags[i] && buf->entries[j].Key() == key) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool LearnedStore::Sample(std::string_view lo, std::string_view hi,
@@ -117,12 +130,37 @@ void LearnedStore::SampleGroup(std::string_view lo, std::string_view hi,
         // A run of the leaf's keys from the random position, wrapping inside the range. A key's
         // current value is the leaf's handle unless a newer buffer entry replaced or erased it;
         // a leaf newer than this reader's version is read the slow way, through its history.
+        // Keys the buffer added since the leaf was built are not among the leaf's: they follow
+        // its keys in the circle the run is cut from, so every key is as likely to be in a run
+        // (recent keys too: an LFU policy evicts new keys first, and with a cold tier recent
+        // values are most of what is resident when the limit is small).
+        uint32_t added[kMaxSampledAdded];
+        uint32_t num_added = 0;
+        if (buf != nullptr) {
+          const uint32_t entries =
+              std::min(buf->published.load(std::memory_order_acquire), buf->capacity);
+          for (uint32_t i = 0; i < entries && num_added < kMaxSampledAdded; ++i) {
+            const BufferEntry& e = buf->entries[i];
+            if (!e.added || e.version > read_version || e.Key() < lo || e.Key() >= hi) continue;
+            if (NewestInBuffer(buf, i, entries)) added[num_added++] = i;
+          }
+        }
         const bool current = leaf->version <= read_version;
         const uint32_t span = walk.end - walk.begin;
-        const uint32_t keys = std::min<uint32_t>(static_cast<uint32_t>(count), span);
+        const uint32_t circle = span + num_added;
+        const uint32_t keys = std::min<uint32_t>(static_cast<uint32_t>(count), circle);
+        const uint32_t start =
+            num_added == 0 ? walk.start : static_cast<uint32_t>(walk.Next(circle));
         KeyBuffer key;
         for (uint32_t k = 0; k < keys; ++k) {
-          const uint32_t i = walk.begin + (walk.start + k) % span;
+          const uint32_t at = (start + k) % circle;
+          if (at >= span) {
+            const BufferEntry& e = buf->entries[added[at - span]];
+            visit(e.Key(), e.value);
+            ++walk.visited;
+            continue;
+          }
+          const uint32_t i = walk.begin + at;
           std::string_view ki = leaf->Key(i, &key);
           std::optional<ValueHandle> value;
           if (!current) {
@@ -151,11 +189,7 @@ void LearnedStore::SampleGroup(std::string_view lo, std::string_view hi,
           const uint32_t i = (first + k) % entries;
           const BufferEntry& e = buf->entries[i];
           if (e.erase || e.version > read_version || e.Key() < lo || e.Key() >= hi) continue;
-          bool newest = true;
-          for (uint32_t j = i + 1; j < entries && newest; ++j) {
-            newest = buf->entries[j].Key() != e.Key();
-          }
-          if (!newest) continue;
+          if (!NewestInBuffer(buf, i, entries)) continue;
           visit(e.Key(), e.value);
           ++walk.visited;
         }

@@ -453,6 +453,7 @@ std::optional<ValueHandle> LearnedStore::Append(std::string_view key, uint64_t h
       e.key = buf->CopyKey(key);
       e.len = static_cast<uint32_t>(key.size());
       e.erase = erase;
+      e.added = !erase && !old;
       buf->published.store(slot + 1, std::memory_order_release);
       read_version_.store(version, std::memory_order_release);
     }

@@ -45,7 +45,32 @@ std::unique_ptr<acl::Users> NewUsers(const Config& config, std::string* error) {
   return users;
 }
 
+// The cold tier's segment size: compaction reads a segment under the keyspace's exclusive lock.
+constexpr uint64_t kTierSegmentBytes = 4 << 20;
+
 }  // namespace
+
+void Server::OpenTier() {
+  const std::string dir = config_->Value("tier-dir");
+  if (dir.empty()) return;
+  offload::TierStoreOptions options;
+  options.dir = dir;
+  options.segment_bytes = kTierSegmentBytes;
+  const uint64_t max_bytes = std::stoull(config_->Value("tier-max-size"));
+  options.max_bytes = max_bytes / kTierSegmentBytes * kTierSegmentBytes;  // at least one
+  std::unique_ptr<offload::TierStore> store;
+  const persistence::Status status = offload::TierStore::Open(options, &store);
+  if (!status.ok()) {
+    // Not fatal: the server runs with everything in memory, as without tier-dir.
+    log::Warning("Cold tier off: {}", status.message());
+    keyspace_->SetTierUnavailable(status.message());
+    return;
+  }
+  log::Notice("Cold tier in {}: {} bytes{}", dir, options.max_bytes,
+              store->files().direct() ? ", O_DIRECT" : "");
+  keyspace_->SetTier(std::make_unique<ColdTier>(
+      std::move(store), std::stoull(config_->Value("tier-min-value-size"))));
+}
 
 Server::Server(std::unique_ptr<Config> config, MemoryGuard::UsedMemoryFn used_memory)
     : start_time_ms_(NowMs()),
@@ -69,7 +94,10 @@ Server::Server(std::unique_ptr<Config> config, MemoryGuard::UsedMemoryFn used_me
                 *users_,
                 acl_log_,
                 memory_},
-      commands_(services_, [this](int64_t now_ms) { persistence_.Cron(now_ms); }) {
+      commands_(services_, [this](int64_t now_ms) {
+        persistence_.Cron(now_ms);
+        memory_.TierCron();
+      }) {
   keyspace_->SetLazyFreePolicy(LazyFreePolicyOf(*config_));
 }
 
@@ -98,6 +126,7 @@ int Server::Serve() {
     return 1;
   }
   memory_.NoteStartup();
+  OpenTier();
   {
     // Data first, then the port: clients never see a half-loaded keyspace.
     persistence::Status status = LoadData();

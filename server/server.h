@@ -64,6 +64,9 @@ class Server : public ServerControl {
   Keyspace& keyspace() { return *keyspace_; }
 
  private:
+  // The cold tier, when tier-dir is set: without it (no io_uring, a directory that cannot be
+  // made), the server runs with every value in memory.
+  void OpenTier();
   int Serve();  // Run's body
 
   const int64_t start_time_ms_;

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "base/clock.h"
+#include "base/logging.h"
 #include "base/memory.h"
 
 namespace ordis::server {
@@ -50,7 +51,7 @@ MemoryGuard::Outcome MemoryGuard::Evict(int64_t now_ms) {
   const auto start = std::chrono::steady_clock::now();
   int evicted = 0;
   std::optional<Outcome> stopped;
-  evictor_.Evict(keyspace_, options, now_ms, [&] {
+  auto more = [&] {
     if (Counted() <= target) {
       stopped = Outcome::kUnder;
     } else if (AwaitingLazyFree()) {  // that key's value went to the lazy-free thread
@@ -61,7 +62,19 @@ MemoryGuard::Outcome MemoryGuard::Evict(int64_t now_ms) {
       stopped = Outcome::kEvicting;
     }
     return !stopped;
-  });
+  };
+  // With a cold tier, values go to disk first; keys go only when no value can (the tier full or
+  // failed, or nothing demotable left).
+  if (keyspace_.tier() != nullptr && keyspace_.tier()->accepting()) {
+    if (skip_demotion_ > 0) {
+      --skip_demotion_;
+    } else if (demoter_.Evict(keyspace_, options, now_ms, more) == 0) {
+      // Nothing demotable was found (every sampled value cold or small): sampling for it on
+      // every write would cost more than the evictions it precedes. Look again later.
+      skip_demotion_ = kDemotionBackoff;
+    }
+  }
+  if (!stopped) evictor_.Evict(keyspace_, options, now_ms, more);
   if (stopped) {
     if (*stopped == Outcome::kEvicting) LimitChanged();
     return *stopped;
@@ -71,6 +84,19 @@ MemoryGuard::Outcome MemoryGuard::Evict(int64_t now_ms) {
     keyspace_.lazy_free().WaitIdle(std::chrono::microseconds(kStepUs));
   }
   return OverLimit() ? Outcome::kFull : Outcome::kUnder;
+}
+
+void MemoryGuard::TierCron() {
+  ColdTier* tier = keyspace_.tier();
+  if (tier == nullptr) return;
+  tier->Poll();
+  const ColdTier::Stats stats = tier->stats();
+  // A segment is compacted once half of it is garbage; below a quarter overall, none can be.
+  if (stats.garbage_bytes * 4 < stats.file_bytes) return;
+  std::unique_lock lock(keyspace_.mu());
+  int64_t segment = -1;
+  const persistence::Status status = keyspace_.CompactTier(0.5, &segment);
+  if (!status.ok()) log::Warning("Cold tier compaction: {}", status.message());
 }
 
 void MemoryGuard::LimitChanged() {

@@ -68,6 +68,11 @@ class MemoryGuard {
   // Starts background eviction if memory is over the limit (maxmemory lowered).
   void LimitChanged();
 
+  // Thread 0's cron, with a cold tier: completed tier writes let go of, and one compaction step
+  // (a segment at least half garbage, its live records moved) under the keyspace's exclusive
+  // lock. Takes the lock itself.
+  void TierCron();
+
   // used_memory_peak: the highest Used() seen by NotePeak (the cron and INFO call it).
   uint64_t NotePeak();
   // used_memory_startup: Used() when the server finished starting.
@@ -117,7 +122,11 @@ class MemoryGuard {
   const Config& config_;
   const UsedMemoryFn used_;
   const std::chrono::milliseconds lazy_free_wait_;
-  Evictor evictor_;  // under the keyspace's exclusive lock
+  Evictor evictor_;                            // under the keyspace's exclusive lock
+  Evictor demoter_{Evictor::Action::kDemote};  // the same
+  static constexpr int kDemotionBackoff =
+      64;                  // Evict calls that skip demotion after a fruitless one
+  int skip_demotion_ = 0;  // under the keyspace's exclusive lock
   std::atomic<uint64_t> peak_{0};
   std::atomic<uint64_t> startup_{0};
   // The background's last wait for the lazy-free thread timed out (see the header comment).

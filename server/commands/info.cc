@@ -259,6 +259,36 @@ void CommandStatsSection(CommandContext& ctx, InfoBuilder& b) {
   }
 }
 
+// The cold tier (server/keyspace/cold_tier.h): values on disk, and what moving them cost.
+void TieringSection(CommandContext& ctx, InfoBuilder& b) {
+  b.Section("Tiering");
+  const Keyspace& ks = ctx.keyspace();
+  const ColdTier* tier = ks.tier();
+  b.Field("tier_enabled", tier != nullptr ? 1 : 0);
+  if (tier == nullptr) {
+    if (!ks.tier_unavailable().empty()) b.Field("tier_unavailable", ks.tier_unavailable());
+    return;
+  }
+  const ColdTier::Stats s = tier->stats();
+  b.Field("tier_dir", ctx.config().Value("tier-dir"));
+  b.Field("tier_cold_keys", s.cold_keys);
+  b.Field("tier_cold_bytes", s.cold_bytes);
+  b.Field("tier_file_bytes", s.file_bytes);
+  b.Field("tier_garbage_bytes", s.garbage_bytes);
+  b.Field("tier_demotions", s.demotions);
+  b.Field("tier_promotions", s.promotions);
+  b.Field("tier_reads", s.reads);
+  b.Field("tier_disk_reads", s.store.disk_reads);
+  b.Field("tier_read_errors", s.read_errors);
+  b.Field("tier_batches_written", s.store.batches);
+  b.Field("tier_pending_batches", s.store.pending_batches);
+  b.Field("tier_write_errors", s.store.write_errors);
+  b.Field("tier_compactions", s.store.compactions);
+  b.Field("tier_compaction_moved", s.store.moved);
+  b.Field("tier_accepting", tier->accepting() ? 1 : 0);
+  if (!s.failed.empty()) b.Field("tier_failed", s.failed);
+}
+
 void KeyspaceSection(CommandContext& ctx, InfoBuilder& b) {
   b.Section("Keyspace");
   Keyspace& ks = ctx.keyspace();
@@ -306,6 +336,7 @@ void CmdInfo(CommandContext& ctx) {
   if (want("cpu")) CpuSection(b);
   if (want("threads")) ThreadsSection(ctx, b);
   if (want("index")) IndexSection(ctx, b);
+  if (want("tiering")) TieringSection(ctx, b);
   if (want("commandstats")) CommandStatsSection(ctx, b);
   if (want("keyspace")) KeyspaceSection(ctx, b);
   ctx.out.Verbatim("txt", b.text());

@@ -114,6 +114,12 @@ const std::vector<Config::Param>& Params() {
        .max = 64, .startup_only = true},
       {.name = "index-hot-cache", .kind = Kind::kBool, .default_value = "yes",
        .startup_only = true},
+      // The cold tier (issue 14, server/keyspace/cold_tier.h): off while tier-dir is empty.
+      {.name = "tier-dir", .kind = Kind::kString, .default_value = "", .startup_only = true},
+      {.name = "tier-max-size", .kind = Kind::kMemory, .default_value = "1073741824",
+       .min = 4 << 20, .startup_only = true},
+      {.name = "tier-min-value-size", .kind = Kind::kInt, .default_value = "64", .min = 1,
+       .max = INT32_MAX, .startup_only = true},
       // Redis parameters accepted and reported, without effect in ordis yet (README lists them).
       {.name = "save", .kind = Kind::kSave, .default_value = "3600 1 300 100 60 10000"},
       {.name = "appendonly", .kind = Kind::kBool, .default_value = "no"},

@@ -41,7 +41,10 @@ bool ColdTier::Demote(std::string_view record_key, Object* obj) {
     std::lock_guard lock(mu_);
     // Batches written since are let go of once on disk (a non-blocking look at completions).
     if (store_->stats().pending_batches > 1) store_->Poll();
-    if (!store_->Demote(record_key, value, &at).ok()) return false;
+    if (!store_->Demote(record_key, value, &at).ok()) {
+      accepting_.store(false, std::memory_order_relaxed);
+      return false;
+    }
   }
   cold_keys_.fetch_add(1, std::memory_order_relaxed);
   cold_bytes_.fetch_add(value.size(), std::memory_order_relaxed);
@@ -126,6 +129,11 @@ void ColdTier::Forget(const Object& obj) {
   cold_bytes_.fetch_sub(obj.cold_string().size, std::memory_order_relaxed);
 }
 
+void ColdTier::Poll() {
+  std::lock_guard lock(mu_);
+  store_->Poll();
+}
+
 persistence::Status ColdTier::Flush() {
   std::lock_guard lock(mu_);
   return store_->Drain();
@@ -134,7 +142,11 @@ persistence::Status ColdTier::Flush() {
 persistence::Status ColdTier::Compact(double min_garbage, offload::TierStore::LiveFn live,
                                       offload::TierStore::MovedFn moved, int64_t* segment) {
   std::lock_guard lock(mu_);
-  return store_->Compact(min_garbage, live, moved, segment);
+  persistence::Status status = store_->Compact(min_garbage, live, moved, segment);
+  if (status.ok() && *segment >= 0 && store_->failed().empty()) {
+    accepting_.store(true, std::memory_order_relaxed);
+  }
+  return status;
 }
 
 ColdTier::Stats ColdTier::stats() const {

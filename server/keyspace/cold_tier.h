@@ -39,6 +39,9 @@ class ColdTier {
 
   // A resident raw string of at least min_value_size bytes.
   bool Demotable(const Object& obj) const;
+  // The tier took the last demotion offered (it refuses when full or failed; compaction that
+  // frees a segment lets it try again).
+  bool accepting() const { return accepting_.load(std::memory_order_relaxed); }
   // exclusive. obj's value goes to the tier and obj becomes cold; false, obj unchanged, when the
   // tier refuses it (full, failed).
   bool Demote(std::string_view record_key, Object* obj);
@@ -54,6 +57,8 @@ class ColdTier {
   void DropCopies();       // this thread's
   // exclusive. Cold obj is about to be freed: its record is garbage.
   void Forget(const Object& obj);
+  // Any lock. Lets go of the batches whose writes completed.
+  void Poll();
   // exclusive. Every demoted value written to disk and the writes waited for (compaction takes
   // only segments with nothing pending in memory).
   persistence::Status Flush();
@@ -85,6 +90,7 @@ class ColdTier {
   const size_t min_value_size_;
   mutable std::mutex mu_;  // guards store_
   std::unique_ptr<offload::TierStore> store_;
+  std::atomic<bool> accepting_{true};
   std::atomic<uint64_t> cold_keys_{0};
   std::atomic<uint64_t> cold_bytes_{0};
   std::atomic<uint64_t> demotions_{0};

@@ -74,6 +74,7 @@ uint64_t Evictor::Score(const EvictionOptions& options, const Object& obj, int64
 void Evictor::Fill(Keyspace& keyspace, const EvictionOptions& options, int db, int64_t now_ms) {
   constexpr size_t kCapacity = kPoolSize + kBurst;  // a burst's victims leave kPoolSize behind
   auto offer = [&](std::string_view key, Object* obj) {
+    if (action_ == Action::kDemote && !keyspace.tier()->Demotable(*obj)) return;
     uint64_t score = Score(options, *obj, now_ms);
     if (pool_.size() == kCapacity && score <= pool_.front().score) return;
     // A key pooled twice has the same score unless time passed in between: compare keys only on
@@ -130,7 +131,9 @@ size_t Evictor::EvictVictims(Keyspace& keyspace, bool with_ttl, bool repool,
   while (next < victims_.size() && !*stopped) {
     Candidate& victim = victims_[next++];
     // One deleted or changed since it was pooled is dropped.
-    if (victim.db < dbs && keyspace.Evict(victim.db, victim.key, with_ttl)) {
+    if (victim.db < dbs &&
+        (action_ == Action::kDemote ? keyspace.Demote(victim.db, victim.key)
+                                    : keyspace.Evict(victim.db, victim.key, with_ttl))) {
       ++evicted;
       *stopped = !more();
     }
@@ -157,8 +160,15 @@ size_t Evictor::EvictRandom(Keyspace& keyspace, bool with_ttl, absl::FunctionRef
   return EvictVictims(keyspace, with_ttl, /*repool=*/false, more, stopped);
 }
 
-size_t Evictor::Evict(Keyspace& keyspace, const EvictionOptions& options, int64_t now_ms,
+size_t Evictor::Evict(Keyspace& keyspace, const EvictionOptions& evicting, int64_t now_ms,
                       absl::FunctionRef<bool()> more) {
+  EvictionOptions options = evicting;
+  if (action_ == Action::kDemote) {
+    if (keyspace.tier() == nullptr) return 0;
+    const bool lfu = options.policy == EvictionPolicy::kAllKeysLfu ||
+                     options.policy == EvictionPolicy::kVolatileLfu;
+    options.policy = lfu ? EvictionPolicy::kAllKeysLfu : EvictionPolicy::kAllKeysLru;
+  }
   if (options.policy == EvictionPolicy::kNoEviction) return 0;
   const bool with_ttl = IsVolatile(options.policy);
   const int dbs = keyspace.num_dbs();

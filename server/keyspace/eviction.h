@@ -57,10 +57,16 @@ struct EvictionOptions {
 
 class Evictor {
  public:
-  // exclusive keyspace lock. Deletes keys in the order the policy ranks those sampled (and pooled
-  // by earlier calls) while `more` says so, asked after each key that went; returns how many
-  // went. Stops early when no key may go (noeviction, or a volatile policy with no key with a TTL
-  // left). Keys are sampled and deleted in bursts: the samples of a burst descend the index
+  // What happens to the keys the policy ranks first: deleted, or (with a cold tier) their values
+  // demoted, the keys staying. Demotion ranks by LFU under an LFU policy, else by LRU, over every
+  // key whose value is demotable (ColdTier::Demotable).
+  enum class Action { kDelete, kDemote };
+  explicit Evictor(Action action = Action::kDelete) : action_(action) {}
+
+  // exclusive keyspace lock. Deletes (or demotes) keys in the order the policy ranks those sampled
+  // (and pooled by earlier calls) while `more` says so, asked after each key that went; returns how
+  // many went. Stops early when no key may go (noeviction, or a volatile policy with no key with a
+  // TTL left). Keys are sampled and deleted in bursts: the samples of a burst descend the index
   // together, so one burst costs about one sample's cache misses, and the policy's ranking
   // differs from Redis's one-at-a-time only in when candidates are drawn, not in how many.
   size_t Evict(Keyspace& keyspace, const EvictionOptions& options, int64_t now_ms,
@@ -96,7 +102,8 @@ class Evictor {
   std::vector<Candidate> pool_;     // ascending score: the best candidate is last
   std::vector<Candidate> victims_;  // a burst's, best first
   std::vector<Candidate> spare_;    // entries dropped from the pool keep their key buffers here
-  int next_db_ = 0;                 // the random policies take databases in turn, as Redis
+  const Action action_;
+  int next_db_ = 0;  // the random policies take databases in turn, as Redis
   std::mt19937_64 rng_{0x65766963};
 };
 

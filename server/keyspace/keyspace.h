@@ -136,6 +136,9 @@ class Keyspace {
   // exclusive, at start-up. Values may be demoted to `tier` from now on.
   void SetTier(std::unique_ptr<ColdTier> tier) { tier_ = std::move(tier); }
   ColdTier* tier() const { return tier_.get(); }
+  // At start-up: a tier was asked for (tier-dir) but could not open; INFO tiering says why.
+  void SetTierUnavailable(std::string why) { tier_unavailable_ = std::move(why); }
+  const std::string& tier_unavailable() const { return tier_unavailable_; }
   // exclusive. Sends key's value to the tier if it is demotable (ColdTier::Demotable); true iff
   // it went.
   bool Demote(int db, std::string_view key);
@@ -373,7 +376,8 @@ class Keyspace {
   std::atomic<bool> lazy_server_del_{false};
   // Values handed over are unlinked: it may go before or after the store.
   LazyFree lazy_free_;
-  std::unique_ptr<ColdTier> tier_;   // nullptr: no tier
+  std::unique_ptr<ColdTier> tier_;  // nullptr: no tier
+  std::string tier_unavailable_;
   std::mt19937_64 rng_{0x6f726469};  // exclusive: RANDOMKEY
   struct SampledKey {
     std::string key;
