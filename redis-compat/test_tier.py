@@ -1,0 +1,118 @@
+"""The cold tier (issue 14) with the real binary: a server whose maxmemory holds a fraction of its
+values keeps every key, with every value readable and writable, by demoting values to tier-dir;
+snapshots hold cold values; a tier that cannot open leaves the server running without it.
+ordis-only (tier-dir and INFO tiering are ordis's); the replies checked are those redis-server
+gives with no maxmemory (a model of what was written).
+"""
+
+import os
+import random
+import unittest
+
+from harness import IS_ORDIS, info
+from persist_util import PersistentTestCase
+
+KEYS = 4000
+VALUE_SIZE = 1000  # 4 MB of values under a 3 MB limit
+
+
+def value_of(i, version=0):
+    """VALUE_SIZE bytes that lz4 cannot shrink much, different per key and version."""
+    rng = random.Random(i * 7919 + version)
+    return bytes(rng.randrange(33, 127) for _ in range(VALUE_SIZE))
+
+
+@unittest.skipUnless(IS_ORDIS, "tier-dir is ordis's")
+class ColdTierTest(PersistentTestCase):
+    server_args = ("--maxmemory", "3mb", "--maxmemory-policy", "noeviction", "--tier-dir", "tier")
+
+    def fill(self, r):
+        model = {}
+        for first in range(0, KEYS, 200):
+            p = r.pipeline(transaction=False)
+            for i in range(first, min(KEYS, first + 200)):
+                key = "key:%06d" % i
+                model[key] = value_of(i)
+                p.set(key, model[key])
+            self.assertEqual(p.execute(), [True] * (min(KEYS, first + 200) - first))
+        return model
+
+    def tiering(self, r):
+        return {k: v for k, v in r.info("tiering").items()}
+
+    def assert_values(self, r, model):
+        keys = sorted(model)
+        for first in range(0, len(keys), 200):
+            chunk = keys[first:first + 200]
+            self.assertEqual(r.mget(chunk), [model[k] for k in chunk])
+
+    def test_values_beyond_memory_stay_readable_and_writable(self):
+        r = self.r()
+        model = self.fill(r)
+        tier = self.tiering(r)
+        self.assertEqual(tier["tier_enabled"], 1)
+        self.assertGreater(tier["tier_cold_keys"], KEYS // 4, tier)
+        self.assertEqual(r.dbsize(), KEYS)
+        self.assertEqual(int(r.info("stats")["evicted_keys"]), 0)
+        self.assertLessEqual(int(r.info("memory")["used_memory"]), 3 * 1024 * 1024 * 1.05)
+        self.assertEqual(r.object("encoding", "key:000000"), b"raw")
+        self.assert_values(r, model)
+        self.assertGreater(self.tiering(r)["tier_reads"], 0)
+        # Every string command on values that are now mostly cold again.
+        rng = random.Random(5)
+        for n in range(300):
+            key = rng.choice(sorted(model))
+            i = int(key[4:])
+            op = n % 6
+            if op == 0:
+                self.assertEqual(r.strlen(key), len(model[key]))
+            elif op == 1:
+                self.assertEqual(r.getrange(key, 10, 29), model[key][10:30])
+            elif op == 2:
+                self.assertEqual(r.append(key, b"+tail"), len(model[key]) + 5)
+                model[key] += b"+tail"
+            elif op == 3:
+                model[key] = value_of(i, n)
+                self.assertTrue(r.set(key, model[key]))
+            elif op == 4:
+                self.assertEqual(r.getset(key, b"short"), model[key])
+                model[key] = b"short"
+            else:
+                self.assertEqual(r.delete(key), 1)
+                del model[key]
+        self.assertEqual(r.dbsize(), len(model))
+        self.assertTrue(r.expire("key:000001", 1000) or "key:000001" not in model)
+        self.assert_values(r, model)
+        tier = self.tiering(r)
+        self.assertEqual(tier["tier_read_errors"], 0)
+        self.assertEqual(tier["tier_write_errors"], 0)
+        self.assertGreater(tier["tier_promotions"], 0)
+        self.assertGreater(tier["tier_garbage_bytes"], 0)
+
+    def test_snapshot_holds_cold_values(self):
+        r = self.r()
+        model = self.fill(r)
+        self.assertGreater(self.tiering(r)["tier_cold_keys"], 0)
+        self.assertTrue(r.save())
+        r = self.restart()
+        self.assertEqual(r.dbsize(), KEYS)
+        self.assert_values(r, model)
+
+
+@unittest.skipUnless(IS_ORDIS, "tier-dir is ordis's")
+class TierUnavailableTest(PersistentTestCase):
+    def test_the_server_runs_without_it_and_says_why(self):
+        self.assertEqual(self.r().info("tiering")["tier_enabled"], 0)
+        # A regular file where the directory should be: the tier cannot open.
+        with open(os.path.join(self.dir, "not-a-dir"), "w") as f:
+            f.write("a file")
+        r = self.restart(["--tier-dir", "not-a-dir/tier"])
+        tier = r.info("tiering")
+        self.assertEqual(tier["tier_enabled"], 0)
+        self.assertIn("tier_unavailable", tier)
+        self.assertTrue(r.set("k", "v" * 1000))
+        self.assertEqual(r.get("k"), b"v" * 1000)
+
+
+if __name__ == "__main__":
+    unittest.main()
