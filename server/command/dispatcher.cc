@@ -251,8 +251,9 @@ void Dispatcher::ApplyReported() {
     services_.keyspace.ExpireReported(expired_, NowMs());
     expired_.clear();
   }
-  // And the cold values they read come back into memory.
-  services_.keyspace.PromoteReadCopies();
+  // And the cold values they read come back into memory (past the limit, those read twice: the
+  // next command's eviction step demotes colder ones).
+  services_.keyspace.PromoteReadCopies([&] { return !services_.memory.OverLimit(); });
 }
 
 void Dispatcher::EndBatch() {

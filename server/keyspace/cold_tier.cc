@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/hash/hash.h"
 #include "base/logging.h"
 
 namespace ordis::server {
@@ -92,7 +93,8 @@ Object* ColdTier::Copy(std::string_view record_key, const Object& obj, bool prom
   return held;
 }
 
-void ColdTier::PromoteCopies(absl::FunctionRef<Object*(std::string_view record_key)> find) {
+void ColdTier::PromoteCopies(absl::FunctionRef<Object*(std::string_view record_key)> find,
+                             absl::FunctionRef<bool()> room) {
   for (HeldCopy& c : t_copies) {
     if (c.owner != this || !c.promote) continue;
     Object* obj = find(c.record_key);
@@ -100,6 +102,15 @@ void ColdTier::PromoteCopies(absl::FunctionRef<Object*(std::string_view record_k
     if (obj == nullptr || !obj->cold() || obj->cold_string().at.segment != c.from.segment ||
         obj->cold_string().at.offset != c.from.offset) {
       continue;
+    }
+    if (!room()) {
+      const uint64_t hash = absl::HashOf(c.record_key) | 1;  // 0 marks an empty slot
+      uint64_t& slot = recent_reads_[hash % kRecentReads];
+      if (slot != hash) {
+        slot = hash;
+        continue;
+      }
+      slot = 0;
     }
     IntText unused;
     MakeResident(obj, c.copy->StringBytes(&unused));

@@ -22,6 +22,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/functional/function_ref.h"
 #include "offload/tier_store.h"
@@ -52,7 +53,12 @@ class ColdTier {
   Object* Copy(std::string_view record_key, const Object& obj, bool promote);
   // exclusive. Promotes the objects this thread's copies were made from to be promoted, found by
   // record key, if still cold at the location the copy was read from; then drops every copy.
-  void PromoteCopies(absl::FunctionRef<Object*(std::string_view record_key)> find);
+  // While `room` says memory is short, only a value read from the tier for the second time
+  // lately is promoted (room is then made by demoting colder values): a value read once does not
+  // push out another, so uniform reads over data larger than memory do not turn every read into a
+  // write, while a hot value is not read from disk twice in a row.
+  void PromoteCopies(absl::FunctionRef<Object*(std::string_view record_key)> find,
+                     absl::FunctionRef<bool()> room);
   bool HasCopies() const;  // this thread's
   void DropCopies();       // this thread's
   // exclusive. Cold obj is about to be freed: its record is garbage.
@@ -90,6 +96,10 @@ class ColdTier {
   const size_t min_value_size_;
   mutable std::mutex mu_;  // guards store_
   std::unique_ptr<offload::TierStore> store_;
+  // Hashes of record keys read from the tier lately, one per slot (exclusive lock): the second
+  // read finds its own (a doorkeeper, as TinyLFU's).
+  static constexpr size_t kRecentReads = 4096;
+  std::vector<uint64_t> recent_reads_ = std::vector<uint64_t>(kRecentReads, 0);
   std::atomic<bool> accepting_{true};
   std::atomic<uint64_t> cold_keys_{0};
   std::atomic<uint64_t> cold_bytes_{0};

@@ -27,6 +27,9 @@ using persistence::kTierAlign;
 
 constexpr int64_t kT0 = 1'700'000'000'000;
 
+bool kRoom() { return true; }
+bool kNoRoom() { return false; }
+
 // 200 bytes that lz4 cannot shrink, so that records fill several segments.
 std::string ValueOf(int i) {
   std::string v = "value-" + std::to_string(i) + "-";
@@ -83,7 +86,7 @@ TEST_F(ColdKeyspaceTest, ReadersGetCopiesThatArePromotedUnderTheExclusiveLock) {
   EXPECT_EQ(copy->expire_at_ms(), kT0 + 100000);
   EXPECT_TRUE(ks_.HasReadCopies());
   EXPECT_TRUE(stored->cold());  // readers change nothing
-  ks_.PromoteReadCopies();
+  ks_.PromoteReadCopies(kRoom);
   EXPECT_FALSE(ks_.HasReadCopies());
   EXPECT_FALSE(stored->cold());
   EXPECT_EQ(ks_.Find(0, "k3", kT0), stored);
@@ -93,12 +96,26 @@ TEST_F(ColdKeyspaceTest, ReadersGetCopiesThatArePromotedUnderTheExclusiveLock) {
   // A copy whose key was written meanwhile is not promoted over the new value.
   ASSERT_NE(ks_.Find(0, "k4", kT0), nullptr);
   ks_.Set(0, "k4", NewString("new"));
-  ks_.PromoteReadCopies();
+  ks_.PromoteReadCopies(kRoom);
   EXPECT_EQ(StringValue(*ks_.Find(0, "k4", kT0)), "new");
   // An expired cold key is expired, not read.
   const uint64_t reads = Stats().reads;
   EXPECT_EQ(ks_.Find(0, "k5", kT0 + 200000), nullptr);
   EXPECT_EQ(Stats().reads, reads);
+}
+
+// Over the limit, a value read once stays cold (it would push out another, each read turning into
+// a write); read again soon, it comes back.
+TEST_F(ColdKeyspaceTest, OverTheLimitOnlyASecondReadPromotes) {
+  DemoteAll();
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < 10; ++i) ASSERT_NE(ks_.Find(0, "k" + std::to_string(i), kT0), nullptr);
+    ks_.PromoteReadCopies(kNoRoom);
+    EXPECT_FALSE(ks_.HasReadCopies());
+    EXPECT_EQ(Stats().promotions, round == 0 ? 0u : 10u) << round;
+  }
+  EXPECT_FALSE(ks_.FindAny(0, "k3")->cold());
+  EXPECT_TRUE(ks_.FindAny(0, "k30")->cold());
 }
 
 TEST_F(ColdKeyspaceTest, WritersPromoteInPlace) {

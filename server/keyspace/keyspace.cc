@@ -150,12 +150,14 @@ const Object* Keyspace::Resident(int db, std::string_view key, const Object* obj
   return tier_->Copy(EncodeKey(db, key), *obj, /*promote=*/false);
 }
 
-void Keyspace::PromoteReadCopies() {
+void Keyspace::PromoteReadCopies(absl::FunctionRef<bool()> room) {
   if (tier_ == nullptr) return;
-  tier_->PromoteCopies([&](std::string_view record_key) -> Object* {
-    auto h = store_->Get(record_key);
-    return h ? ToObject(*h) : nullptr;
-  });
+  tier_->PromoteCopies(
+      [&](std::string_view record_key) -> Object* {
+        auto h = store_->Get(record_key);
+        return h ? ToObject(*h) : nullptr;
+      },
+      room);
 }
 
 persistence::Status Keyspace::CompactTier(double min_garbage, int64_t* segment) {

@@ -145,8 +145,9 @@ class Keyspace {
   // shared. obj, which Scan visited at key (or ScanByExpiry, SampleKeys), resident: obj itself or
   // a copy held as Find's; nullptr if its record cannot be read.
   const Object* Resident(int db, std::string_view key, const Object* obj) const;
-  // exclusive. Promotes what this thread's readers read cold (Find), and drops its copies.
-  void PromoteReadCopies();
+  // exclusive. Promotes what this thread's readers read cold (Find), as ColdTier::PromoteCopies
+  // says (room: memory is under the limit), and drops its copies.
+  void PromoteReadCopies(absl::FunctionRef<bool()> room);
   // Any lock. This thread holds copies of cold values.
   bool HasReadCopies() const { return tier_ != nullptr && tier_->HasCopies(); }
   // Any lock. Drops this thread's copies (a scan done with them).

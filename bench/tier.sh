@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The cold tier (issue 14) beside memory and beside Redis: three servers load the same KEYS keys of
+# VALUE bytes (values lz4 cannot shrink), then answer uniform random GETs (redis-benchmark
+# -r KEYS, -c 50, at -P 16 and -P 1), alternating, for ROUNDS rounds:
+#   ordis-tier   maxmemory MAXMEM, noeviction, tier-dir: what does not fit goes to disk
+#   ordis-mem    no maxmemory: everything in memory (the reference)
+#   redis        Debian's redis-server, maxmemory MAXMEM, allkeys-lru (it answers only its hits)
+# Prints requests/s and server CPU per request (utime+stime from /proc/<pid>/stat), the ratio to
+# ordis-mem, each server's share of GETs answered with a value, and the tier's INFO afterwards.
+# The prefetch path (PD3's) is not built yet: every cold GET is a synchronous read.
+#
+#   bench/tier.sh [rounds]    KEYS=1000000 VALUE=512 MAXMEM=128mb by default
+#
+# MAXMEM must hold every key (ordis keeps keys, TTLs and the index in memory: about 100 bytes a
+# cold key today) or the tier server refuses writes. Quote ratios: the machine is shared.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+rounds=${1:-2}
+keys=${KEYS:-1000000}
+value=${VALUE:-512}
+maxmem=${MAXMEM:-128mb}
+# shellcheck source=bench/lib.sh
+source "$root/bench/lib.sh"
+build_ordis redis-server redis-tools
+make_workdir
+
+declare -A port=() pid=()
+start() {  # name binary args...
+  local name=$1 bin=$2
+  shift 2
+  port[$name]=$(free_port)
+  mkdir -p "$workdir/$name"
+  "$bin" --port "${port[$name]}" --dir "$workdir/$name" --save '' --appendonly no "$@" \
+    >>"$workdir/$name.log" 2>&1 &
+  pid[$name]=$!
+  wait_ready "${port[$name]}"
+}
+cleanup() {
+  for p in "${pid[@]}"; do kill "$p" 2>/dev/null || true; done
+  rm -rf "$workdir"
+}
+trap cleanup EXIT
+
+/usr/bin/python3 - "$workdir/load.resp" "$keys" "$value" <<'PY'
+import os, sys
+path, count, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(path, "wb") as f:
+    for i in range(count):
+        key = b"key:%012d" % i
+        v = os.urandom(size // 2).hex().encode()[:size]  # hex: printable, about 2:1 for lz4 at best
+        f.write(b"*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n" % (len(key), key, len(v), v))
+PY
+
+ordis=$root/build/server/ordis-server
+start ordis-tier "$ordis" --maxmemory "$maxmem" --maxmemory-policy noeviction \
+  --tier-dir "$workdir/ordis-tier/tier"
+start ordis-mem "$ordis"
+start redis redis-server --maxmemory "$maxmem" --maxmemory-policy allkeys-lru
+servers=(ordis-tier ordis-mem redis)
+for s in "${servers[@]}"; do
+  redis-cli -p "${port[$s]}" --pipe <"$workdir/load.resp" | tail -1 | sed "s/^/$s load: /"
+done
+
+declare -A rps=() cpu=() answered=()
+for round in $(seq 1 "$rounds"); do
+  for pipeline in 16 1; do
+    n=$((pipeline == 1 ? 50000 : 400000))
+    for s in "${servers[@]}"; do
+      p=${port[$s]}
+      redis-cli -p "$p" config resetstat >/dev/null
+      t0=$(cpu_ticks "${pid[$s]}") s0=$(date +%s.%N)
+      redis-benchmark -p "$p" -c 50 -P "$pipeline" -n "$n" -r "$keys" -t get -q >/dev/null
+      s1=$(date +%s.%N) t1=$(cpu_ticks "${pid[$s]}")
+      rps[$pipeline,$s]+="$(awk -v a="$s0" -v b="$s1" -v n=$n 'BEGIN { printf "%.0f", n / (b - a) }') "
+      cpu[$pipeline,$s]+="$(us_per_request $((t1 - t0)) "$n") "
+      hits=$(info_field "$p" stats keyspace_hits) misses=$(info_field "$p" stats keyspace_misses)
+      answered[$pipeline,$s]="$(awk -v h="$hits" -v m="$misses" 'BEGIN { printf "%.3f", h / (h + m) }')"
+    done
+  done
+done
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+
+printf '\n%d keys of %d bytes, maxmemory %s; uniform GET, -c 50, median of %d rounds\n\n' \
+  "$keys" "$value" "$maxmem" "$rounds"
+printf '| server | pipeline | req/s | vs ordis-mem | CPU us/req | vs ordis-mem | GETs answered |\n'
+printf '|---|---|---|---|---|---|---|\n'
+for pipeline in 16 1; do
+  base_r=$(echo "${rps[$pipeline,ordis-mem]}" | median)
+  base_c=$(echo "${cpu[$pipeline,ordis-mem]}" | median)
+  for s in "${servers[@]}"; do
+    awk -v s="$s" -v p="$pipeline" -v r="$(echo "${rps[$pipeline,$s]}" | median)" -v br="$base_r" \
+      -v c="$(echo "${cpu[$pipeline,$s]}" | median)" -v bc="$base_c" -v a="${answered[$pipeline,$s]}" \
+      'BEGIN { printf "| %s | -P %s | %d | %.2fx | %.2f | %.2fx | %s |\n", s, p, r, r / br, c, c / bc, a }'
+  done
+done
+printf '\nordis-tier afterwards:\n'
+redis-cli -p "${port[ordis-tier]}" info tiering | tr -d '\r' | grep -E 'cold|file|demotions|promotions|reads|errors'
+redis-cli -p "${port[ordis-tier]}" info memory | tr -d '\r' | grep -E '^used_memory:|^maxmemory:'
