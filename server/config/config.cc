@@ -116,8 +116,9 @@ const std::vector<Config::Param>& Params() {
        .startup_only = true},
       // The cold tier (issue 14, server/keyspace/cold_tier.h): off while tier-dir is empty.
       {.name = "tier-dir", .kind = Kind::kString, .default_value = "", .startup_only = true},
+      // At most 16384 segments of 4 MB: what a cold object's packed location can point into.
       {.name = "tier-max-size", .kind = Kind::kMemory, .default_value = "1073741824",
-       .min = 4 << 20, .startup_only = true},
+       .min = 4 << 20, .max = int64_t{1} << 36, .startup_only = true},
       {.name = "tier-min-value-size", .kind = Kind::kInt, .default_value = "64", .min = 1,
        .max = INT32_MAX, .startup_only = true},
       // Redis parameters accepted and reported, without effect in ordis yet (README lists them).

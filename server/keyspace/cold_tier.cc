@@ -30,8 +30,11 @@ ColdTier::ColdTier(std::unique_ptr<offload::TierStore> store, size_t min_value_s
 ColdTier::~ColdTier() { DropCopies(); }
 
 bool ColdTier::Demotable(const Object& obj) const {
-  return obj.type() == ObjType::kString && obj.encoding() == ObjEncoding::kRaw && !obj.cold() &&
-         obj.StringSize() >= min_value_size_;
+  if (obj.type() != ObjType::kString || obj.encoding() != ObjEncoding::kRaw || obj.cold()) {
+    return false;
+  }
+  const size_t size = obj.StringSize();
+  return size >= min_value_size_ && size <= kMaxValueSize;
 }
 
 bool ColdTier::Demote(std::string_view record_key, Object* obj) {
@@ -46,9 +49,14 @@ bool ColdTier::Demote(std::string_view record_key, Object* obj) {
       accepting_.store(false, std::memory_order_relaxed);
       return false;
     }
+    if (!Object::FitsCold(at)) {  // a tier configured past what an object can point into
+      store_->Release(at);
+      accepting_.store(false, std::memory_order_relaxed);
+      return false;
+    }
   }
   cold_keys_.fetch_add(1, std::memory_order_relaxed);
-  cold_bytes_.fetch_add(value.size(), std::memory_order_relaxed);
+  cold_bytes_.fetch_add(at.size, std::memory_order_relaxed);
   demotions_.fetch_add(1, std::memory_order_relaxed);
   obj->MakeCold(at);
   return true;
@@ -59,7 +67,7 @@ bool ColdTier::ReadValue(std::string_view record_key, const Object& obj, std::st
   persistence::Status status = persistence::Status::Ok();
   {
     std::lock_guard lock(mu_);
-    status = store_->Read(obj.cold_string().at, record_key, value);
+    status = store_->Read(obj.cold_location(), record_key, value);
   }
   if (status.ok()) return true;
   read_errors_.fetch_add(1, std::memory_order_relaxed);
@@ -89,7 +97,7 @@ Object* ColdTier::Copy(std::string_view record_key, const Object& obj, bool prom
   copy->access_s.store(obj.access_s.load(std::memory_order_relaxed), std::memory_order_relaxed);
   Object* held = copy.get();
   t_copies.push_back(
-      {this, std::move(copy), std::string(record_key), obj.cold_string().at, promote});
+      {this, std::move(copy), std::string(record_key), obj.cold_location(), promote});
   return held;
 }
 
@@ -99,8 +107,8 @@ void ColdTier::PromoteCopies(absl::FunctionRef<Object*(std::string_view record_k
     if (c.owner != this || !c.promote) continue;
     Object* obj = find(c.record_key);
     // Written, deleted, or promoted by an earlier copy since: nothing to do.
-    if (obj == nullptr || !obj->cold() || obj->cold_string().at.segment != c.from.segment ||
-        obj->cold_string().at.offset != c.from.offset) {
+    if (obj == nullptr || !obj->cold() || obj->cold_location().segment != c.from.segment ||
+        obj->cold_location().offset != c.from.offset) {
       continue;
     }
     if (!room()) {
@@ -132,12 +140,13 @@ void ColdTier::DropCopies() {
 }
 
 void ColdTier::Forget(const Object& obj) {
+  const offload::TierLocation at = obj.cold_location();
   {
     std::lock_guard lock(mu_);
-    store_->Release(obj.cold_string().at);
+    store_->Release(at);
   }
   cold_keys_.fetch_sub(1, std::memory_order_relaxed);
-  cold_bytes_.fetch_sub(obj.cold_string().size, std::memory_order_relaxed);
+  cold_bytes_.fetch_sub(at.size, std::memory_order_relaxed);
 }
 
 void ColdTier::Poll() {

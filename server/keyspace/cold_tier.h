@@ -38,8 +38,10 @@ class ColdTier {
   ColdTier(const ColdTier&) = delete;
   ColdTier& operator=(const ColdTier&) = delete;
 
-  // A resident raw string of at least min_value_size bytes.
+  // A resident raw string of at least min_value_size bytes and at most kMaxValueSize.
   bool Demotable(const Object& obj) const;
+  // Larger values stay resident: a record must fit a segment and an object's packed location.
+  static constexpr size_t kMaxValueSize = 1 << 20;
   // The tier took the last demotion offered (it refuses when full or failed; compaction that
   // frees a segment lets it try again).
   bool accepting() const { return accepting_.load(std::memory_order_relaxed); }
@@ -75,7 +77,7 @@ class ColdTier {
 
   struct Stats {
     uint64_t cold_keys = 0;
-    uint64_t cold_bytes = 0;  // their values' bytes
+    uint64_t cold_bytes = 0;  // their records' bytes in the tier (values compressed where it paid)
     uint64_t demotions = 0;
     uint64_t promotions = 0;
     uint64_t reads = 0;  // records read back (copies and promotions)

@@ -172,8 +172,8 @@ persistence::Status Keyspace::CompactTier(double min_garbage, int64_t* segment) 
       min_garbage,
       [&](std::string_view record_key, const offload::TierLocation& at) {
         const Object* obj = cold_at(record_key);
-        return obj != nullptr && obj->cold_string().at.segment == at.segment &&
-               obj->cold_string().at.offset == at.offset;
+        return obj != nullptr && obj->cold_location().segment == at.segment &&
+               obj->cold_location().offset == at.offset;
       },
       [&](std::string_view record_key, const offload::TierLocation& to) {
         cold_at(record_key)->MoveCold(to);

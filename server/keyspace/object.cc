@@ -99,23 +99,29 @@ RawString* Object::raw() const {
   return r;
 }
 
-ColdString* Object::ColdPtr() const {
-  ColdString* c;
-  std::memcpy(&c, payload(), sizeof c);
-  return c;
+offload::TierLocation Object::cold_location() const {
+  assert(cold());
+  uint64_t packed;
+  std::memcpy(&packed, payload(), sizeof packed);
+  return {static_cast<uint32_t>(packed >> 50), static_cast<uint32_t>(packed & ((1u << 24) - 1)),
+          (packed >> 24) & ((1ull << 26) - 1)};
+}
+
+void Object::MoveCold(const offload::TierLocation& at) {
+  assert(FitsCold(at));
+  const uint64_t packed = (uint64_t{at.segment} << 50) | (at.offset << 24) | at.size;
+  std::memcpy(payload(), &packed, sizeof packed);
 }
 
 void Object::MakeCold(const offload::TierLocation& at) {
   assert(encoding() == ObjEncoding::kRaw && !cold());
-  auto* c = new ColdString{at, raw()->size};
   std::free(raw());
-  std::memcpy(payload(), &c, sizeof c);
+  MoveCold(at);
   flags_ |= kCold;
 }
 
 void Object::MakeResident(std::string_view value) {
   assert(cold());
-  delete ColdPtr();
   flags_ &= static_cast<uint8_t>(~kCold);
   RawString* r = NewRawString(value, value.size());
   std::memcpy(payload(), &r, sizeof r);
@@ -152,8 +158,7 @@ void Object::StoreValue(std::string_view value, ObjEncoding encoding, int64_t as
 
 void Object::ReleasePayload() {
   if (cold()) {
-    delete ColdPtr();
-    flags_ &= static_cast<uint8_t>(~kCold);
+    flags_ &= static_cast<uint8_t>(~kCold);  // nothing held: the record is the tier's
   } else if (encoding() == ObjEncoding::kRaw) {
     std::free(raw());
   } else if (encoding() == ObjEncoding::kCollection) {
@@ -162,7 +167,7 @@ void Object::ReleasePayload() {
 }
 
 size_t Object::raw_buffer_bytes() const {
-  if (cold()) return sizeof(ColdString);
+  if (cold()) return 0;
   return encoding() == ObjEncoding::kRaw ? sizeof(RawString) + raw()->capacity : 0;
 }
 
@@ -185,7 +190,7 @@ std::string_view Object::StringBytes(IntText* scratch) const {
 }
 
 size_t Object::StringSize() const {
-  if (cold()) return cold_string().size;
+  assert(!cold());
   IntText scratch;
   return StringBytes(&scratch).size();
 }

@@ -11,7 +11,7 @@
 //                 kInt         int64_t                                    "int"
 //                 kEmbStr      the bytes, up to 44, inline                "embstr"
 //                 kRaw         RawString*, a malloc'd length-prefixed buffer   "raw"
-//                              or, cold (demoted to the tier), ColdString*   "raw" too
+//                              or, cold (demoted to the tier), its record's place   "raw" too
 //                 kCollection  Collection*                    named from the value (keys_family)
 //
 //   "abc", no TTL: 16 bytes. 12345 with a TTL: 32. A 32-byte value with a TTL: 48. A 44-byte
@@ -84,13 +84,6 @@ struct RawString {
   char data[];  // capacity bytes
 };
 
-// A cold raw string: where its record lies in the tier, and the value's size (STRLEN's, and what
-// promotion allocates).
-struct ColdString {
-  offload::TierLocation at;
-  uint64_t size;
-};
-
 // Where an int value's decimal form is rendered: Object::StringBytes writes into it.
 struct IntText {
   char digits[24];  // "-9223372036854775808" is 20
@@ -123,20 +116,28 @@ class Object {
   }
   // The size of this object's own block (payload buffers and collections not included).
   size_t block_size() const { return static_cast<size_t>(flags_ >> 4) * 16; }
-  // The size of a raw string's buffer (a cold one's ColdString), 0 for other encodings.
+  // The size of a raw string's buffer, 0 for other encodings and a cold string.
   size_t raw_buffer_bytes() const;
 
   // --- cold strings (keyspace only) ---
 
+  // A cold string's payload is where its record lies, packed in its 8 bytes: segment (14 bits),
+  // offset (26) and record size (24). The object stays 16 bytes: a cold key costs no more than
+  // an int (tier-max-size is at most 16384 segments of at most 64 MB; larger records stay
+  // resident).
+  static bool FitsCold(const offload::TierLocation& at) {
+    return at.segment < (1u << 14) && at.offset < (1ull << 26) && at.size < (1u << 24);
+  }
   bool cold() const { return (flags_ & kCold) != 0; }
   // Precondition: cold().
-  const ColdString& cold_string() const { return *ColdPtr(); }
-  // A resident raw string becomes cold, its value at `at` in the tier: the buffer is freed.
+  offload::TierLocation cold_location() const;
+  // A resident raw string becomes cold, its value at `at` in the tier (FitsCold): the buffer is
+  // freed.
   void MakeCold(const offload::TierLocation& at);
   // A cold string becomes resident again with its value (read back from the tier), raw.
   void MakeResident(std::string_view value);
-  // Compaction moved a cold string's record.
-  void MoveCold(const offload::TierLocation& at) { ColdPtr()->at = at; }
+  // Compaction moved a cold string's record (to a place that FitsCold).
+  void MoveCold(const offload::TierLocation& at);
 
   // --- strings (type() == kString) ---
 
@@ -197,7 +198,6 @@ class Object {
   size_t payload_capacity() const { return block_size() - 8 - (has_ttl() ? 8 : 0); }
   int64_t int_value() const;
   RawString* raw() const;
-  ColdString* ColdPtr() const;
   Collection* CollectionPtr() const;
   void set_encoding(ObjEncoding e) {
     type_encoding_ = static_cast<uint8_t>((type_encoding_ & 0x0f) | (static_cast<uint8_t>(e) << 4));

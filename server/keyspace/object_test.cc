@@ -273,16 +273,28 @@ TEST(Object, ARawStringGoesColdAndComesBack) {
   obj->MakeCold(at);
   EXPECT_TRUE(obj->cold());
   EXPECT_EQ(obj->encoding(), ObjEncoding::kRaw);  // OBJECT ENCODING does not change
-  EXPECT_EQ(obj->StringSize(), 300u);
-  EXPECT_EQ(obj->cold_string().at.segment, 3u);
-  EXPECT_EQ(obj->cold_string().at.offset, 8192u);
-  EXPECT_EQ(obj->raw_buffer_bytes(), sizeof(ColdString));
+  EXPECT_EQ(obj->block_size(), 16u);              // the location packed in the payload
+  EXPECT_EQ(obj->cold_location().segment, 3u);
+  EXPECT_EQ(obj->cold_location().offset, 8192u);
+  EXPECT_EQ(obj->cold_location().size, 340u);
+  EXPECT_EQ(obj->raw_buffer_bytes(), 0u);
+  // The largest place a cold object can point to, and the first it cannot.
+  const offload::TierLocation last{(1u << 14) - 1, (1u << 24) - 1, (1ull << 26) - 1};
+  ASSERT_TRUE(Object::FitsCold(last));
+  obj->MoveCold(last);
+  EXPECT_EQ(obj->cold_location().segment, last.segment);
+  EXPECT_EQ(obj->cold_location().size, last.size);
+  EXPECT_EQ(obj->cold_location().offset, last.offset);
+  EXPECT_FALSE(Object::FitsCold({1u << 14, 1, 0}));
+  EXPECT_FALSE(Object::FitsCold({0, 1u << 24, 0}));
+  EXPECT_FALSE(Object::FitsCold({0, 1, 1ull << 26}));
+  obj->MoveCold(at);
   // A TTL added moves the block: the cold payload and its flag move with it.
   Object* moved = SetObjectExpire(obj.release(), kAt);
   ObjectPtr held(moved);
   EXPECT_TRUE(held->cold());
   EXPECT_EQ(held->expire_at_ms(), kAt);
-  EXPECT_EQ(held->cold_string().at.size, 340u);
+  EXPECT_EQ(held->cold_location().size, 340u);
   held->MakeResident(value);
   EXPECT_FALSE(held->cold());
   ExpectString(*held, value, ObjEncoding::kRaw);
