@@ -68,6 +68,7 @@ class Persistence : public KeyspaceObserver, public Durability {
 
   // KeyspaceObserver.
   void BeforeKeyChange(int db, std::string_view key, const Object* obj) override;
+  bool WantsValues() const override { return active_dump_ != nullptr; }
   void BeforeDbChange(int db) override;
   void KeyExpired(int db, std::string_view key) override;
   void KeyEvicted(int db, std::string_view key) override;

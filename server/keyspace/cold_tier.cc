@@ -89,12 +89,18 @@ void ColdTier::MakeResident(Object* obj, std::string_view value) {
   promotions_.fetch_add(1, std::memory_order_relaxed);
 }
 
-Object* ColdTier::Copy(std::string_view record_key, const Object& obj, bool promote) {
+ObjectPtr ColdTier::LoadCopy(std::string_view record_key, const Object& obj) {
   std::string value;
   if (!ReadValue(record_key, obj, &value)) return nullptr;
   ObjectPtr copy = NewString(value, obj.expire_at_ms(), StringRule::kRaw);
   copy->lfu.store(obj.lfu.load(std::memory_order_relaxed), std::memory_order_relaxed);
   copy->access_s.store(obj.access_s.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  return copy;
+}
+
+Object* ColdTier::Copy(std::string_view record_key, const Object& obj, bool promote) {
+  ObjectPtr copy = LoadCopy(record_key, obj);
+  if (copy == nullptr) return nullptr;
   Object* held = copy.get();
   t_copies.push_back(
       {this, std::move(copy), std::string(record_key), obj.cold_location(), promote});

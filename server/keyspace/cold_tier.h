@@ -53,6 +53,9 @@ class ColdTier {
   // shared. A resident copy of cold obj, held for this thread until PromoteCopies or DropCopies;
   // nullptr when its record cannot be read. `promote`: PromoteCopies offers it back.
   Object* Copy(std::string_view record_key, const Object& obj, bool promote);
+  // shared. A resident copy of cold obj owned by the caller; nullptr when its record cannot be
+  // read.
+  ObjectPtr LoadCopy(std::string_view record_key, const Object& obj);
   // exclusive. Promotes the objects this thread's copies were made from to be promoted, found by
   // record key, if still cold at the location the copy was read from; then drops every copy.
   // While `room` says memory is short, only a value read from the tier for the second time

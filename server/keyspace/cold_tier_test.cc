@@ -117,6 +117,42 @@ TEST_F(ColdKeyspaceTest, OverTheLimitOnlyASecondReadPromotes) {
   EXPECT_TRUE(ks_.FindAny(0, "k30")->cold());
 }
 
+// Told of a cold key's deletion, an observer that keeps old values (a snapshot running) gets the
+// value, read for it and freed after; one that does not gets the cold object and no disk read.
+// Either way the deleting thread holds no copy (expiry and eviction threads never drop any).
+class ValueObserver : public KeyspaceObserver {
+ public:
+  explicit ValueObserver(bool wants) : wants_(wants) {}
+  void BeforeKeyChange(int, std::string_view, const Object* obj) override {
+    seen.push_back(obj == nullptr ? "none" : obj->cold() ? "cold" : StringValue(*obj));
+  }
+  bool WantsValues() const override { return wants_; }
+  void BeforeDbChange(int) override {}
+  void KeyExpired(int, std::string_view) override {}
+  void KeyEvicted(int, std::string_view) override {}
+  void ExpireSet(int, std::string_view, int64_t) override {}
+  std::vector<std::string> seen;
+
+ private:
+  const bool wants_;
+};
+
+TEST_F(ColdKeyspaceTest, ObserversGetColdValuesOnlyWhenTheyKeepThem) {
+  DemoteAll();
+  ValueObserver quiet(false), keeping(true);
+  ks_.SetObserver(&quiet);
+  const uint64_t reads = Stats().reads;
+  ASSERT_TRUE(ks_.Delete(0, "k1"));
+  EXPECT_EQ(quiet.seen, std::vector<std::string>{"cold"});
+  EXPECT_EQ(Stats().reads, reads);
+  ks_.SetObserver(&keeping);
+  ASSERT_TRUE(ks_.Delete(0, "k2"));
+  EXPECT_EQ(keeping.seen, std::vector<std::string>{ValueOf(2)});
+  EXPECT_EQ(Stats().reads, reads + 1);
+  EXPECT_FALSE(ks_.HasReadCopies());
+  ks_.SetObserver(nullptr);
+}
+
 TEST_F(ColdKeyspaceTest, WritersPromoteInPlace) {
   DemoteAll();
   Object* obj = ks_.FindForWrite(0, "k7", kT0);

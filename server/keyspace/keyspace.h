@@ -76,6 +76,9 @@ class KeyspaceObserver {
   // (a write that learns the old value from its own index update reports it then), but obj is
   // still intact: an observer keeps what it needs of obj and must not read the keyspace.
   virtual void BeforeKeyChange(int db, std::string_view key, const Object* obj) = 0;
+  // Whether BeforeKeyChange reads obj's value now. A cold value is read from the tier for it only
+  // then; otherwise obj may be cold (its header, type and TTL valid, its value not).
+  virtual bool WantsValues() const { return true; }
   // Every key of db (all databases if db < 0) is about to change at once: FLUSHDB, FLUSHALL,
   // SWAPDB.
   virtual void BeforeDbChange(int db) = 0;
@@ -351,8 +354,13 @@ class Keyspace {
   void NotifyBeforeChange(int db, std::string_view key, const Object* obj) {
     ++changes_;
     if (observer_ == nullptr) return;
-    // The observer keeps the old value (a snapshot's pre-image): it needs it resident.
-    if (obj != nullptr && obj->cold()) obj = Resident(db, key, obj);
+    // The observer may keep the old value (a snapshot's pre-image): it needs it resident, in a
+    // copy freed as soon as it is told (deletions run on threads that never drop held copies).
+    if (obj != nullptr && obj->cold() && observer_->WantsValues()) {
+      ObjectPtr copy = tier_->LoadCopy(EncodeKey(db, key), *obj);
+      observer_->BeforeKeyChange(db, key, copy.get());  // nullptr: the value is lost
+      return;
+    }
     observer_->BeforeKeyChange(db, key, obj);
   }
   // Cold obj at key made resident in place; a key whose record cannot be read is deleted, and
