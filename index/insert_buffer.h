@@ -28,7 +28,7 @@ struct BufferEntry {
   const char* key;
   uint32_t len;
   bool erase;  // a delete marker: hides the key in the leaf
-  bool added;  // the write added its key (absent before it): not among the leaf's keys
+  bool added;  // a write of a key that is not among the leaf's own keys (only buffers hold it)
 
   std::string_view Key() const { return {key, len}; }
 };

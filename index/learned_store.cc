@@ -271,7 +271,8 @@ bool LearnedStore::VisitAt(const Leaf* leaf, uint64_t read_version, const Bound&
 }
 
 std::optional<ValueHandle> LearnedStore::ReadLeaf(const Leaf* leaf, std::string_view key,
-                                                  uint64_t hash, uint64_t read_version) {
+                                                  uint64_t hash, uint64_t read_version,
+                                                  bool* in_leaf) {
   leaf = Resolve(leaf, read_version, key);
   const InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire);
   if (buf != nullptr) {
@@ -281,6 +282,7 @@ std::optional<ValueHandle> LearnedStore::ReadLeaf(const Leaf* leaf, std::string_
     __builtin_prefetch(buf->tags);
   }
   Found f = leaf->Search(key);
+  if (in_leaf != nullptr) *in_leaf = f.exact;
   if (const BufferEntry* e = NewestBuffered(buf, key, hash, read_version)) {
     if (e->erase) return std::nullopt;
     return e->value;
@@ -443,7 +445,8 @@ std::optional<ValueHandle> LearnedStore::Append(std::string_view key, uint64_t h
       std::lock_guard lock(publish_mu_);
       // Holding the turn, the buffer's published entries are exactly those before `slot`, and
       // the leaf is current: the newest version of everything is the key's present value.
-      old = ReadLeaf(leaf, key, hash, kNewest);
+      bool in_leaf = false;
+      old = ReadLeaf(leaf, key, hash, kNewest, &in_leaf);
       uint64_t version = read_version_.load(std::memory_order_relaxed) + 1;
       BufferEntry& e = buf->entries[slot];
       e.version = version;
@@ -453,7 +456,7 @@ std::optional<ValueHandle> LearnedStore::Append(std::string_view key, uint64_t h
       e.key = buf->CopyKey(key);
       e.len = static_cast<uint32_t>(key.size());
       e.erase = erase;
-      e.added = !erase && !old;
+      e.added = !erase && !in_leaf;
       buf->published.store(slot + 1, std::memory_order_release);
       read_version_.store(version, std::memory_order_release);
     }

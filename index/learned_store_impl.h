@@ -253,8 +253,10 @@ class LearnedStore final : public OrderedStore {
   // The newest entry for key among buf's published entries visible at read_version, or null.
   static const BufferEntry* NewestBuffered(const InsertBuffer* buf, std::string_view key,
                                            uint64_t hash, uint64_t read_version);
+  // key's value at read_version in leaf (or its history); *in_leaf, when given, tells whether key
+  // is among the leaf's own keys (not only in its buffer).
   static std::optional<ValueHandle> ReadLeaf(const Leaf* leaf, std::string_view key, uint64_t hash,
-                                             uint64_t read_version);
+                                             uint64_t read_version, bool* in_leaf = nullptr);
 
   // Sample of at most kSampleGroup runs (learned_sample.cc): their descents go level by level
   // together, as GetGroup's.

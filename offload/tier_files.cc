@@ -97,6 +97,12 @@ Status TierFiles::Reserve(uint64_t bytes, uint32_t* segment, uint64_t* offset) {
   return Status::Ok();
 }
 
+uint32_t TierFiles::free_segments() const {
+  uint32_t free = 0;
+  for (const Slot& slot : slots_) free += slot.fd.load(std::memory_order_relaxed) < 0 ? 1 : 0;
+  return free;
+}
+
 int TierFiles::fd(uint32_t segment) const {
   return segment < slots_.size() ? slots_[segment].fd.load(std::memory_order_acquire) : -1;
 }

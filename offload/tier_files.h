@@ -61,6 +61,13 @@ class TierFiles {
   uint64_t written(uint32_t segment) const;
   uint64_t garbage(uint32_t segment) const;
   uint32_t capacity() const { return static_cast<uint32_t>(slots_.size()); }
+  // Segments not in use (from the writer's thread).
+  uint32_t free_segments() const;
+  // Whether Reserve(bytes) would fit in the active segment, without a new one.
+  bool ActiveHasRoom(uint64_t bytes) const {
+    return active_ >= 0 &&
+           slots_[active_].written.load(std::memory_order_relaxed) + bytes <= segment_bytes_;
+  }
 
  private:
   struct Slot {

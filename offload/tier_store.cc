@@ -53,13 +53,18 @@ Status TierStore::Demote(std::string_view key, std::string_view value, TierLocat
   }
   record_.clear();
   persistence::AppendTierRecord(key, value, &record_);
-  if (Status st = Append(record_, at); !st.ok()) return st;
+  if (Status st = Append(record_, at, /*compacting=*/false); !st.ok()) return st;
   ++stats_.demoted;
   stats_.demoted_bytes += value.size();
   return Status::Ok();
 }
 
-Status TierStore::Append(std::string_view record, TierLocation* at) {
+bool TierStore::Fits(size_t key_size, size_t value_size) const {
+  return AlignUp(persistence::kTierRecordHeaderSize + key_size + value_size) <=
+         options_.segment_bytes;
+}
+
+Status TierStore::Append(std::string_view record, TierLocation* at, bool compacting) {
   const size_t size = record.size();
   if (AlignUp(size) > options_.segment_bytes) {
     return Status::Error("tier: a record of " + std::to_string(size) +
@@ -70,6 +75,10 @@ Status TierStore::Append(std::string_view record, TierLocation* at) {
   }
   if (filling_capacity_ == 0) {
     const uint64_t capacity = std::max<uint64_t>(options_.batch_bytes, AlignUp(size));
+    if (!compacting && files_->capacity() > 1 && files_->free_segments() <= 1 &&
+        !files_->ActiveHasRoom(capacity)) {
+      return Status::Error("tier: full");
+    }
     if (Status st = files_->Reserve(capacity, &filling_segment_, &filling_offset_); !st.ok()) {
       return st;
     }
@@ -298,7 +307,7 @@ Status TierStore::Compact(double min_garbage, LiveFn live, MovedFn moved, int64_
       const TierLocation from{s, static_cast<uint32_t>(size), base + at};
       if (live(key, from)) {
         TierLocation to;
-        if (Status st = Append(record, &to); !st.ok()) return st;
+        if (Status st = Append(record, &to, /*compacting=*/true); !st.ok()) return st;
         moved(key, to);
         ++stats_.moved;
       }

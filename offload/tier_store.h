@@ -46,8 +46,13 @@ class TierStore {
   TierStore(const TierStore&) = delete;
   TierStore& operator=(const TierStore&) = delete;
 
+  // Whether a record of a key and value this long fits in a segment (at most: compressed, it may
+  // be smaller).
+  bool Fits(size_t key_size, size_t value_size) const;
   // Appends (key, value)'s record and sets *at to where it lies. An error, with nothing changed,
-  // when the tier is full or failed, or the record cannot fit in a segment.
+  // when the tier is full or failed, or the record cannot fit in a segment. The last free segment
+  // is kept for compaction, which needs room to move live records before it frees a segment:
+  // demotions find the tier full while only it is left (a tier of one segment has no spare).
   persistence::Status Demote(std::string_view key, std::string_view value, TierLocation* at);
   // The value of the record at `at`, which must be key's; an error names what failed (a torn,
   // corrupt or misdirected record is never served).
@@ -103,8 +108,8 @@ class TierStore {
   TierStore(const TierStoreOptions& options, std::unique_ptr<TierFiles> files,
             std::unique_ptr<TierRing> ring);
   // Appends an encoded record to the batch being filled, reserving a new batch when it does not
-  // fit; sets *at.
-  persistence::Status Append(std::string_view record, TierLocation* at);
+  // fit; sets *at. `compacting` may take the last free segment.
+  persistence::Status Append(std::string_view record, TierLocation* at, bool compacting);
   // Reads length bytes at offset of segment into read_ and waits: *got is the bytes read.
   persistence::Status ReadSync(uint32_t segment, uint64_t offset, uint32_t length, int* got);
   // The segment Compact should take, -1 for none.

@@ -129,6 +129,52 @@ TEST_F(TierStoreTest, AFullTierRefusesDemotionsAndChangesNothing) {
   EXPECT_FALSE(store_->Demote("huge", std::string(40 * kTierAlign, 'h'), &kept[0].at).ok());
 }
 
+// A full tier keeps its last segment for compaction: once enough is garbage, compaction moves the
+// live records there and frees a segment, and demotions go on.
+TEST_F(TierStoreTest, AFullTierCompactsIntoItsSpareSegment) {
+  std::vector<Demoted> kept;
+  persistence::Status status = persistence::Status::Ok();
+  std::mt19937_64 rng(2);
+  for (int i = 0; status.ok(); ++i) {
+    Demoted d{"f" + std::to_string(i), std::string(3000, ' '), {}};
+    for (char& c : d.value) c = static_cast<char>(rng());
+    status = store_->Demote(d.key, d.value, &d.at);
+    if (status.ok()) kept.push_back(std::move(d));
+    ASSERT_LT(i, 10000);
+  }
+  EXPECT_EQ(status.message(), "tier: full");
+  ASSERT_TRUE(store_->Drain().ok());
+  EXPECT_EQ(store_->files().free_segments(), 1u);  // the spare
+  std::map<std::string, Demoted> live;
+  for (const Demoted& d : kept) {
+    if (d.at.segment == 0 && d.key.back() % 4 != 0) {
+      store_->Release(d.at);
+    } else {
+      live[d.key] = d;
+    }
+  }
+  int64_t segment = -1;
+  ASSERT_TRUE(
+      store_
+          ->Compact(
+              0.5,
+              [&](std::string_view key, const TierLocation& at) {
+                auto it = live.find(std::string(key));
+                return it != live.end() && it->second.at.offset == at.offset &&
+                       it->second.at.segment == at.segment;
+              },
+              [&](std::string_view key, const TierLocation& to) { live[std::string(key)].at = to; },
+              &segment)
+          .ok());
+  EXPECT_EQ(segment, 0);
+  Demoted again{"again", std::string(3000, 'a'), {}};
+  EXPECT_TRUE(store_->Demote(again.key, again.value, &again.at).ok());
+  live[again.key] = again;
+  std::vector<Demoted> all;
+  for (const auto& [key, d] : live) all.push_back(d);
+  ExpectAll(all);
+}
+
 TEST_F(TierStoreTest, ADamagedOrMisdirectedRecordIsRefused) {
   std::vector<Demoted> all = DemoteMany(5);
   ASSERT_TRUE(store_->Drain().ok());

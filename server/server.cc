@@ -45,9 +45,6 @@ std::unique_ptr<acl::Users> NewUsers(const Config& config, std::string* error) {
   return users;
 }
 
-// The cold tier's segment size: compaction reads a segment under the keyspace's exclusive lock.
-constexpr uint64_t kTierSegmentBytes = 4 << 20;
-
 }  // namespace
 
 void Server::OpenTier() {
@@ -55,9 +52,10 @@ void Server::OpenTier() {
   if (dir.empty()) return;
   offload::TierStoreOptions options;
   options.dir = dir;
-  options.segment_bytes = kTierSegmentBytes;
+  options.segment_bytes = ColdTier::kSegmentBytes;
   const uint64_t max_bytes = std::stoull(config_->Value("tier-max-size"));
-  options.max_bytes = max_bytes / kTierSegmentBytes * kTierSegmentBytes;  // at least one
+  options.max_bytes =
+      max_bytes / ColdTier::kSegmentBytes * ColdTier::kSegmentBytes;  // at least one
   std::unique_ptr<offload::TierStore> store;
   const persistence::Status status = offload::TierStore::Open(options, &store);
   if (!status.ok()) {

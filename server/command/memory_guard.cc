@@ -91,8 +91,9 @@ void MemoryGuard::TierCron() {
   if (tier == nullptr) return;
   tier->Poll();
   const ColdTier::Stats stats = tier->stats();
-  // A segment is compacted once half of it is garbage; below a quarter overall, none can be.
-  if (stats.garbage_bytes * 4 < stats.file_bytes) return;
+  // A segment is compacted once half of it is garbage: not before there is that much in all
+  // (the check that spares the exclusive lock).
+  if (stats.garbage_bytes < ColdTier::kSegmentBytes / 2) return;
   std::unique_lock lock(keyspace_.mu());
   int64_t segment = -1;
   const persistence::Status status = keyspace_.CompactTier(0.5, &segment);

@@ -45,6 +45,8 @@ bool ColdTier::Demote(std::string_view record_key, Object* obj) {
     std::lock_guard lock(mu_);
     // Batches written since are let go of once on disk (a non-blocking look at completions).
     if (store_->stats().pending_batches > 1) store_->Poll();
+    // A record too large for a segment stays resident; the tier still takes others.
+    if (!store_->Fits(record_key.size(), value.size())) return false;
     if (!store_->Demote(record_key, value, &at).ok()) {
       accepting_.store(false, std::memory_order_relaxed);
       return false;
@@ -113,10 +115,15 @@ void ColdTier::PromoteCopies(absl::FunctionRef<Object*(std::string_view record_k
     if (c.owner != this || !c.promote) continue;
     Object* obj = find(c.record_key);
     // Written, deleted, or promoted by an earlier copy since: nothing to do.
-    if (obj == nullptr || !obj->cold() || obj->cold_location().segment != c.from.segment ||
-        obj->cold_location().offset != c.from.offset) {
+    if (obj == nullptr || !obj->cold()) continue;
+    const offload::TierLocation at = obj->cold_location();
+    if (at.segment != c.from.segment || at.offset != c.from.offset || at.size != c.from.size) {
       continue;
     }
+    // The reads' accesses were recorded on the copy: they count whether or not it is promoted.
+    obj->lfu.store(c.copy->lfu.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    obj->access_s.store(c.copy->access_s.load(std::memory_order_relaxed),
+                        std::memory_order_relaxed);
     if (!room()) {
       const uint64_t hash = absl::HashOf(c.record_key) | 1;  // 0 marks an empty slot
       uint64_t& slot = recent_reads_[hash % kRecentReads];
@@ -128,10 +135,6 @@ void ColdTier::PromoteCopies(absl::FunctionRef<Object*(std::string_view record_k
     }
     IntText unused;
     MakeResident(obj, c.copy->StringBytes(&unused));
-    // The reads' accesses were recorded on the copy.
-    obj->lfu.store(c.copy->lfu.load(std::memory_order_relaxed), std::memory_order_relaxed);
-    obj->access_s.store(c.copy->access_s.load(std::memory_order_relaxed),
-                        std::memory_order_relaxed);
   }
   DropCopies();
 }

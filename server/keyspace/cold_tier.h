@@ -42,6 +42,8 @@ class ColdTier {
   bool Demotable(const Object& obj) const;
   // Larger values stay resident: a record must fit a segment and an object's packed location.
   static constexpr size_t kMaxValueSize = 1 << 20;
+  // The tier's segment size (compaction reads one under the keyspace's exclusive lock).
+  static constexpr uint64_t kSegmentBytes = 4 << 20;
   // The tier took the last demotion offered (it refuses when full or failed; compaction that
   // frees a segment lets it try again).
   bool accepting() const { return accepting_.load(std::memory_order_relaxed); }

@@ -115,6 +115,15 @@ TEST_F(ColdKeyspaceTest, OverTheLimitOnlyASecondReadPromotes) {
   }
   EXPECT_FALSE(ks_.FindAny(0, "k3")->cold());
   EXPECT_TRUE(ks_.FindAny(0, "k30")->cold());
+  // A read that did not promote still counts as an access (LRU, LFU, OBJECT IDLETIME).
+  Object* copy = ks_.Find(0, "k31", kT0);
+  ASSERT_NE(copy, nullptr);
+  copy->access_s.store(4242, std::memory_order_relaxed);
+  copy->lfu.store(42, std::memory_order_relaxed);
+  ks_.PromoteReadCopies(kNoRoom);
+  EXPECT_TRUE(ks_.FindAny(0, "k31")->cold());
+  EXPECT_EQ(ks_.FindAny(0, "k31")->access_s.load(), 4242u);
+  EXPECT_EQ(ks_.FindAny(0, "k31")->lfu.load(), 42);
 }
 
 // Told of a cold key's deletion, an observer that keeps old values (a snapshot running) gets the
