@@ -94,9 +94,7 @@ struct InsertBuffer {
     return dst;
   }
 
-  size_t bytes() const {
-    return sizeof(InsertBuffer) + capacity * (sizeof(BufferEntry) + sizeof(uint32_t)) + arena_size;
-  }
+  size_t bytes() const { return BytesFor(capacity); }
   static uint32_t Tag(uint64_t hash) { return static_cast<uint32_t>(hash); }
   // Starts loading the header and the tags without reading the header first (the tags' offset
   // follows from the capacity, which the store knows).

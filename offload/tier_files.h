@@ -26,6 +26,8 @@ struct TierLocation {
   uint32_t segment = 0;
   uint32_t size = 0;
   uint64_t offset = 0;
+
+  friend bool operator==(const TierLocation&, const TierLocation&) = default;
 };
 
 class TierFiles {

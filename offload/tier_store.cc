@@ -60,13 +60,16 @@ Status TierStore::Demote(std::string_view key, std::string_view value, TierLocat
 }
 
 bool TierStore::Fits(size_t key_size, size_t value_size) const {
-  return AlignUp(persistence::kTierRecordHeaderSize + key_size + value_size) <=
-         options_.segment_bytes;
+  return RecordFits(persistence::kTierRecordHeaderSize + key_size + value_size);
+}
+
+bool TierStore::RecordFits(size_t record_size) const {
+  return AlignUp(record_size) <= options_.segment_bytes;
 }
 
 Status TierStore::Append(std::string_view record, TierLocation* at, bool compacting) {
   const size_t size = record.size();
-  if (AlignUp(size) > options_.segment_bytes) {
+  if (!RecordFits(size)) {
     return Status::Error("tier: a record of " + std::to_string(size) +
                          " bytes does not fit in a segment");
   }
@@ -121,9 +124,11 @@ Status TierStore::Flush() {
 }
 
 void TierStore::MakeRoom() {
-  while (ring_->in_flight() >= options_.ring_depth) {
-    ring_->Reap([&](uint64_t cookie, int result) { OnWritten(cookie, result); }, /*wait=*/true);
-  }
+  while (ring_->in_flight() >= options_.ring_depth) ReapWrites(/*wait=*/true);
+}
+
+void TierStore::ReapWrites(bool wait) {
+  ring_->Reap([&](uint64_t cookie, int result) { OnWritten(cookie, result); }, wait);
 }
 
 void TierStore::OnWritten(uint64_t cookie, int result) {
@@ -147,9 +152,7 @@ void TierStore::OnWritten(uint64_t cookie, int result) {
   }
 }
 
-void TierStore::Poll() {
-  ring_->Reap([&](uint64_t cookie, int result) { OnWritten(cookie, result); });
-}
+void TierStore::Poll() { ReapWrites(/*wait=*/false); }
 
 Status TierStore::Drain() {
   Status flushed = Flush();
@@ -158,7 +161,7 @@ Status TierStore::Drain() {
     for (const auto& [cookie, batch] : written_) pending = pending || !batch.failed;
     if (!pending || ring_->in_flight() == 0) break;
     if (Status st = ring_->Submit(); !st.ok()) return st;
-    ring_->Reap([&](uint64_t cookie, int result) { OnWritten(cookie, result); }, /*wait=*/true);
+    ReapWrites(/*wait=*/true);
   }
   return flushed;
 }
@@ -293,8 +296,9 @@ Status TierStore::Compact(double min_garbage, LiveFn live, MovedFn moved, int64_
         continue;
       }
       if (at + size > window.size()) {
-        if (base + at + size > end)
+        if (base + at + size > end) {
           return Status::Error("tier: a record cut off in " + where(base + at));
+        }
         if (at == pos - base) want = AlignUp(at + size);  // bigger than a window
         break;
       }

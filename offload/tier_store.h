@@ -114,6 +114,10 @@ class TierStore {
   persistence::Status ReadSync(uint32_t segment, uint64_t offset, uint32_t length, int* got);
   // The segment Compact should take, -1 for none.
   int64_t CompactionCandidate(double min_garbage) const;
+  // A record of record_size bytes fits in a segment, padding included.
+  bool RecordFits(size_t record_size) const;
+  // Reaps completed requests (waiting for one if `wait` and any is in flight): writes finish.
+  void ReapWrites(bool wait);
   // A submission slot, reaping (and waiting for) completions while the ring is full.
   void MakeRoom();
   void OnWritten(uint64_t cookie, int result);

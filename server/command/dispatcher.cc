@@ -258,8 +258,12 @@ void Dispatcher::ApplyReported() {
 
 void Dispatcher::EndBatch() {
   if (!expired_.empty() || services_.keyspace.HasReadCopies()) {
-    Hold(LockMode::kExclusive);
-    ApplyReported();  // when the lock was held already
+    // Taking the lock applies them; holding it already, apply them here.
+    if (held_ == LockMode::kExclusive) {
+      ApplyReported();
+    } else {
+      Hold(LockMode::kExclusive);
+    }
   }
   Hold(LockMode::kNone);
 }

@@ -115,11 +115,7 @@ void ColdTier::PromoteCopies(absl::FunctionRef<Object*(std::string_view record_k
     if (c.owner != this || !c.promote) continue;
     Object* obj = find(c.record_key);
     // Written, deleted, or promoted by an earlier copy since: nothing to do.
-    if (obj == nullptr || !obj->cold()) continue;
-    const offload::TierLocation at = obj->cold_location();
-    if (at.segment != c.from.segment || at.offset != c.from.offset || at.size != c.from.size) {
-      continue;
-    }
+    if (obj == nullptr || !obj->cold() || obj->cold_location() != c.from) continue;
     // The reads' accesses were recorded on the copy: they count whether or not it is promoted.
     obj->lfu.store(c.copy->lfu.load(std::memory_order_relaxed), std::memory_order_relaxed);
     obj->access_s.store(c.copy->access_s.load(std::memory_order_relaxed),

@@ -165,9 +165,8 @@ size_t Evictor::Evict(Keyspace& keyspace, const EvictionOptions& evicting, int64
   EvictionOptions options = evicting;
   if (action_ == Action::kDemote) {
     if (keyspace.tier() == nullptr) return 0;
-    const bool lfu = options.policy == EvictionPolicy::kAllKeysLfu ||
-                     options.policy == EvictionPolicy::kVolatileLfu;
-    options.policy = lfu ? EvictionPolicy::kAllKeysLfu : EvictionPolicy::kAllKeysLru;
+    options.policy =
+        IsLfu(options.policy) ? EvictionPolicy::kAllKeysLfu : EvictionPolicy::kAllKeysLru;
   }
   if (options.policy == EvictionPolicy::kNoEviction) return 0;
   const bool with_ttl = IsVolatile(options.policy);

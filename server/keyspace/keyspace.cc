@@ -105,7 +105,11 @@ std::string& Keyspace::EncodeTtlKey(int db, int64_t expire_at_ms, std::string_vi
 }
 
 Object* Keyspace::Lookup(int db, std::string_view key) const {
-  auto h = store_->Get(EncodeKey(db, key));
+  return LookupEncoded(EncodeKey(db, key));
+}
+
+Object* Keyspace::LookupEncoded(std::string_view encoded) const {
+  auto h = store_->Get(encoded);
   return h ? ToObject(*h) : nullptr;
 }
 
@@ -152,31 +156,22 @@ const Object* Keyspace::Resident(int db, std::string_view key, const Object* obj
 
 void Keyspace::PromoteReadCopies(absl::FunctionRef<bool()> room) {
   if (tier_ == nullptr) return;
-  tier_->PromoteCopies(
-      [&](std::string_view record_key) -> Object* {
-        auto h = store_->Get(record_key);
-        return h ? ToObject(*h) : nullptr;
-      },
-      room);
+  tier_->PromoteCopies([&](std::string_view record_key) { return LookupEncoded(record_key); },
+                       room);
 }
 
 persistence::Status Keyspace::CompactTier(double min_garbage, int64_t* segment) {
   *segment = -1;
   if (tier_ == nullptr) return persistence::Status::Ok();
-  auto cold_at = [&](std::string_view record_key) -> Object* {
-    auto h = store_->Get(record_key);
-    Object* obj = h ? ToObject(*h) : nullptr;
-    return obj != nullptr && obj->cold() ? obj : nullptr;
-  };
+  // A record's key is the encoded key it was demoted from.
   return tier_->Compact(
       min_garbage,
       [&](std::string_view record_key, const offload::TierLocation& at) {
-        const Object* obj = cold_at(record_key);
-        return obj != nullptr && obj->cold_location().segment == at.segment &&
-               obj->cold_location().offset == at.offset;
+        const Object* obj = LookupEncoded(record_key);
+        return obj != nullptr && obj->cold() && obj->cold_location() == at;
       },
       [&](std::string_view record_key, const offload::TierLocation& to) {
-        cold_at(record_key)->MoveCold(to);
+        LookupEncoded(record_key)->MoveCold(to);
       },
       segment);
 }

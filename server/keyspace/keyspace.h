@@ -317,6 +317,8 @@ class Keyspace {
   Db& PhysicalDb(int db) { return dbs_[physical_[db].load(std::memory_order_relaxed)]; }
   const Db& PhysicalDb(int db) const { return dbs_[physical_[db].load(std::memory_order_relaxed)]; }
   Object* Lookup(int db, std::string_view key) const;
+  // The object at an encoded key ([db][space][key]: a tier record's key), or nullptr.
+  Object* LookupEncoded(std::string_view encoded) const;
   // The TTL entry of obj (stored at key) is added, removed or re-pointed; obj->expire_at_ms names
   // it. No-ops for an object without a TTL.
   void TtlAdd(int db, Db& d, std::string_view key, Object* obj);

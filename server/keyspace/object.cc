@@ -103,13 +103,17 @@ offload::TierLocation Object::cold_location() const {
   assert(cold());
   uint64_t packed;
   std::memcpy(&packed, payload(), sizeof packed);
-  return {static_cast<uint32_t>(packed >> 50), static_cast<uint32_t>(packed & ((1u << 24) - 1)),
-          (packed >> 24) & ((1ull << 26) - 1)};
+  // Low to high: size, offset, segment.
+  constexpr int kOffsetShift = kColdSizeBits, kSegmentShift = kColdSizeBits + kColdOffsetBits;
+  return {static_cast<uint32_t>(packed >> kSegmentShift),
+          static_cast<uint32_t>(packed & ((uint64_t{1} << kColdSizeBits) - 1)),
+          (packed >> kOffsetShift) & ((uint64_t{1} << kColdOffsetBits) - 1)};
 }
 
 void Object::MoveCold(const offload::TierLocation& at) {
   assert(FitsCold(at));
-  const uint64_t packed = (uint64_t{at.segment} << 50) | (at.offset << 24) | at.size;
+  const uint64_t packed = (uint64_t{at.segment} << (kColdSizeBits + kColdOffsetBits)) |
+                          (at.offset << kColdSizeBits) | at.size;
   std::memcpy(payload(), &packed, sizeof packed);
 }
 

@@ -125,8 +125,13 @@ class Object {
   // offset (26) and record size (24). The object stays 16 bytes: a cold key costs no more than
   // an int (tier-max-size is at most 16384 segments of at most 64 MB; larger records stay
   // resident).
+  static constexpr int kColdSegmentBits = 14;
+  static constexpr int kColdOffsetBits = 26;
+  static constexpr int kColdSizeBits = 24;
+  static_assert(kColdSegmentBits + kColdOffsetBits + kColdSizeBits == 64);
   static bool FitsCold(const offload::TierLocation& at) {
-    return at.segment < (1u << 14) && at.offset < (1ull << 26) && at.size < (1u << 24);
+    return at.segment >> kColdSegmentBits == 0 && at.offset >> kColdOffsetBits == 0 &&
+           at.size >> kColdSizeBits == 0;
   }
   bool cold() const { return (flags_ & kCold) != 0; }
   // Precondition: cold().
