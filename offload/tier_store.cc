@@ -120,6 +120,9 @@ Status TierStore::Flush() {
     // Left queued: the next submission takes it. The records stay readable meanwhile.
     return st;
   }
+  while (written_.size() > options_.max_pending_batches && ring_->in_flight() > 0) {
+    ReapWrites(/*wait=*/true);
+  }
   return Status::Ok();
 }
 

@@ -4,9 +4,10 @@
 //
 // Demotions fill a batch in memory, which is written whole, with one aligned write through the
 // ring, when the next record does not fit or on Flush; a written batch stays in memory until its
-// write completes. A record is therefore readable the moment Demote returns: from memory while
-// its batch is pending, from disk after. A batch whose write fails is kept in memory for good
-// (its values are nowhere else) and the tier takes no more demotions: failed() says why.
+// write completes (past max_pending_batches, Flush waits for the oldest). A record is therefore
+// readable the moment Demote returns: from memory while its batch is pending, from disk after. A
+// batch whose write fails is kept in memory for good (its values are nowhere else) and the tier
+// takes no more demotions: failed() says why.
 //
 // Read is synchronous (the fallback when a value was not prefetched): it submits the record's
 // read and waits for it, reaping the writes that complete meanwhile.
@@ -36,6 +37,10 @@ struct TierStoreOptions {
   // gets a batch of its own.
   uint32_t batch_bytes = 256u << 10;
   unsigned ring_depth = 256;
+  // Batches written and not yet on disk at most: their buffers are memory maxmemory counts, so a
+  // demotion waits for the disk beyond this (a slow disk under many demotions held eight 256 KB
+  // batches against a 3 MB limit, and writes were refused).
+  size_t max_pending_batches = 2;
 };
 
 class TierStore {
