@@ -30,7 +30,8 @@ bool LoadingZone::Reclaim() {
   return true;
 }
 
-bool LoadingZone::Put(uint64_t digest, const TierLocation& at, std::string value) {
+bool LoadingZone::Put(uint64_t digest, const TierLocation& at, uint32_t generation,
+                      std::string value) {
   const uint64_t tail = tail_.load(std::memory_order_relaxed);
   while (tail - head_.load(std::memory_order_relaxed) >= capacity_) {
     if (!Reclaim()) {
@@ -40,18 +41,20 @@ bool LoadingZone::Put(uint64_t digest, const TierLocation& at, std::string value
   }
   Entry& e = entries_[tail % capacity_];
   // Recycled by Reclaim (or never used): its value is gone and no consumer can claim it.
-  const uint64_t generation = (e.word.load(std::memory_order_relaxed) >> kStateBits) + 1;
+  const uint64_t next = (e.word.load(std::memory_order_relaxed) >> kStateBits) + 1;
   e.digest.store(digest, std::memory_order_relaxed);
   e.segment_and_size.store(Pack(at), std::memory_order_relaxed);
   e.offset.store(at.offset, std::memory_order_relaxed);
+  e.segment_generation.store(generation, std::memory_order_relaxed);
   e.value.store(new std::string(std::move(value)), std::memory_order_relaxed);
   // Publishes the fields above to a consumer that sees this state.
-  e.word.store(Word(generation, kProduced), std::memory_order_release);
+  e.word.store(Word(next, kProduced), std::memory_order_release);
   tail_.store(tail + 1, std::memory_order_release);
   return true;
 }
 
-bool LoadingZone::CheckAndReturn(uint64_t digest, const TierLocation& at, std::string* value) {
+bool LoadingZone::CheckAndReturn(uint64_t digest, const TierLocation& at, uint32_t generation,
+                                 std::string* value) {
   // PD3's replicated Head: this consumer's own copy, walked to Tail; nothing shared is written
   // but the one entry taken.
   const uint64_t tail = tail_.load(std::memory_order_acquire);
@@ -63,16 +66,17 @@ bool LoadingZone::CheckAndReturn(uint64_t digest, const TierLocation& at, std::s
     // below then fails on the generation.
     if (e.digest.load(std::memory_order_relaxed) != digest ||
         e.segment_and_size.load(std::memory_order_relaxed) != Pack(at) ||
-        e.offset.load(std::memory_order_relaxed) != at.offset) {
+        e.offset.load(std::memory_order_relaxed) != at.offset ||
+        e.segment_generation.load(std::memory_order_relaxed) != generation) {
       continue;
     }
-    const uint64_t generation = word >> kStateBits;
-    if (!e.word.compare_exchange_strong(word, Word(generation, kClaimed),
+    const uint64_t entry_generation = word >> kStateBits;
+    if (!e.word.compare_exchange_strong(word, Word(entry_generation, kClaimed),
                                         std::memory_order_acq_rel)) {
       continue;
     }
     *value = std::move(*e.value.load(std::memory_order_relaxed));
-    e.word.store(Word(generation, kTaken), std::memory_order_release);
+    e.word.store(Word(entry_generation, kTaken), std::memory_order_release);
     hits_.fetch_add(1, std::memory_order_relaxed);
     return true;
   }

@@ -5,9 +5,11 @@
 // One zone per I/O thread: that thread is the only producer (it reaps its ring's reads and puts
 // the values here); any thread may consume. As in PD3, a consumer copies Head and walks to Tail
 // comparing keys, so consumers never write a shared pointer; taking an entry is one CAS on its
-// state. An entry carries the location it was read from, and a consumer names the location its
-// key's object points to now: a value read before the key was written, deleted or demoted again
-// (to another place) is never returned, whatever the order of the read and the write.
+// state. An entry carries the location it was read from (and its segment's generation,
+// TierFiles::generation), and a consumer names the location its key's object points to now: a
+// value read before the key was written, deleted or demoted again (to another place, or to the
+// same place of a segment since removed and reused) is never returned, whatever the order of the
+// read and the write.
 //
 // Entry states (a generation counter beside them makes a recycled entry's CAS fail):
 //   kEmpty -> kProduced (Put) -> kClaimed (a consumer won the CAS and copies the value)
@@ -36,12 +38,13 @@ class LoadingZone {
   LoadingZone(const LoadingZone&) = delete;
   LoadingZone& operator=(const LoadingZone&) = delete;
 
-  // The owner thread: makes `value`, read from `at` for the key with `digest`, available. False
-  // when no room could be made (the value is dropped).
-  bool Put(uint64_t digest, const TierLocation& at, std::string value);
-  // Any thread: the value for the key with `digest` whose object points to `at`, moved into
-  // *value and taken out of the zone; false when none is there.
-  bool CheckAndReturn(uint64_t digest, const TierLocation& at, std::string* value);
+  // The owner thread: makes `value`, read from `at` (of a segment of `generation`) for the key
+  // with `digest`, available. False when no room could be made (the value is dropped).
+  bool Put(uint64_t digest, const TierLocation& at, uint32_t generation, std::string value);
+  // Any thread: the value for the key with `digest` whose object points to `at` (its segment of
+  // `generation` now), moved into *value and taken out of the zone; false when none is there.
+  bool CheckAndReturn(uint64_t digest, const TierLocation& at, uint32_t generation,
+                      std::string* value);
 
   uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
   uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
@@ -57,6 +60,7 @@ class LoadingZone {
     std::atomic<uint64_t> digest{0};
     std::atomic<uint64_t> segment_and_size{0};  // segment << 32 | size
     std::atomic<uint64_t> offset{0};
+    std::atomic<uint32_t> segment_generation{0};
     std::atomic<std::string*> value{nullptr};
   };
   static uint64_t Pack(const TierLocation& at) { return uint64_t{at.segment} << 32 | at.size; }

@@ -19,16 +19,18 @@ std::string ValueOf(uint32_t i) { return "value:" + std::to_string(i) + std::str
 
 TEST(LoadingZone, AValueComesBackOnceForItsLocation) {
   LoadingZone zone(16);
-  ASSERT_TRUE(zone.Put(1, At(1), ValueOf(1)));
-  ASSERT_TRUE(zone.Put(2, At(2), ValueOf(2)));
+  ASSERT_TRUE(zone.Put(1, At(1), 0, ValueOf(1)));
+  ASSERT_TRUE(zone.Put(2, At(2), 0, ValueOf(2)));
   std::string value;
   // Read from another place than the key's object points to now: stale, never returned.
-  EXPECT_FALSE(zone.CheckAndReturn(1, At(3), &value));
-  EXPECT_FALSE(zone.CheckAndReturn(3, At(1), &value));
-  ASSERT_TRUE(zone.CheckAndReturn(1, At(1), &value));
+  EXPECT_FALSE(zone.CheckAndReturn(1, At(3), 0, &value));
+  EXPECT_FALSE(zone.CheckAndReturn(3, At(1), 0, &value));
+  // The same place of a segment removed since and reused: stale too.
+  EXPECT_FALSE(zone.CheckAndReturn(1, At(1), 1, &value));
+  ASSERT_TRUE(zone.CheckAndReturn(1, At(1), 0, &value));
   EXPECT_EQ(value, ValueOf(1));
-  EXPECT_FALSE(zone.CheckAndReturn(1, At(1), &value));  // taken
-  ASSERT_TRUE(zone.CheckAndReturn(2, At(2), &value));
+  EXPECT_FALSE(zone.CheckAndReturn(1, At(1), 0, &value));  // taken
+  ASSERT_TRUE(zone.CheckAndReturn(2, At(2), 0, &value));
   EXPECT_EQ(value, ValueOf(2));
   EXPECT_EQ(zone.hits(), 2u);
   EXPECT_EQ(zone.dropped(), 0u);
@@ -36,15 +38,15 @@ TEST(LoadingZone, AValueComesBackOnceForItsLocation) {
 
 TEST(LoadingZone, AFullZoneDropsItsOldest) {
   LoadingZone zone(8);
-  for (uint32_t i = 0; i < 8; ++i) ASSERT_TRUE(zone.Put(i, At(i), ValueOf(i)));
+  for (uint32_t i = 0; i < 8; ++i) ASSERT_TRUE(zone.Put(i, At(i), 0, ValueOf(i)));
   std::string value;
-  ASSERT_TRUE(zone.CheckAndReturn(0, At(0), &value));  // room made by a consumer
-  for (uint32_t i = 8; i < 12; ++i) ASSERT_TRUE(zone.Put(i, At(i), ValueOf(i)));
+  ASSERT_TRUE(zone.CheckAndReturn(0, At(0), 0, &value));  // room made by a consumer
+  for (uint32_t i = 8; i < 12; ++i) ASSERT_TRUE(zone.Put(i, At(i), 0, ValueOf(i)));
   // Entry 0 was taken; 1, 2 and 3 were never asked for and made room.
   EXPECT_EQ(zone.dropped(), 3u);
-  for (uint32_t i = 1; i < 4; ++i) EXPECT_FALSE(zone.CheckAndReturn(i, At(i), &value)) << i;
+  for (uint32_t i = 1; i < 4; ++i) EXPECT_FALSE(zone.CheckAndReturn(i, At(i), 0, &value)) << i;
   for (uint32_t i = 4; i < 12; ++i) {
-    ASSERT_TRUE(zone.CheckAndReturn(i, At(i), &value)) << i;
+    ASSERT_TRUE(zone.CheckAndReturn(i, At(i), 0, &value)) << i;
     EXPECT_EQ(value, ValueOf(i));
   }
 }
@@ -67,7 +69,7 @@ TEST(LoadingZone, OneProducerThreeConsumersTakeEachValueOnce) {
         const uint32_t newest = produced.load(std::memory_order_acquire);
         if (newest == 0) continue;
         const uint32_t i = newest - 1 - probe++ % std::min<uint32_t>(newest, 48);
-        if (zone.CheckAndReturn(i, At(i), &value)) {
+        if (zone.CheckAndReturn(i, At(i), 0, &value)) {
           ASSERT_EQ(value, ValueOf(i));
           ASSERT_EQ(taken[i].fetch_add(1), 0) << i << " taken twice";
         }
@@ -75,7 +77,7 @@ TEST(LoadingZone, OneProducerThreeConsumersTakeEachValueOnce) {
     });
   }
   for (uint32_t i = 0; i < kValues; ++i) {
-    if (!zone.Put(i, At(i), ValueOf(i))) refused.fetch_add(1);
+    if (!zone.Put(i, At(i), 0, ValueOf(i))) refused.fetch_add(1);
     produced.store(i + 1, std::memory_order_release);
   }
   done.store(true, std::memory_order_release);
@@ -84,7 +86,7 @@ TEST(LoadingZone, OneProducerThreeConsumersTakeEachValueOnce) {
   std::string value;
   uint64_t taken_count = 0;
   for (uint32_t i = 0; i < kValues; ++i) {
-    if (zone.CheckAndReturn(i, At(i), &value)) {
+    if (zone.CheckAndReturn(i, At(i), 0, &value)) {
       ASSERT_EQ(taken[i].fetch_add(1), 0);
     }
     taken_count += static_cast<uint64_t>(taken[i].load());

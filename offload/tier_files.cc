@@ -124,6 +124,7 @@ Status TierFiles::Remove(uint32_t segment) {
   Slot& slot = slots_[segment];
   const int fd = slot.fd.exchange(-1, std::memory_order_acq_rel);
   if (fd < 0) return Status::Ok();
+  slot.generation.fetch_add(1, std::memory_order_acq_rel);
   close(fd);
   used_.fetch_sub(slot.written.exchange(0, std::memory_order_relaxed), std::memory_order_relaxed);
   garbage_.fetch_sub(slot.garbage.exchange(0, std::memory_order_relaxed),

@@ -46,6 +46,11 @@ class TierFiles {
   persistence::Status Reserve(uint64_t bytes, uint32_t* segment, uint64_t* offset);
   // The descriptor of a segment in use, or -1.
   int fd(uint32_t segment) const;
+  // Counts the segment's removals: a read of it made before a removal (a prefetch in flight
+  // while compaction ran) is told from one of the file that took its place.
+  uint32_t generation(uint32_t segment) const {
+    return slots_[segment].generation.load(std::memory_order_acquire);
+  }
   // Records of `segment` that no longer hold a key's value (overwritten, deleted, promoted).
   void AddGarbage(uint32_t segment, uint64_t bytes);
   // Closes and deletes a segment every record of which is garbage or moved (compaction). No read
@@ -76,6 +81,7 @@ class TierFiles {
     std::atomic<int> fd{-1};
     std::atomic<uint64_t> written{0};
     std::atomic<uint64_t> garbage{0};
+    std::atomic<uint32_t> generation{0};
   };
   TierFiles(std::string dir, uint64_t segment_bytes, uint32_t segments);
   std::string PathOf(uint32_t segment) const;

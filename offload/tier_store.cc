@@ -229,20 +229,33 @@ Status TierStore::Read(const TierLocation& at, std::string_view key, std::string
     const TierSpan span = TierRecordSpan(at);
     int got = 0;
     status = ReadSync(at.segment, span.offset, span.length, &got);
-    if (status.ok() && got < static_cast<int>(span.skip + at.size)) {
-      status = Status::Error("tier: read " + std::to_string(got) + " of " +
-                             std::to_string(span.skip + at.size) + " bytes");
-    }
-    if (status.ok()) {
-      status = persistence::DecodeTierRecord(std::string_view(read_.data() + span.skip, at.size),
-                                             key, value);
-    }
+    if (status.ok()) status = DecodeRead(read_.data(), got, span, at, key, value);
   }
   if (!status.ok()) {
     ++stats_.read_errors;
     value->clear();
   }
   return status;
+}
+
+Status TierStore::DecodeRead(const char* data, int got, const TierSpan& span,
+                             const TierLocation& at, std::string_view key, std::string* value) {
+  if (got < 0) return Status::Error(std::string("tier: read: ") + std::strerror(-got));
+  if (got < static_cast<int>(span.skip + at.size)) {
+    return Status::Error("tier: read " + std::to_string(got) + " of " +
+                         std::to_string(span.skip + at.size) + " bytes");
+  }
+  return persistence::DecodeTierRecord(std::string_view(data + span.skip, at.size), key, value);
+}
+
+bool TierStore::DiskSpan(const TierLocation& at, int* fd, uint32_t* generation,
+                         TierSpan* span) const {
+  if (!InMemory(at).empty()) return false;
+  *fd = files_->fd(at.segment);
+  if (*fd < 0) return false;
+  *generation = files_->generation(at.segment);
+  *span = TierRecordSpan(at);
+  return true;
 }
 
 int64_t TierStore::CompactionCandidate(double min_garbage) const {

@@ -62,6 +62,16 @@ class TierStore {
   // The value of the record at `at`, which must be key's; an error names what failed (a torn,
   // corrupt or misdirected record is never served).
   persistence::Status Read(const TierLocation& at, std::string_view key, std::string* value);
+  // For a read of the record at `at` through another ring (a prefetch): the descriptor of its
+  // segment, the segment's generation (TierFiles::generation) and the aligned span to read.
+  // False when the record is still in memory (Read copies it from there at once) or its segment
+  // is gone. The descriptor stays valid until the next Compact.
+  bool DiskSpan(const TierLocation& at, int* fd, uint32_t* generation, TierSpan* span) const;
+  // The value in `data`, `got` bytes read for the record at `at` over `span`, which must be
+  // key's: checked as Read checks it.
+  static persistence::Status DecodeRead(const char* data, int got, const TierSpan& span,
+                                        const TierLocation& at, std::string_view key,
+                                        std::string* value);
   // The record at `at` no longer holds a value.
   void Release(const TierLocation& at);
   // Writes the batch being filled.
