@@ -46,9 +46,20 @@ uint64_t HostView::Digest(std::string_view encoded_key) {
   return XXH64(encoded_key.data(), encoded_key.size(), 0);
 }
 
-bool HostView::Add(uint64_t digest) { return rte_hash_add_key(table_, &digest) >= 0; }
+bool HostView::Add(uint64_t digest) {
+  std::lock_guard lock(writer_);
+  return rte_hash_add_key(table_, &digest) >= 0;
+}
 
-void HostView::Remove(uint64_t digest) { rte_hash_del_key(table_, &digest); }
+void HostView::Remove(uint64_t digest) {
+  std::lock_guard lock(writer_);
+  rte_hash_del_key(table_, &digest);
+}
+
+void HostView::Clear() {
+  std::lock_guard lock(writer_);
+  rte_hash_reset(table_);
+}
 
 void HostView::Lookup(std::span<const uint64_t> digests, std::span<bool> resident) const {
   const void* keys[RTE_HASH_LOOKUP_BULK_MAX];

@@ -7,6 +7,8 @@ gives with no maxmemory (a model of what was written).
 
 import os
 import random
+import threading
+import time
 import unittest
 
 from harness import IS_ORDIS, info
@@ -88,6 +90,126 @@ class ColdTierTest(PersistentTestCase):
         self.assertEqual(tier["tier_write_errors"], 0)
         self.assertGreater(tier["tier_promotions"], 0)
         self.assertGreater(tier["tier_garbage_bytes"], 0)
+
+    def test_batches_wait_for_cold_values_read_ahead(self):
+        r = self.r()
+        model = self.fill(r)
+        keys = sorted(model)
+        rng = random.Random(11)
+
+        def read_all_pipelined():
+            order = keys[:]
+            rng.shuffle(order)
+            for first in range(0, len(order), 50):
+                chunk = order[first:first + 50]
+                p = r.pipeline(transaction=False)
+                for k in chunk:
+                    p.get(k)
+                self.assertEqual(p.execute(), [model[k] for k in chunk])
+
+        before = self.tiering(r)
+        self.assertEqual(before["tier_prefetch"], "yes")
+        read_all_pipelined()
+        after = self.tiering(r)
+        waited = after["tier_batches_waited"] - before["tier_batches_waited"]
+        hits = after["tier_loading_zone_hits"] - before["tier_loading_zone_hits"]
+        sync = after["tier_reads"] - before["tier_reads"]
+        self.assertGreater(waited, 0, after)
+        # Most cold values came from the Loading Zone, not from reads the commands waited on.
+        self.assertGreater(hits, 4 * sync, after)
+        self.assertEqual(after["tier_prefetch_damaged"], 0)
+        # A transaction's queued reads are read ahead when EXEC arrives, in its batch or a later.
+        p = r.pipeline(transaction=True)
+        for k in keys[:20]:
+            p.get(k)
+        self.assertEqual(p.execute(), [model[k] for k in keys[:20]])
+        r.execute_command("MULTI")
+        for k in keys[-20:]:
+            r.execute_command("GET", k)
+        self.assertEqual(r.execute_command("EXEC"), [model[k] for k in keys[-20:]])
+        # Prefetch off: the same reads are all synchronous.
+        self.assertTrue(r.config_set("tier-prefetch", "no"))
+        before = self.tiering(r)
+        read_all_pipelined()
+        after = self.tiering(r)
+        self.assertEqual(after["tier_batches_waited"], before["tier_batches_waited"])
+        self.assertEqual(after["tier_loading_zone_hits"], before["tier_loading_zone_hits"])
+        self.assertGreater(after["tier_reads"], before["tier_reads"])
+
+    def test_writes_racing_reads_ahead_are_never_lost(self):
+        """Writers overwrite cold keys while readers' batches read them ahead: a GET never
+        answers a value older than the last write acknowledged before it was sent."""
+        r = self.r()
+        self.fill(r)
+        lock = threading.Lock()
+        acked = {}    # key -> last version acknowledged
+        started = {}  # key -> last version sent
+        errors = []
+        stop = threading.Event()
+        keys = ["key:%06d" % i for i in range(0, KEYS, 7)]
+
+        def versioned(key, version):
+            head = b"%s:%d:" % (key.encode(), version)
+            return head + value_of(hash(key) % 1000, version)[len(head):]
+
+        def writer(mine):
+            w = self.r()
+            version = 0
+            while not stop.is_set():
+                version += 1
+                for first in range(0, len(mine), 25):
+                    chunk = mine[first:first + 25]
+                    with lock:
+                        for k in chunk:
+                            started[k] = version
+                    p = w.pipeline(transaction=False)
+                    for k in chunk:
+                        p.set(k, versioned(k, version))
+                    p.execute()
+                    with lock:
+                        for k in chunk:
+                            acked[k] = version
+
+        def reader(seed):
+            rd = self.r()
+            rng = random.Random(seed)
+            while not stop.is_set():
+                chunk = rng.sample(keys, 40)
+                with lock:
+                    floor = {k: acked.get(k, 0) for k in chunk}
+                p = rd.pipeline(transaction=False)
+                for k in chunk:
+                    p.get(k)
+                replies = p.execute()
+                with lock:
+                    ceiling = {k: started.get(k, 0) for k in chunk}
+                for k, v in zip(chunk, replies):
+                    if v is None:
+                        errors.append("%s: no value" % k)
+                        continue
+                    head = v.split(b":")
+                    mine = len(head) > 2 and head[0] + b":" + head[1] == k.encode()
+                    version = int(head[2]) if mine else 0  # fill's value: version 0
+                    if not floor[k] <= version <= ceiling[k]:
+                        errors.append("%s: version %d outside [%d, %d]" %
+                                      (k, version, floor[k], ceiling[k]))
+
+        half = len(keys) // 2
+        threads = [threading.Thread(target=writer, args=(keys[:half],)),
+                   threading.Thread(target=writer, args=(keys[half:],))]
+        threads += [threading.Thread(target=reader, args=(s,)) for s in range(4)]
+        for t in threads:
+            t.start()
+        deadline = time.monotonic() + 6
+        while time.monotonic() < deadline and not errors:
+            stop.wait(0.2)
+        stop.set()
+        for t in threads:
+            t.join()
+        self.assertEqual(errors[:5], [])
+        tier = self.tiering(r)
+        self.assertGreater(tier["tier_loading_zone_hits"], 0, tier)
+        self.assertEqual(tier["tier_read_errors"], 0)
 
     def test_snapshot_holds_cold_values(self):
         r = self.r()

@@ -8,6 +8,8 @@
 #include "base/clock.h"
 #include "base/logging.h"
 #include "index/learned_store.h"
+#include "offload/dpdk.h"
+#include "offload/host_view.h"
 #include "server/command/acl_bridge.h"
 #include "server/commands/families.h"
 
@@ -47,6 +49,11 @@ std::unique_ptr<acl::Users> NewUsers(const Config& config, std::string* error) {
 
 }  // namespace
 
+// The Host View's room: keys known resident beyond it are asked of the index (correct, slower).
+// rte_hash takes about 40 bytes a key of DPDK's heap, which is outside maxmemory.
+constexpr uint32_t kHostViewKeys = 4u << 20;
+constexpr int kDpdkMemoryMb = 256;
+
 void Server::OpenTier() {
   const std::string dir = config_->Value("tier-dir");
   if (dir.empty()) return;
@@ -66,8 +73,19 @@ void Server::OpenTier() {
   }
   log::Notice("Cold tier in {}: {} bytes{}", dir, options.max_bytes,
               store->files().direct() ? ", O_DIRECT" : "");
-  keyspace_->SetTier(std::make_unique<ColdTier>(
-      std::move(store), std::stoull(config_->Value("tier-min-value-size"))));
+  auto tier = std::make_unique<ColdTier>(std::move(store),
+                                         std::stoull(config_->Value("tier-min-value-size")));
+  // The Host View needs DPDK's EAL; without it every key a batch needs is asked of the index.
+  persistence::Status view_status = offload::StartDpdk(kDpdkMemoryMb);
+  std::unique_ptr<offload::HostView> view;
+  if (view_status.ok()) view_status = offload::HostView::Create(kHostViewKeys, &view);
+  if (view_status.ok()) {
+    tier->SetHostView(std::move(view));
+  } else {
+    log::Warning("Cold tier without a Host View: {}", view_status.message());
+    tier->SetHostViewUnavailable(view_status.message());
+  }
+  keyspace_->SetTier(std::move(tier));
 }
 
 Server::Server(std::unique_ptr<Config> config, MemoryGuard::UsedMemoryFn used_memory)

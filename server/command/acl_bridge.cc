@@ -191,17 +191,24 @@ uint8_t AclKeyAccess(const CommandSpec& spec, std::span<const std::string_view> 
   return AclKeyAccess(spec);
 }
 
+void ForEachKeyAccess(const CommandSpec& spec, std::span<const std::string_view> args,
+                      absl::FunctionRef<void(size_t position, uint8_t access)> visit) {
+  const uint8_t access = AclKeyAccess(spec, args);
+  const SplitAccess* split = TwoKeySpecs(spec.name);
+  bool first = true;
+  ForEachKeyPosition(spec, args, [&](size_t i) {
+    visit(i, split == nullptr ? access : first ? split->first : split->rest);
+    first = false;
+    return true;
+  });
+}
+
 Verdict CheckCommand(const User& user, const CommandSpec& spec,
                      std::span<const std::string_view> args, std::vector<KeyRef>* keys) {
   keys->clear();
   if (user.Unrestricted(spec.id)) return {};
-  const uint8_t access = AclKeyAccess(spec, args);
-  const SplitAccess* split = TwoKeySpecs(spec.name);
-  ForEachKeyPosition(spec, args, [&](size_t i) {
-    uint8_t key_access = access;
-    if (split != nullptr) key_access = keys->empty() ? split->first : split->rest;
-    keys->push_back({args[i], key_access});
-    return true;
+  ForEachKeyAccess(spec, args, [&](size_t i, uint8_t access) {
+    keys->push_back({args[i], access});
   });
   Request request;
   request.command_id = spec.id;

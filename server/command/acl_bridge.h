@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "server/acl/catalog.h"
 #include "server/acl/user.h"
 #include "server/command/client_state.h"
@@ -32,6 +33,11 @@ uint32_t AclCategories(const CommandSpec& spec);
 uint8_t AclKeyAccess(const CommandSpec& spec);
 // The same for one call: SET k v GET reads its key too.
 uint8_t AclKeyAccess(const CommandSpec& spec, std::span<const std::string_view> args);
+
+// Calls visit(position, access) for each key argument of args with how this call uses it: the
+// one place both the ACL check and the cold tier's prefetch (which values a batch needs) read.
+void ForEachKeyAccess(const CommandSpec& spec, std::span<const std::string_view> args,
+                      absl::FunctionRef<void(size_t position, uint8_t access)> visit);
 
 // Whether user may run spec with args (each key with its access); keys is scratch space, and
 // holds the keys checked afterwards (Verdict::index points into it).

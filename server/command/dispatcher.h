@@ -7,11 +7,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "offload/prefetcher.h"
+#include "offload/request_parser.h"
 #include "resp/out_buffer.h"
 #include "server/acl/log.h"
 #include "server/acl/user.h"
@@ -28,8 +31,9 @@ class Dispatcher : public CommandRunner {
   // kOriginal: commands are looked up by their own names, not the ones rename-command gave them
   // (replaying the append-only log, which records those).
   enum class Names { kConfigured, kOriginal };
-  Dispatcher(const Services& services, ThreadStats& stats, Names names = Names::kConfigured)
-      : commands_(services.commands), services_(services), stats_(stats), names_(names) {}
+  // With a cold tier, a dispatcher of configured names (an I/O thread's) prefetches cold values.
+  Dispatcher(const Services& services, ThreadStats& stats, Names names = Names::kConfigured);
+  ~Dispatcher() override;
 
   // Releases the lock held for the batch, deletes the expired keys readers reported and promotes
   // the cold values they read.
@@ -47,6 +51,9 @@ class Dispatcher : public CommandRunner {
   bool IdleTimeoutApplies(const Session& session) const override;
   size_t CollectKeys(const Session& session, std::span<const std::string_view> args) override;
   void PrefetchCollected() override;
+  bool WaitForColdValues(const Session& session, bool landed) override;
+  int cold_reads_fd() const override;
+  void ReapColdReads(absl::FunctionRef<void(uint64_t session_id)> landed) override;
   // One command from a client, replying through out (unless the client turned replies off).
   // Consecutive commands of one input batch that need the same keyspace lock run under one
   // acquisition; EndBatch() must follow the batch.
@@ -108,8 +115,16 @@ class Dispatcher : public CommandRunner {
   // lookup touches about ten cache lines). An MSET of 100k keys prefetches its first 256.
   static constexpr size_t kMaxPrefetch = 256;
   std::vector<Keyspace::KeyRef> prefetch_;  // CollectKeys' list, at most kMaxPrefetch
-  uint64_t log_seq_ = 0;                    // the last log record staged, committed by CommitLog
-  CommandLog* log_ = nullptr;               // the log it went to (logs outlive appendonly no)
+  // The cold tier's prefetch (nullptr without a tier): the uses of keys CollectKeys noted for
+  // WaitForColdValues, and this thread's reads.
+  void NoteKeyUses(const CommandSpec& spec, const ClientState& client, int db,
+                   std::span<const std::string_view> args);
+  std::unique_ptr<offload::Prefetcher> prefetcher_;
+  bool prefetcher_attached_ = false;  // to the tier, from this dispatcher's thread
+  offload::RequestParser request_parser_;
+  std::vector<Keyspace::KeyRef> needed_;  // WaitForColdValues' scratch
+  uint64_t log_seq_ = 0;                  // the last log record staged, committed by CommitLog
+  CommandLog* log_ = nullptr;             // the log it went to (logs outlive appendonly no)
 };
 
 }  // namespace ordis::server

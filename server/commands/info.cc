@@ -277,8 +277,27 @@ void TieringSection(CommandContext& ctx, InfoBuilder& b) {
   b.Field("tier_garbage_bytes", s.garbage_bytes);
   b.Field("tier_demotions", s.demotions);
   b.Field("tier_promotions", s.promotions);
-  b.Field("tier_reads", s.reads);
+  // Reads of cold values: ahead of their batches (prefetch), then synchronous ones.
+  b.Field("tier_prefetch", ctx.config().tier_prefetch() ? "yes" : "no");
+  b.Field("tier_batches_waited", ctx.services.stats.Sum(Stat::kTierBatchesWaited));
+  b.Field("tier_prefetch_reads", s.prefetch.reads);
+  b.Field("tier_prefetch_shared", s.prefetch.shared);
+  b.Field("tier_prefetch_ring_full", s.prefetch.ring_full);
+  b.Field("tier_prefetch_damaged", s.prefetch.damaged);
+  b.Field("tier_loading_zone_puts", s.prefetch.landed);
+  b.Field("tier_loading_zone_hits", s.prefetch.zone_hits);
+  b.Field("tier_loading_zone_full", s.prefetch.zone_full);
+  b.Field("tier_reads", s.reads);  // synchronous: not prefetched, or not taken from the zone
   b.Field("tier_disk_reads", s.store.disk_reads);
+  b.Field("tier_host_view", tier->host_view() != nullptr ? 1 : 0);
+  if (tier->host_view() == nullptr) {
+    b.Field("tier_host_view_unavailable", tier->host_view_unavailable());
+  } else {
+    b.Field("tier_host_view_keys", s.view_keys);
+    b.Field("tier_host_view_capacity", s.view_capacity);
+    b.Field("tier_host_view_learned", s.view_learned);  // resident keys it did not hold
+    b.Field("tier_host_view_full", s.view_full);
+  }
   b.Field("tier_read_errors", s.read_errors);
   b.Field("tier_batches_written", s.store.batches);
   b.Field("tier_pending_batches", s.store.pending_batches);

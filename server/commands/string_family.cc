@@ -15,10 +15,11 @@ namespace ordis::server {
 namespace {
 
 // Writes value at key as a string encoded by rule, with the given TTL (kNoExpire for none).
-// `existing` is what the caller's FindForWrite returned for key (nullptr if nothing): a string
-// there whose block has the new value's size is overwritten in place, saving a second index
-// lookup and an allocation. An absolute TTL already in the past deletes the key instead, as Redis
-// does. The LFU counter carries over to the new value, as Redis's dbSetValue keeps it.
+// `existing` is what the caller's FindForReplace (or FindForWrite) returned for key (nullptr if
+// nothing): a resident string there whose block has the new value's size is overwritten in place,
+// saving a second index lookup and an allocation. An absolute TTL already in the past deletes the
+// key instead, as Redis does. The LFU counter carries over to the new value, as Redis's dbSetValue
+// keeps it.
 void StoreString(CommandContext& ctx, std::string_view key, std::string_view value,
                  int64_t expire_at_ms, Object* existing, StringRule rule = StringRule::kTryInt) {
   Keyspace& ks = ctx.keyspace();
@@ -26,7 +27,7 @@ void StoreString(CommandContext& ctx, std::string_view key, std::string_view val
     ks.Delete(ctx.db(), key);
     return;
   }
-  if (existing != nullptr && existing->type() == ObjType::kString &&
+  if (existing != nullptr && existing->type() == ObjType::kString && !existing->cold() &&
       existing->has_ttl() == (expire_at_ms != kNoExpire) &&
       existing->TryAssignString(value, rule)) {
     existing->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
@@ -111,7 +112,9 @@ void CmdSet(CommandContext& ctx) {
     }
   }
   std::string_view key = ctx.args[1];
-  Object* old = ctx.keyspace().FindForWrite(ctx.db(), key, ctx.now_ms);
+  // Only GET needs the old value: a cold one is not read back otherwise.
+  Object* old = get ? ctx.keyspace().FindForWrite(ctx.db(), key, ctx.now_ms)
+                    : ctx.keyspace().FindForReplace(ctx.db(), key, ctx.now_ms);
   if (get && old != nullptr && old->type() != ObjType::kString) {
     ctx.out.Error(errors::kWrongType);
     return;
@@ -140,7 +143,7 @@ void CmdSet(CommandContext& ctx) {
 
 // SETNX key value
 void CmdSetNx(CommandContext& ctx) {
-  if (ctx.keyspace().FindForWrite(ctx.db(), ctx.args[1], ctx.now_ms) != nullptr) {
+  if (ctx.keyspace().FindForReplace(ctx.db(), ctx.args[1], ctx.now_ms) != nullptr) {
     ctx.out.Integer(0);
     return;
   }
@@ -159,7 +162,7 @@ void SetWithTtl(CommandContext& ctx, TimeUnit unit, std::string_view command) {
     ctx.out.Error(errors::InvalidExpireTime(command));
     return;
   }
-  Object* existing = ctx.keyspace().FindForWrite(ctx.db(), ctx.args[1], ctx.now_ms);
+  Object* existing = ctx.keyspace().FindForReplace(ctx.db(), ctx.args[1], ctx.now_ms);
   StoreString(ctx, ctx.args[1], ctx.args[3], expire_at, existing);
   ctx.out.Ok();
 }
@@ -293,7 +296,7 @@ void CmdMSet(CommandContext& ctx) {
     return;
   }
   for (size_t i = 1; i < ctx.args.size(); i += 2) {
-    Object* existing = ctx.keyspace().FindForWrite(ctx.db(), ctx.args[i], ctx.now_ms);
+    Object* existing = ctx.keyspace().FindForReplace(ctx.db(), ctx.args[i], ctx.now_ms);
     StoreString(ctx, ctx.args[i], ctx.args[i + 1], kNoExpire, existing);
   }
   ctx.out.Ok();
@@ -306,14 +309,14 @@ void CmdMSetNx(CommandContext& ctx) {
     return;
   }
   for (size_t i = 1; i < ctx.args.size(); i += 2) {
-    if (ctx.keyspace().FindForWrite(ctx.db(), ctx.args[i], ctx.now_ms) != nullptr) {
+    if (ctx.keyspace().FindForReplace(ctx.db(), ctx.args[i], ctx.now_ms) != nullptr) {
       ctx.out.Integer(0);
       return;
     }
   }
   for (size_t i = 1; i < ctx.args.size(); i += 2) {
     // Looked up again: a key named twice exists the second time.
-    Object* existing = ctx.keyspace().FindForWrite(ctx.db(), ctx.args[i], ctx.now_ms);
+    Object* existing = ctx.keyspace().FindForReplace(ctx.db(), ctx.args[i], ctx.now_ms);
     StoreString(ctx, ctx.args[i], ctx.args[i + 1], kNoExpire, existing);
   }
   ctx.out.Integer(1);

@@ -121,6 +121,8 @@ const std::vector<Config::Param>& Params() {
        .min = 4 << 20, .max = int64_t{1} << 36, .startup_only = true},
       {.name = "tier-min-value-size", .kind = Kind::kInt, .default_value = "64", .min = 1,
        .max = INT32_MAX, .startup_only = true},
+      // no: every cold value a command needs is read synchronously (to compare with prefetch).
+      {.name = "tier-prefetch", .kind = Kind::kBool, .default_value = "yes"},
       // Redis parameters accepted and reported, without effect in ordis yet (README lists them).
       {.name = "save", .kind = Kind::kSave, .default_value = "3600 1 300 100 60 10000"},
       {.name = "appendonly", .kind = Kind::kBool, .default_value = "no"},
@@ -568,6 +570,7 @@ void Config::Mirror(const std::string& name) {
   else if (name == "lazyfree-lazy-server-del") lazy_server_del_ = v == "yes";
   else if (name == "lazyfree-lazy-user-del") lazy_user_del_ = v == "yes";
   else if (name == "lazyfree-lazy-user-flush") lazy_user_flush_ = v == "yes";
+  else if (name == "tier-prefetch") tier_prefetch_ = v == "yes";
   else if (name == "maxmemory-policy") {
     // The canonical name in the parameter table: static storage, so readers hold a plain view.
     for (const std::string_view& choice : FindParam(name)->choices) {

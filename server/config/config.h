@@ -89,6 +89,7 @@ class Config {
   bool lazyfree_lazy_server_del() const { return lazy_server_del_.load(std::memory_order_relaxed); }
   bool lazyfree_lazy_user_del() const { return lazy_user_del_.load(std::memory_order_relaxed); }
   bool lazyfree_lazy_user_flush() const { return lazy_user_flush_.load(std::memory_order_relaxed); }
+  bool tier_prefetch() const { return tier_prefetch_.load(std::memory_order_relaxed); }
   OutputBufferLimit normal_output_limit() const {
     return {out_hard_.load(std::memory_order_relaxed), out_soft_.load(std::memory_order_relaxed),
             out_soft_seconds_.load(std::memory_order_relaxed)};
@@ -144,6 +145,7 @@ class Config {
   std::atomic<bool> lazy_server_del_{false};
   std::atomic<bool> lazy_user_del_{false};
   std::atomic<bool> lazy_user_flush_{false};
+  std::atomic<bool> tier_prefetch_{true};
   std::atomic<int64_t> out_hard_{0};
   std::atomic<int64_t> out_soft_{0};
   std::atomic<int64_t> out_soft_seconds_{0};

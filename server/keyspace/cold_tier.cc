@@ -20,6 +20,9 @@ struct HeldCopy {
 
 // This thread's copies (of every tier: tests run several keyspaces in one process).
 thread_local std::vector<HeldCopy> t_copies;
+// This thread's prefetcher and the tier it reads for.
+thread_local const ColdTier* t_prefetch_tier = nullptr;
+thread_local offload::Prefetcher* t_prefetcher = nullptr;
 
 }  // namespace
 
@@ -61,10 +64,19 @@ bool ColdTier::Demote(std::string_view record_key, Object* obj) {
   cold_bytes_.fetch_add(at.size, std::memory_order_relaxed);
   demotions_.fetch_add(1, std::memory_order_relaxed);
   obj->MakeCold(at);
+  if (view_ != nullptr) view_->Remove(offload::HostView::Digest(record_key));
   return true;
 }
 
 bool ColdTier::ReadValue(std::string_view record_key, const Object& obj, std::string* value) {
+  if (t_prefetch_tier == this) {
+    // Under the keyspace's lock no compaction removes the segment: its generation is current.
+    const offload::TierLocation at = obj.cold_location();
+    if (t_prefetcher->zone().CheckAndReturn(offload::HostView::Digest(record_key), at,
+                                            store_->files().generation(at.segment), value)) {
+      return true;
+    }
+  }
   reads_.fetch_add(1, std::memory_order_relaxed);
   persistence::Status status = persistence::Status::Ok();
   {
@@ -81,14 +93,60 @@ bool ColdTier::ReadValue(std::string_view record_key, const Object& obj, std::st
 bool ColdTier::Promote(std::string_view record_key, Object* obj) {
   std::string value;
   if (!ReadValue(record_key, *obj, &value)) return false;
-  MakeResident(obj, value);
+  MakeResident(record_key, obj, value);
   return true;
 }
 
-void ColdTier::MakeResident(Object* obj, std::string_view value) {
+void ColdTier::MakeResident(std::string_view record_key, Object* obj, std::string_view value) {
   Forget(*obj);
   obj->MakeResident(value);
   promotions_.fetch_add(1, std::memory_order_relaxed);
+  if (view_ != nullptr) ViewAdd(offload::HostView::Digest(record_key));
+}
+
+void ColdTier::ViewAdd(uint64_t digest) {
+  if (!view_->Add(digest)) view_full_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void ColdTier::AttachPrefetcher(offload::Prefetcher* prefetcher) {
+  t_prefetch_tier = this;
+  t_prefetcher = prefetcher;
+  std::lock_guard lock(prefetchers_mu_);
+  prefetchers_.push_back(prefetcher);
+}
+
+void ColdTier::DetachPrefetcher(offload::Prefetcher* prefetcher) {
+  if (t_prefetcher == prefetcher) {
+    t_prefetch_tier = nullptr;
+    t_prefetcher = nullptr;
+  }
+  std::lock_guard lock(prefetchers_mu_);
+  std::erase(prefetchers_, prefetcher);
+}
+
+bool ColdTier::ReadAhead(std::string_view record_key, uint64_t digest, const Object& obj,
+                         uint64_t waiter, offload::Prefetcher& prefetcher) {
+  const offload::TierLocation at = obj.cold_location();
+  int fd;
+  uint32_t generation;
+  offload::TierSpan span;
+  std::lock_guard lock(mu_);
+  if (!store_->DiskSpan(at, &fd, &generation, &span)) return false;
+  return prefetcher.Read(waiter, digest, record_key, at, fd, generation, span);
+}
+
+void ColdTier::LearnResident(uint64_t digest) {
+  if (view_ == nullptr) return;
+  view_learned_.fetch_add(1, std::memory_order_relaxed);
+  ViewAdd(digest);
+}
+
+void ColdTier::KeyGone(std::string_view record_key) {
+  if (view_ != nullptr) view_->Remove(offload::HostView::Digest(record_key));
+}
+
+void ColdTier::ClearView() {
+  if (view_ != nullptr) view_->Clear();
 }
 
 ObjectPtr ColdTier::LoadCopy(std::string_view record_key, const Object& obj) {
@@ -130,7 +188,7 @@ void ColdTier::PromoteCopies(absl::FunctionRef<Object*(std::string_view record_k
       slot = 0;
     }
     IntText unused;
-    MakeResident(obj, c.copy->StringBytes(&unused));
+    MakeResident(c.record_key, obj, c.copy->StringBytes(&unused));
   }
   DropCopies();
 }
@@ -182,6 +240,25 @@ ColdTier::Stats ColdTier::stats() const {
   s.promotions = promotions_.load(std::memory_order_relaxed);
   s.reads = reads_.load(std::memory_order_relaxed);
   s.read_errors = read_errors_.load(std::memory_order_relaxed);
+  if (view_ != nullptr) {
+    s.view_keys = view_->size();
+    s.view_capacity = view_->capacity();
+  }
+  s.view_learned = view_learned_.load(std::memory_order_relaxed);
+  s.view_full = view_full_.load(std::memory_order_relaxed);
+  {
+    std::lock_guard lock(prefetchers_mu_);
+    for (const offload::Prefetcher* p : prefetchers_) {
+      const offload::Prefetcher::Stats ps = p->stats();
+      s.prefetch.reads += ps.reads;
+      s.prefetch.shared += ps.shared;
+      s.prefetch.ring_full += ps.ring_full;
+      s.prefetch.landed += ps.landed;
+      s.prefetch.damaged += ps.damaged;
+      s.prefetch.zone_full += ps.zone_full;
+      s.prefetch.zone_hits += ps.zone_hits;
+    }
+  }
   std::lock_guard lock(mu_);
   s.store = store_->stats();
   s.file_bytes = store_->files().used_bytes();

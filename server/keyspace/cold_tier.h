@@ -12,6 +12,13 @@
 // the wrong key is refused, never served. A record that cannot be read loses its key's value: the
 // keyspace deletes the key and logs it (read_errors counts them).
 //
+// Prefetch (PD3): an I/O thread reads the cold values a batch needs ahead of it (ReadAhead, into
+// its Prefetcher) and parks the connection; when the batch runs, a cold value its thread read
+// ahead is taken from that thread's Loading Zone, and read synchronously only when not there. The
+// Host View, when there is one, holds the keys known resident (PD3's Table 2: a promotion or a
+// resident key found by a batch adds, a demotion or a deletion removes), so a batch asks the
+// index only about the others.
+//
 // Thread safety: the keyspace's lock as marked; the tier store itself is behind a mutex (readers
 // of both I/O threads and the snapshotter read it under the shared lock). Copies are per thread.
 #pragma once
@@ -25,6 +32,8 @@
 #include <vector>
 
 #include "absl/functional/function_ref.h"
+#include "offload/host_view.h"
+#include "offload/prefetcher.h"
 #include "offload/tier_store.h"
 #include "server/keyspace/object.h"
 
@@ -40,6 +49,29 @@ class ColdTier {
 
   // A resident raw string of at least min_value_size bytes and at most kMaxValueSize.
   bool Demotable(const Object& obj) const;
+  // At start-up: the Host View (offload/host_view.h); without one, every key a batch needs is
+  // asked of the index.
+  void SetHostView(std::unique_ptr<offload::HostView> view) { view_ = std::move(view); }
+  const offload::HostView* host_view() const { return view_.get(); }
+  // At start-up: why there is no Host View (DPDK's EAL did not start).
+  void SetHostViewUnavailable(std::string why) { view_unavailable_ = std::move(why); }
+  const std::string& host_view_unavailable() const { return view_unavailable_; }
+  // On an I/O thread: cold values its commands read come from prefetcher's Loading Zone when
+  // there; its figures join stats() until DetachPrefetcher (any thread).
+  void AttachPrefetcher(offload::Prefetcher* prefetcher);
+  void DetachPrefetcher(offload::Prefetcher* prefetcher);
+  // shared. Queues the read of cold obj's record (at record_key, whose Host View digest is
+  // `digest`) in prefetcher for waiter; false when the record is still in memory (no read is
+  // needed) or the prefetcher has no room.
+  bool ReadAhead(std::string_view record_key, uint64_t digest, const Object& obj, uint64_t waiter,
+                 offload::Prefetcher& prefetcher);
+  // shared. A batch found the key with `digest` resident though the view did not have it: added
+  // (nothing demotes while the shared lock is held).
+  void LearnResident(uint64_t digest);
+  // exclusive. The key at record_key was deleted; FLUSHALL empties the view (ClearView).
+  void KeyGone(std::string_view record_key);
+  void ClearView();
+
   // Larger values stay resident: a record must fit a segment and an object's packed location.
   static constexpr size_t kMaxValueSize = 1 << 20;
   // The tier's segment size (compaction reads one under the keyspace's exclusive lock).
@@ -85,7 +117,12 @@ class ColdTier {
     uint64_t cold_bytes = 0;  // their records' bytes in the tier (values compressed where it paid)
     uint64_t demotions = 0;
     uint64_t promotions = 0;
-    uint64_t reads = 0;  // records read back (copies and promotions)
+    uint64_t reads = 0;                   // records read back synchronously (copies and promotions)
+    offload::Prefetcher::Stats prefetch;  // every I/O thread's (zone_hits: values commands took)
+    uint64_t view_keys = 0;
+    uint64_t view_capacity = 0;
+    uint64_t view_learned = 0;  // keys a batch found resident the view did not hold
+    uint64_t view_full = 0;     // adds refused: the view was full
     uint64_t read_errors = 0;
     offload::TierStore::Stats store;
     uint64_t file_bytes = 0;
@@ -97,8 +134,9 @@ class ColdTier {
  private:
   // Reads obj's value into *value (under mu_); false on a damaged or unreadable record.
   bool ReadValue(std::string_view record_key, const Object& obj, std::string* value);
-  // Cold obj becomes resident with value, its record garbage.
-  void MakeResident(Object* obj, std::string_view value);
+  // Cold obj (at record_key) becomes resident with value, its record garbage.
+  void MakeResident(std::string_view record_key, Object* obj, std::string_view value);
+  void ViewAdd(uint64_t digest);
 
   const size_t min_value_size_;
   mutable std::mutex mu_;  // guards store_
@@ -114,6 +152,12 @@ class ColdTier {
   std::atomic<uint64_t> promotions_{0};
   std::atomic<uint64_t> reads_{0};
   std::atomic<uint64_t> read_errors_{0};
+  std::unique_ptr<offload::HostView> view_;
+  std::string view_unavailable_ = "not started";
+  std::atomic<uint64_t> view_learned_{0};
+  std::atomic<uint64_t> view_full_{0};
+  mutable std::mutex prefetchers_mu_;
+  std::vector<offload::Prefetcher*> prefetchers_;  // GUARDED_BY(prefetchers_mu_)
 };
 
 }  // namespace ordis::server

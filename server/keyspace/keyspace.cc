@@ -138,6 +138,19 @@ Object* Keyspace::FindForWrite(int db, std::string_view key, int64_t now_ms) {
   return obj;
 }
 
+Object* Keyspace::FindForReplace(int db, std::string_view key, int64_t now_ms) {
+  Object* obj = Lookup(db, key);
+  if (obj == nullptr) return nullptr;
+  if (IsExpired(obj, now_ms)) {
+    DeleteExpired(db, key);
+    return nullptr;
+  }
+  // A resident value may be changed in place from here on; a cold one is replaced by Set, which
+  // tells the observer itself.
+  if (!obj->cold()) NotifyBeforeChange(db, key, obj);
+  return obj;
+}
+
 bool Keyspace::PromoteOrLose(int db, std::string_view key, Object* obj) {
   if (tier_->Promote(EncodeKey(db, key), obj)) return true;
   DeleteFound(db, PhysicalDb(db), key, obj, FreeMode::kSync);
@@ -158,6 +171,35 @@ void Keyspace::PromoteReadCopies(absl::FunctionRef<bool()> room) {
   if (tier_ == nullptr) return;
   tier_->PromoteCopies([&](std::string_view record_key) { return LookupEncoded(record_key); },
                        room);
+}
+
+size_t Keyspace::ReadAhead(std::span<const KeyRef> keys, uint64_t waiter,
+                           offload::Prefetcher& prefetcher) const {
+  if (tier_ == nullptr || keys.empty()) return 0;
+  std::vector<uint64_t> digests(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    digests[i] = offload::HostView::Digest(EncodeKey(keys[i].db, keys[i].key));
+  }
+  std::unique_ptr<bool[]> resident(new bool[keys.size()]());
+  if (const offload::HostView* view = tier_->host_view(); view != nullptr) {
+    view->Lookup(digests, std::span<bool>(resident.get(), keys.size()));
+  }
+  size_t queued = 0;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (resident[i]) continue;
+    const std::string& encoded = EncodeKey(keys[i].db, keys[i].key);
+    const Object* obj = LookupEncoded(encoded);
+    if (obj == nullptr) continue;
+    if (!obj->cold()) {
+      tier_->LearnResident(digests[i]);
+    } else if (tier_->ReadAhead(encoded, digests[i], *obj, waiter, prefetcher)) {
+      ++queued;
+    }
+  }
+  // Submitted under the lock: no compaction closes a segment the reads name before the kernel
+  // holds its file. A failed submission leaves them queued for the next: the batch runs now.
+  if (queued > 0 && !prefetcher.Submit().ok()) return 0;
+  return queued;
 }
 
 persistence::Status Keyspace::CompactTier(double min_garbage, int64_t* segment) {
@@ -235,6 +277,7 @@ void Keyspace::Deleted(int db, Db& d, std::string_view key, Object* obj, FreeMod
   NotifyBeforeChange(db, key, obj);  // obj is still whole: observers may be told after the erase
   TtlRemove(db, d, key, obj);
   --d.keys;
+  if (tier_ != nullptr && tier_->host_view() != nullptr) tier_->KeyGone(EncodeKey(db, key));
   Free(obj, free);
   watches_.Touch(db, key, /*deleted=*/true);
 }
@@ -522,6 +565,7 @@ void Keyspace::ClearAll(FreeMode free) {
                  });
   }
   store_->Clear();
+  if (tier_ != nullptr) tier_->ClearView();
   for (Db& d : dbs_) d = Db{};
 }
 

@@ -133,6 +133,10 @@ class Keyspace {
   // exclusive. As Find, but deletes an expired key on sight, and promotes a cold value (a key
   // whose record cannot be read is deleted).
   Object* FindForWrite(int db, std::string_view key, int64_t now_ms);
+  // exclusive. As FindForWrite for a command that replaces the value whatever it was (SET without
+  // GET, MSET): a cold value is not read back, and its object ("may be cold") may be looked at
+  // (type, TTL, access) and replaced through Set, not changed in place.
+  Object* FindForReplace(int db, std::string_view key, int64_t now_ms);
 
   // --- the cold tier ---
 
@@ -236,6 +240,12 @@ class Keyspace {
     std::string_view key;
   };
   void Prefetch(std::span<const KeyRef> keys) const;
+  // shared. The prefetch of one batch (cold_tier.h): of these keys, whose values the batch
+  // needs, those the Host View does not hold are looked up, and the reads of the cold ones on
+  // disk queued in prefetcher for waiter and submitted. Returns how many reads the batch waits
+  // for (0: it may run now).
+  size_t ReadAhead(std::span<const KeyRef> keys, uint64_t waiter,
+                   offload::Prefetcher& prefetcher) const;
 
   // shared. Visits db's keys with a TTL in expiry order, soonest first (expired ones included),
   // until visit returns false (volatile-ttl eviction). Objects may be cold.

@@ -9,6 +9,7 @@
 #include <span>
 #include <string_view>
 
+#include "absl/functional/function_ref.h"
 #include "resp/writer.h"
 #include "server/net/connection_host.h"
 #include "server/net/session.h"
@@ -32,6 +33,16 @@ class CommandRunner {
   virtual size_t CollectKeys(const Session& session, std::span<const std::string_view> args) = 0;
   // Prefetches the listed keys (a hint) and empties the list.
   virtual void PrefetchCollected() = 0;
+
+  // The cold tier's prefetch: once the keys of one connection's batch are collected, starts
+  // reading the cold values the batch needs and returns true when it must wait for them
+  // (ReapColdReads names the session once they landed); false when it may run now. `landed`: the
+  // batch waited already and its values are in this thread's Loading Zone; nothing is read.
+  virtual bool WaitForColdValues(const Session& session, bool landed) = 0;
+  // Readable when cold reads landed; -1 without a tier.
+  virtual int cold_reads_fd() const = 0;
+  // Calls landed(session id) for each session whose batch's reads all landed.
+  virtual void ReapColdReads(absl::FunctionRef<void(uint64_t session_id)> landed) = 0;
 
   // Runs one command, replying through out. The commands of one batch run back to back;
   // EndBatch must follow the batch.

@@ -196,15 +196,41 @@ size_t Connection::CollectBatchKeys() {
 
 size_t Connection::PrepareBatch() {
   input_queued_ = false;
+  CommandRunner& runner = thread_->runner();
+  if (landed_) {
+    // Parsed before it waited; its input untouched since (no reads while waiting).
+    const size_t listed = CollectBatchKeys();
+    runner.WaitForColdValues(*session_, /*landed=*/true);
+    return listed;
+  }
   resp::ParserLimits limits;
   limits.max_bulk_len = static_cast<uint64_t>(thread_->config().proto_max_bulk_len());
   parser_.set_limits(limits);
   batch_parse_ok_ = ParseBatch();
-  return CollectBatchKeys();
+  const size_t listed = CollectBatchKeys();
+  if (runner.WaitForColdValues(*session_, /*landed=*/false)) Park();
+  return listed;
+}
+
+void Connection::Park() {
+  waiting_ = true;
+  event_del(read_event_);
+}
+
+void Connection::ColdValuesLanded() {
+  if (!waiting_ || closed_) return;
+  waiting_ = false;
+  landed_ = true;
+  event_add(read_event_, nullptr);
+  if (!input_queued_) {
+    input_queued_ = true;
+    thread_->QueueInput(session_->id);
+  }
 }
 
 void Connection::ProcessInput() {
   CommandRunner& runner = thread_->runner();
+  landed_ = false;
   for (bool first = true; !closed_ && !session_->close_after_reply && in_.size() > 0;
        first = false) {
     // Pre-parse a batch of whole commands so their keys are prefetched together, then run them in
@@ -214,7 +240,13 @@ void Connection::ProcessInput() {
     if (!first) {
       parse_ok = ParseBatch();
       CollectBatchKeys();
+      const bool wait = runner.WaitForColdValues(*session_, /*landed=*/false);
       runner.PrefetchCollected();
+      if (wait) {
+        batch_parse_ok_ = parse_ok;
+        Park();
+        break;
+      }
     }
     for (const ParsedCommand& cmd : batch_) {
       std::span<const std::string_view> args(batch_args_.data() + cmd.first_arg, cmd.argc);

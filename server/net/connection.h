@@ -2,6 +2,10 @@
 // it (the whole batch a read delivered), hands them in order to the thread's CommandRunner, and
 // writes the batch's replies with writev at the end of the loop turn.
 //
+// A batch whose cold values are being read ahead (CommandRunner::WaitForColdValues) waits: the
+// connection stops reading, keeps the batch parsed, and runs it, then the rest of its input, once
+// ColdValuesLanded says they are in (its later commands and replies stay in order).
+//
 // Thread safety: lives on one I/O thread at a time and is never touched from another; the I/O
 // thread balancer may hand it to another thread between loop turns (Detach, then Attach there).
 #pragma once
@@ -38,7 +42,14 @@ class Connection {
   void Attach();
   // Whether the connection may be detached now: open, no input waiting for the loop turn's
   // processing and no replies waiting for the log commit.
-  bool movable() const { return !closed_ && !input_queued_ && !flush_scheduled_; }
+  // A batch waiting for, or holding, values read ahead on this thread pins it too.
+  bool movable() const {
+    return !closed_ && !input_queued_ && !flush_scheduled_ && !waiting_ && !landed_;
+  }
+  // The prepared batch waits for cold values (ProcessInput must not run).
+  bool waiting() const { return waiting_; }
+  // The cold values the waiting batch needs are in: it runs in the next loop turn.
+  void ColdValuesLanded();
   bool closed() const { return closed_; }
   // Called by the thread after the loop turn's reads: pre-parses the first batch of commands the
   // read delivered and adds their keys to the runner's prefetch list (returning its size), so the
@@ -70,6 +81,8 @@ class Connection {
   bool ParseBatch();
   // Adds the batch's keys to the runner's prefetch list; returns the list's size.
   size_t CollectBatchKeys();
+  // The batch waits for its cold values: no reading until they landed.
+  void Park();
   // Writes as much pending output as the socket takes; arms the write event for the rest.
   void Flush();
   // Replies wait for the end of the loop turn (IoThread::ScheduleFlush): every connection served
@@ -100,6 +113,8 @@ class Connection {
   std::vector<std::string_view> batch_args_;
   bool input_queued_ = false;   // waiting for the loop turn's PrepareBatch/ProcessInput
   bool batch_parse_ok_ = true;  // what PrepareBatch's ParseBatch returned
+  bool waiting_ = false;        // batch_ waits for cold values read ahead
+  bool landed_ = false;         // they landed: batch_ runs next, as parsed
 
   resp::OutBuffer out_;
   resp::Writer writer_;

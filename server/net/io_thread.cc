@@ -32,6 +32,10 @@ IoThread::IoThread(IoThreadPool& pool, int index, Config& config, CommandSink& s
   cron_event_ = event_new(base_, -1, EV_PERSIST, &IoThread::OnCron, this);
   timeval every{0, 100 * 1000};  // 10 Hz, as Redis's default hz
   event_add(cron_event_, &every);
+  if (const int fd = runner_->cold_reads_fd(); fd >= 0) {
+    cold_reads_event_ = event_new(base_, fd, EV_READ | EV_PERSIST, &IoThread::OnColdReads, this);
+    event_add(cold_reads_event_, nullptr);
+  }
   if (index_ == 0) {
     balance_event_ = event_new(base_, -1, EV_PERSIST, &IoThread::OnBalance, this);
     timeval window{0, 50 * 1000};  // the ThreadBalancer's window
@@ -45,6 +49,7 @@ IoThread::~IoThread() {
   event_free(notify_event_);
   event_free(cron_event_);
   if (balance_event_ != nullptr) event_free(balance_event_);
+  if (cold_reads_event_ != nullptr) event_free(cold_reads_event_);
   event_free(turn_end_event_);
   event_base_free(base_);
   close(notify_fd_);
@@ -168,6 +173,14 @@ void IoThread::EndTurnSoon() {
 
 void IoThread::OnTurnEnd(evutil_socket_t, short, void* arg) { static_cast<IoThread*>(arg)->Turn(); }
 
+void IoThread::OnColdReads(evutil_socket_t, short, void* arg) {
+  auto* self = static_cast<IoThread*>(arg);
+  self->runner_->ReapColdReads([self](uint64_t id) {
+    auto it = self->connections_.find(id);  // closed meanwhile: gone
+    if (it != self->connections_.end()) it->second->ColdValuesLanded();
+  });
+}
+
 void IoThread::Turn() {
   // The reads of the turn have run (libevent's read callbacks, each queuing its connection).
   ProcessQueuedInput();  // pre-parse each connection's first batch, prefetch, run the commands
@@ -197,7 +210,7 @@ void IoThread::ProcessQueuedInput() {
     // A connection another one's command closed stays allocated until the next turn (see
     // RemoveConnection), so these pointers are valid; closed() says whether to skip it.
     for (Connection* conn : conns) {
-      if (!conn->closed()) conn->ProcessInput();
+      if (!conn->closed() && !conn->waiting()) conn->ProcessInput();
     }
   }
   to_process_.clear();

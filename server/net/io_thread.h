@@ -6,8 +6,9 @@
 // turns and posts them to the target, which adopts them.
 //
 // A loop turn (Turn) runs in phases, in this order: read every connection the kernel reported
-// ready; pre-parse each one's first batch and prefetch all their keys together; run the commands;
-// commit the append-only log once; send every connection's replies.
+// ready; pre-parse each one's first batch and prefetch all their keys together (a batch whose
+// cold values must be read first waits, and runs in the turn after they landed); run the
+// commands; commit the append-only log once; send every connection's replies.
 //
 // Thread safety: Post(), Stop(), CloseConnection(), assigned(), AddAssigned() and cpu_clock() may
 // be called from any thread; everything else runs on the thread itself.
@@ -83,6 +84,8 @@ class IoThread : public ConnectionHost {
   static void OnCron(evutil_socket_t fd, short what, void* arg);
   static void OnBalance(evutil_socket_t fd, short what, void* arg);
   static void OnTurnEnd(evutil_socket_t fd, short what, void* arg);
+  // Cold values read ahead landed: their connections run in this turn.
+  static void OnColdReads(evutil_socket_t fd, short what, void* arg);
   // Makes Turn run at the end of this loop turn (once, however many connections ask).
   void EndTurnSoon();
   // The loop turn after its reads, phase by phase.
@@ -102,7 +105,8 @@ class IoThread : public ConnectionHost {
   int notify_fd_;
   event* notify_event_;
   event* cron_event_;
-  event* balance_event_ = nullptr;  // thread 0 only: IoThreadPool::Balance every 50 ms
+  event* balance_event_ = nullptr;     // thread 0 only: IoThreadPool::Balance every 50 ms
+  event* cold_reads_event_ = nullptr;  // with a cold tier: CommandRunner::cold_reads_fd()
   // Activated by the turn's first QueueInput or ScheduleFlush; libevent runs it after the I/O
   // callbacks already active in the turn (it joins the end of the same active queue).
   event* turn_end_event_;

@@ -54,6 +54,7 @@ enum class Stat {
   kAclDeniedCmd,
   kAclDeniedKey,
   kAclDeniedChannel,
+  kTierBatchesWaited,  // batches that waited for cold values to be read ahead
   kCount
 };
 
