@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# The cold tier (issue 14) beside memory and beside Redis: three servers load the same KEYS keys of
+# The cold tier (issue 14) beside memory and beside Redis: four servers load the same KEYS keys of
 # VALUE bytes (values lz4 cannot shrink), then answer uniform random GETs (redis-benchmark
 # -r KEYS, -c 50, at -P 16 and -P 1), alternating, for ROUNDS rounds:
-#   ordis-tier   maxmemory MAXMEM, noeviction, tier-dir: what does not fit goes to disk
+#   ordis-tier   maxmemory MAXMEM, noeviction, tier-dir: what does not fit goes to disk, and a
+#                batch's cold values are read ahead while its connection waits (PD3's prefetch)
+#   ordis-sync   the same with tier-prefetch no: every cold GET reads the disk while its thread
+#                waits
 #   ordis-mem    no maxmemory: everything in memory (the reference)
 #   redis        Debian's redis-server, maxmemory MAXMEM, allkeys-lru (it answers only its hits)
 # Prints requests/s and server CPU per request (utime+stime from /proc/<pid>/stat), the ratio to
-# ordis-mem, each server's share of GETs answered with a value, and the tier's INFO afterwards.
-# The prefetch path (PD3's) is not built yet: every cold GET is a synchronous read.
+# ordis-mem and (for ordis-tier) to ordis-sync, each server's share of GETs answered with a value,
+# and the tier's INFO afterwards.
 #
 #   bench/tier.sh [rounds]    KEYS=1000000 VALUE=512 MAXMEM=128mb by default
 #
@@ -54,9 +57,11 @@ PY
 ordis=$root/build/server/ordis-server
 start ordis-tier "$ordis" --maxmemory "$maxmem" --maxmemory-policy noeviction \
   --tier-dir "$workdir/ordis-tier/tier"
+start ordis-sync "$ordis" --maxmemory "$maxmem" --maxmemory-policy noeviction \
+  --tier-dir "$workdir/ordis-sync/tier" --tier-prefetch no
 start ordis-mem "$ordis"
 start redis redis-server --maxmemory "$maxmem" --maxmemory-policy allkeys-lru
-servers=(ordis-tier ordis-mem redis)
+servers=(ordis-tier ordis-sync ordis-mem redis)
 for s in "${servers[@]}"; do
   redis-cli -p "${port[$s]}" --pipe <"$workdir/load.resp" | tail -1 | sed "s/^/$s load: /"
 done
@@ -82,17 +87,21 @@ median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ a[NR] = $1 } END { prin
 
 printf '\n%d keys of %d bytes, maxmemory %s; uniform GET, -c 50, median of %d rounds\n\n' \
   "$keys" "$value" "$maxmem" "$rounds"
-printf '| server | pipeline | req/s | vs ordis-mem | CPU us/req | vs ordis-mem | GETs answered |\n'
-printf '|---|---|---|---|---|---|---|\n'
+printf '| server | pipeline | req/s | vs ordis-mem | vs ordis-sync | CPU us/req | vs ordis-mem | GETs answered |\n'
+printf '|---|---|---|---|---|---|---|---|\n'
 for pipeline in 16 1; do
   base_r=$(echo "${rps[$pipeline,ordis-mem]}" | median)
   base_c=$(echo "${cpu[$pipeline,ordis-mem]}" | median)
+  sync_r=$(echo "${rps[$pipeline,ordis-sync]}" | median)
   for s in "${servers[@]}"; do
     awk -v s="$s" -v p="$pipeline" -v r="$(echo "${rps[$pipeline,$s]}" | median)" -v br="$base_r" \
-      -v c="$(echo "${cpu[$pipeline,$s]}" | median)" -v bc="$base_c" -v a="${answered[$pipeline,$s]}" \
-      'BEGIN { printf "| %s | -P %s | %d | %.2fx | %.2f | %.2fx | %s |\n", s, p, r, r / br, c, c / bc, a }'
+      -v sr="$sync_r" -v c="$(echo "${cpu[$pipeline,$s]}" | median)" -v bc="$base_c" \
+      -v a="${answered[$pipeline,$s]}" \
+      'BEGIN { vs = s == "ordis-tier" ? sprintf("%.2fx", r / sr) : "";
+               printf "| %s | -P %s | %d | %.2fx | %s | %.2f | %.2fx | %s |\n", s, p, r, r / br, vs, c, c / bc, a }'
   done
 done
 printf '\nordis-tier afterwards:\n'
-redis-cli -p "${port[ordis-tier]}" info tiering | tr -d '\r' | grep -E 'cold|file|demotions|promotions|reads|errors'
+redis-cli -p "${port[ordis-tier]}" info tiering | tr -d '\r' |
+  grep -E 'cold|file|demotions|promotions|reads|errors|waited|zone|host_view'
 redis-cli -p "${port[ordis-tier]}" info memory | tr -d '\r' | grep -E '^used_memory:|^maxmemory:'

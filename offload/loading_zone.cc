@@ -20,6 +20,7 @@ bool LoadingZone::Reclaim() {
     if (e.word.compare_exchange_strong(word, Word(word >> kStateBits, kDropped),
                                        std::memory_order_acq_rel)) {
       dropped_.fetch_add(1, std::memory_order_relaxed);
+      bytes_.fetch_sub(e.value.load(std::memory_order_relaxed)->size(), std::memory_order_relaxed);
       word = Word(word >> kStateBits, kDropped);
     }
   }
@@ -46,6 +47,7 @@ bool LoadingZone::Put(uint64_t digest, const TierLocation& at, uint32_t generati
   e.segment_and_size.store(Pack(at), std::memory_order_relaxed);
   e.offset.store(at.offset, std::memory_order_relaxed);
   e.segment_generation.store(generation, std::memory_order_relaxed);
+  bytes_.fetch_add(value.size(), std::memory_order_relaxed);
   e.value.store(new std::string(std::move(value)), std::memory_order_relaxed);
   // Publishes the fields above to a consumer that sees this state.
   e.word.store(Word(next, kProduced), std::memory_order_release);
@@ -76,6 +78,7 @@ bool LoadingZone::CheckAndReturn(uint64_t digest, const TierLocation& at, uint32
       continue;
     }
     *value = std::move(*e.value.load(std::memory_order_relaxed));
+    bytes_.fetch_sub(value->size(), std::memory_order_relaxed);
     e.word.store(Word(entry_generation, kTaken), std::memory_order_release);
     hits_.fetch_add(1, std::memory_order_relaxed);
     return true;

@@ -47,6 +47,8 @@ class LoadingZone {
                       std::string* value);
 
   uint64_t hits() const { return hits_.load(std::memory_order_relaxed); }
+  // Bytes of the values held (put and neither taken nor dropped): the owner bounds it.
+  uint64_t bytes() const { return bytes_.load(std::memory_order_relaxed); }
   uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
 
  private:
@@ -73,6 +75,7 @@ class LoadingZone {
   std::atomic<uint64_t> tail_{0};  // one past the newest
   std::atomic<uint64_t> hits_{0};
   std::atomic<uint64_t> dropped_{0};
+  std::atomic<uint64_t> bytes_{0};
 };
 
 }  // namespace ordis::offload

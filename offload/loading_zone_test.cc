@@ -21,6 +21,7 @@ TEST(LoadingZone, AValueComesBackOnceForItsLocation) {
   LoadingZone zone(16);
   ASSERT_TRUE(zone.Put(1, At(1), 0, ValueOf(1)));
   ASSERT_TRUE(zone.Put(2, At(2), 0, ValueOf(2)));
+  EXPECT_EQ(zone.bytes(), ValueOf(1).size() + ValueOf(2).size());
   std::string value;
   // Read from another place than the key's object points to now: stale, never returned.
   EXPECT_FALSE(zone.CheckAndReturn(1, At(3), 0, &value));
@@ -32,6 +33,7 @@ TEST(LoadingZone, AValueComesBackOnceForItsLocation) {
   EXPECT_FALSE(zone.CheckAndReturn(1, At(1), 0, &value));  // taken
   ASSERT_TRUE(zone.CheckAndReturn(2, At(2), 0, &value));
   EXPECT_EQ(value, ValueOf(2));
+  EXPECT_EQ(zone.bytes(), 0u);
   EXPECT_EQ(zone.hits(), 2u);
   EXPECT_EQ(zone.dropped(), 0u);
 }
@@ -45,10 +47,14 @@ TEST(LoadingZone, AFullZoneDropsItsOldest) {
   // Entry 0 was taken; 1, 2 and 3 were never asked for and made room.
   EXPECT_EQ(zone.dropped(), 3u);
   for (uint32_t i = 1; i < 4; ++i) EXPECT_FALSE(zone.CheckAndReturn(i, At(i), 0, &value)) << i;
+  uint64_t held = 0;
+  for (uint32_t i = 4; i < 12; ++i) held += ValueOf(i).size();
+  EXPECT_EQ(zone.bytes(), held);  // what was dropped or taken no longer counts
   for (uint32_t i = 4; i < 12; ++i) {
     ASSERT_TRUE(zone.CheckAndReturn(i, At(i), 0, &value)) << i;
     EXPECT_EQ(value, ValueOf(i));
   }
+  EXPECT_EQ(zone.bytes(), 0u);
 }
 
 TEST(LoadingZone, OneProducerThreeConsumersTakeEachValueOnce) {

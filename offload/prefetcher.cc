@@ -38,7 +38,7 @@ bool Prefetcher::Read(uint64_t waiter, uint64_t digest, std::string_view key,
       return true;
     }
   }
-  if (free_.empty()) {
+  if (free_.empty() || zone_.bytes() + in_flight_bytes_ + span.length > max_bytes_) {
     Bump(ring_full_);
     return false;
   }
@@ -50,6 +50,7 @@ bool Prefetcher::Read(uint64_t waiter, uint64_t digest, std::string_view key,
     return false;
   }
   free_.pop_back();
+  in_flight_bytes_ += span.length;
   read.digest = digest;
   read.key.assign(key);
   read.at = at;
@@ -70,6 +71,7 @@ void Prefetcher::Reap(absl::FunctionRef<void(uint64_t waiter)> ready) {
 
 void Prefetcher::Landed(uint64_t slot, int result, absl::FunctionRef<void(uint64_t waiter)> ready) {
   InFlight& read = slots_[slot];
+  in_flight_bytes_ -= read.span.length;
   if (TierStore::DecodeRead(read.buffer.data(), result, read.span, read.at, read.key, &value_)
           .ok()) {
     if (zone_.Put(read.digest, read.at, read.generation, std::move(value_))) {

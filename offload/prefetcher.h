@@ -53,11 +53,15 @@ class Prefetcher {
   void Reap(absl::FunctionRef<void(uint64_t waiter)> ready);
   // Reads in flight or queued.
   unsigned in_flight() const { return ring_->in_flight(); }
+  // The memory reads ahead may hold at once: what the zone holds plus the reads in flight. A
+  // read that would pass it is refused (the command reads the value itself). The zone's values
+  // are heap the server counts toward maxmemory, so the owner sizes this from it.
+  void set_max_bytes(uint64_t bytes) { max_bytes_ = bytes; }
 
   struct Stats {
     uint64_t reads = 0;      // submitted
     uint64_t shared = 0;     // asks that joined a read already in flight
-    uint64_t ring_full = 0;  // asks refused: `depth` reads in flight
+    uint64_t ring_full = 0;  // asks refused: `depth` reads in flight, or max_bytes held
     uint64_t landed = 0;     // values put in the zone
     uint64_t damaged = 0;    // reads that failed or whose record did not check
     uint64_t zone_full = 0;  // values dropped: the zone had no room
@@ -87,6 +91,8 @@ class Prefetcher {
   absl::flat_hash_map<uint64_t, uint32_t> by_digest_;
   absl::flat_hash_map<uint64_t, uint32_t> outstanding_;  // per waiter: reads not yet landed
   std::string value_;                                    // Reap's scratch
+  uint64_t max_bytes_ = 16u << 20;
+  uint64_t in_flight_bytes_ = 0;  // the spans being read
   // Written by the owner, read by INFO from any thread.
   std::atomic<uint64_t> reads_{0}, shared_{0}, ring_full_{0}, landed_{0}, damaged_{0},
       zone_full_{0};

@@ -127,6 +127,27 @@ TEST_F(PrefetcherTest, AFullRingRefusesAndRecovers) {
   EXPECT_EQ(value, values_["key:5"]);
 }
 
+TEST_F(PrefetcherTest, ReadsAheadHoldNoMoreThanTheirBudget) {
+  DemoteOnDisk(4);
+  // Room for the first two reads' spans, not for the third's too.
+  uint64_t spans = 0;
+  for (const char* key : {"key:0", "key:1", "key:2"}) spans += TierRecordSpan(at_[key]).length;
+  prefetcher_->set_max_bytes(spans - 1);
+  ASSERT_TRUE(Ask(1, "key:0", "key:0"));
+  ASSERT_TRUE(Ask(1, "key:1", "key:1"));
+  EXPECT_FALSE(Ask(1, "key:2", "key:2"));
+  ASSERT_TRUE(prefetcher_->Submit().ok());
+  EXPECT_EQ(ReapUntil(1), (std::vector<uint64_t>{1}));
+  // The zone holds their values now: room for more once they are taken.
+  std::string value;
+  ASSERT_TRUE(Take("key:0", &value));
+  ASSERT_TRUE(Take("key:1", &value));
+  EXPECT_EQ(prefetcher_->zone().bytes(), 0u);
+  ASSERT_TRUE(Ask(2, "key:2", "key:2"));
+  ASSERT_TRUE(prefetcher_->Submit().ok());
+  EXPECT_EQ(ReapUntil(1), (std::vector<uint64_t>{2}));
+}
+
 TEST_F(PrefetcherTest, ARecordStillInMemoryIsNotReadFromDisk) {
   TierLocation at;
   ASSERT_TRUE(store_->Demote("k", std::string(300, 'v'), &at).ok());  // its batch still filling

@@ -133,8 +133,9 @@ class ColdTierTest(PersistentTestCase):
         read_all_pipelined()
         after = self.tiering(r)
         self.assertEqual(after["tier_batches_waited"], before["tier_batches_waited"])
-        self.assertEqual(after["tier_loading_zone_hits"], before["tier_loading_zone_hits"])
-        self.assertGreater(after["tier_reads"], before["tier_reads"])
+        self.assertEqual(after["tier_prefetch_reads"], before["tier_prefetch_reads"])
+        # (A value read ahead twice, once for each of two batches, may still be in the zone.)
+        self.assertGreater(after["tier_reads"], before["tier_reads"] + len(keys) // 2)
 
     def test_writes_racing_reads_ahead_are_never_lost(self):
         """Writers overwrite cold keys while readers' batches read them ahead: a GET never

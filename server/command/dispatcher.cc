@@ -24,6 +24,7 @@ bool ArityOk(const CommandSpec& spec, size_t argc) {
 // reads/s at depth 256, 56k at 64); fetched values wait in a zone of twice as many entries.
 constexpr unsigned kColdReadDepth = 256;
 constexpr uint32_t kLoadingZoneEntries = 2 * kColdReadDepth;
+constexpr uint64_t kMaxReadAheadBytes = 16u << 20;
 
 offload::KeyOp KeyOpOf(uint8_t access) {
   if (access & acl::kKeyRead) {
@@ -168,6 +169,11 @@ bool Dispatcher::WaitForColdValues(const Session& session, bool landed) {
     services_.keyspace.tier()->AttachPrefetcher(prefetcher_.get());
     prefetcher_attached_ = true;
   }
+  // Values read ahead are heap maxmemory counts: a sixteenth of it at most, per thread.
+  const int64_t maxmemory = services_.config.maxmemory();
+  prefetcher_->set_max_bytes(
+      maxmemory > 0 ? std::clamp<uint64_t>(maxmemory / 16, 64u << 10, kMaxReadAheadBytes)
+                    : kMaxReadAheadBytes);
   // Between batches the lock may still be held (the previous batch's): used as it is.
   const bool took_lock = held_ == LockMode::kNone;
   if (took_lock) Hold(LockMode::kShared);
