@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -16,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "offload/dpdk.h"
 #include "persistence/scratch_dir_test_support.h"
 #include "persistence/tier_format.h"
 #include "server/keyspace/keyspace.h"
@@ -176,6 +178,88 @@ TEST_F(ColdKeyspaceTest, WritersPromoteInPlace) {
   EXPECT_EQ(StringValue(*ks_.Find(0, "renamed", kT0)), ValueOf(8));
   EXPECT_EQ(StringValue(*ks_.Find(1, "k9", kT0)), ValueOf(9));
   ks_.DropReadCopies();
+}
+
+TEST_F(ColdKeyspaceTest, ReplacingAColdValueDoesNotReadIt) {
+  DemoteAll();
+  const uint64_t reads = Stats().reads;
+  Object* obj = ks_.FindForReplace(0, "k2", kT0);
+  ASSERT_NE(obj, nullptr);
+  EXPECT_TRUE(obj->cold());  // its header only: type, TTL, access
+  EXPECT_EQ(obj->type(), ObjType::kString);
+  ks_.Set(0, "k2", NewString("new"));
+  EXPECT_EQ(StringValue(*ks_.Find(0, "k2", kT0)), "new");
+  EXPECT_EQ(Stats().reads, reads);
+  EXPECT_EQ(Stats().cold_keys, static_cast<uint64_t>(kKeys - 1));
+  // A resident value is found as FindForWrite finds it.
+  obj = ks_.FindForReplace(0, "k2", kT0);
+  ASSERT_NE(obj, nullptr);
+  EXPECT_FALSE(obj->cold());
+  // An expired key is deleted on sight.
+  EXPECT_EQ(ks_.FindForReplace(0, "k3", kT0 + 200000), nullptr);
+  EXPECT_EQ(ks_.FindAny(0, "k3"), nullptr);
+}
+
+// The prefetch path over the keyspace: a batch's cold values read ahead into this thread's
+// Loading Zone are what its commands get, with no synchronous read; a write racing a read ahead
+// wins (the zone's value is for a location the key no longer points to); keys the Host View holds
+// are not looked up, and resident keys found are learned into it.
+TEST_F(ColdKeyspaceTest, BatchesReadAheadIntoTheLoadingZone) {
+  std::unique_ptr<offload::HostView> view;
+  if (offload::StartDpdk().ok() && offload::HostView::Create(1024, &view).ok()) {
+    ks_.tier()->SetHostView(std::move(view));
+  }
+  DemoteAll();
+  ASSERT_TRUE(ks_.tier()->Flush().ok());  // on disk: nothing left in a batch in memory
+  std::unique_ptr<offload::Prefetcher> prefetcher;
+  ASSERT_TRUE(offload::Prefetcher::Create(64, 64, &prefetcher).ok());
+  ks_.tier()->AttachPrefetcher(prefetcher.get());
+  auto reap = [&](uint64_t want) {
+    pollfd p{prefetcher->event_fd(), POLLIN, 0};
+    ASSERT_EQ(poll(&p, 1, 10'000), 1);
+    std::vector<uint64_t> ready;
+    prefetcher->Reap([&](uint64_t waiter) { ready.push_back(waiter); });
+    EXPECT_EQ(ready, std::vector<uint64_t>{want});
+  };
+  std::vector<std::string> names;
+  for (int i = 0; i < 10; ++i) names.push_back("k" + std::to_string(i));
+  std::vector<Keyspace::KeyRef> keys;
+  for (const std::string& name : names) keys.push_back({0, name});
+  keys.push_back({0, "missing"});
+  EXPECT_EQ(ks_.ReadAhead(keys, 7, *prefetcher), 10u);
+  reap(7);
+  const uint64_t reads = Stats().reads;
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(StringValue(*ks_.Find(0, names[i], kT0)), ValueOf(i)) << i;
+  }
+  EXPECT_EQ(Stats().reads, reads);  // every value from the zone
+  EXPECT_EQ(Stats().prefetch.zone_hits, 10u);
+  ks_.PromoteReadCopies(kRoom);  // resident now; the view (if any) holds them
+  if (ks_.tier()->host_view() != nullptr) EXPECT_EQ(ks_.tier()->host_view()->size(), 10u);
+  EXPECT_EQ(ks_.ReadAhead(keys, 8, *prefetcher), 0u);  // resident: nothing to read
+
+  // A write lands while k20's read is in flight, and the key is demoted again elsewhere.
+  std::vector<Keyspace::KeyRef> k20 = {{0, "k20"}};
+  EXPECT_EQ(ks_.ReadAhead(k20, 9, *prefetcher), 1u);
+  ks_.Set(0, "k20", NewString(ValueOf(1000)));
+  ASSERT_TRUE(ks_.Demote(0, "k20"));
+  reap(9);
+  EXPECT_EQ(StringValue(*ks_.Find(0, "k20", kT0)), ValueOf(1000));
+  EXPECT_EQ(Stats().prefetch.zone_hits, 10u);
+  EXPECT_EQ(Stats().reads, reads + 1);  // the stale value was not taken: read synchronously
+  ks_.DropReadCopies();
+  if (ks_.tier()->host_view() != nullptr) {
+    // Resident keys a batch finds are learned; a deleted one leaves the view.
+    const size_t held = ks_.tier()->host_view()->size();
+    ks_.Set(0, "fresh", NewString(ValueOf(2000)));
+    std::vector<Keyspace::KeyRef> fresh = {{0, "fresh"}};
+    EXPECT_EQ(ks_.ReadAhead(fresh, 10, *prefetcher), 0u);
+    EXPECT_EQ(ks_.tier()->host_view()->size(), held + 1);
+    EXPECT_EQ(Stats().view_learned, 1u);
+    EXPECT_TRUE(ks_.Delete(0, "fresh"));
+    EXPECT_EQ(ks_.tier()->host_view()->size(), held);
+  }
+  ks_.tier()->DetachPrefetcher(prefetcher.get());
 }
 
 TEST_F(ColdKeyspaceTest, OnlyLongRawStringsAreDemoted) {
