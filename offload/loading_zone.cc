@@ -31,8 +31,23 @@ bool LoadingZone::Reclaim() {
   return true;
 }
 
+void LoadingZone::Recycle() {
+  const uint64_t tail = tail_.load(std::memory_order_relaxed);
+  for (uint64_t head = head_.load(std::memory_order_relaxed); head < tail; ++head) {
+    Entry& e = entries_[head % capacity_];
+    const uint64_t state = StateOf(e.word.load(std::memory_order_acquire));
+    const bool waiting = state == kProduced || state == kClaimed;
+    // A value not asked for while a quarter of the ring was put after it is dropped: left over
+    // (read ahead for a batch that found it elsewhere), it would lengthen every walk.
+    if (waiting && tail - head <= capacity_ / 4) break;
+    if (!Reclaim()) break;  // being copied
+  }
+}
+
 bool LoadingZone::Put(uint64_t digest, const TierLocation& at, uint32_t generation,
                       std::string value) {
+  // Consumers walk from head to tail: entries already taken leave the walk at once.
+  Recycle();
   const uint64_t tail = tail_.load(std::memory_order_relaxed);
   while (tail - head_.load(std::memory_order_relaxed) >= capacity_) {
     if (!Reclaim()) {

@@ -14,9 +14,10 @@
 // Entry states (a generation counter beside them makes a recycled entry's CAS fail):
 //   kEmpty -> kProduced (Put) -> kClaimed (a consumer won the CAS and copies the value)
 //          -> kTaken (copied); or kProduced -> kDropped (Put needed the room first).
-// The producer recycles kEmpty, kTaken and kDropped entries in ring order; a full zone drops its
-// oldest unclaimed value (prefetched and not asked for soon, it is likely not wanted) and refuses
-// only when that one is being copied.
+// The producer recycles kEmpty, kTaken and kDropped entries in ring order, and drops a value not
+// asked for while a quarter of the ring was put after it (prefetched and not asked for soon, it
+// is likely not wanted, and it would lengthen every consumer's walk); a full zone drops its
+// oldest unclaimed value and refuses only when that one is being copied.
 //
 // Thread safety: Put from the owner thread; CheckAndReturn and the counters from any thread.
 #pragma once
@@ -68,6 +69,10 @@ class LoadingZone {
   static uint64_t Pack(const TierLocation& at) { return uint64_t{at.segment} << 32 | at.size; }
   // The owner: makes the entry at head_ reusable if it can; false when it is being copied.
   bool Reclaim();
+  // The owner: moves head_ past the entries taken or dropped (and values left unasked-for a
+  // quarter of the ring ago), so consumers' walks (head to tail) cover the values still
+  // waiting, not the whole ring.
+  void Recycle();
 
   const uint32_t capacity_;
   std::unique_ptr<Entry[]> entries_;

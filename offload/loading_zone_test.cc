@@ -38,22 +38,25 @@ TEST(LoadingZone, AValueComesBackOnceForItsLocation) {
   EXPECT_EQ(zone.dropped(), 0u);
 }
 
-TEST(LoadingZone, AFullZoneDropsItsOldest) {
-  LoadingZone zone(8);
-  for (uint32_t i = 0; i < 8; ++i) ASSERT_TRUE(zone.Put(i, At(i), 0, ValueOf(i)));
+TEST(LoadingZone, ValuesLeftUnaskedForAreDropped) {
+  LoadingZone zone(16);  // a quarter of it: four values put after one not asked for drop it
+  for (uint32_t i = 0; i < 6; ++i) ASSERT_TRUE(zone.Put(i, At(i), 0, ValueOf(i)));
+  EXPECT_EQ(zone.dropped(), 1u);
   std::string value;
-  ASSERT_TRUE(zone.CheckAndReturn(0, At(0), 0, &value));  // room made by a consumer
-  for (uint32_t i = 8; i < 12; ++i) ASSERT_TRUE(zone.Put(i, At(i), 0, ValueOf(i)));
-  // Entry 0 was taken; 1, 2 and 3 were never asked for and made room.
-  EXPECT_EQ(zone.dropped(), 3u);
-  for (uint32_t i = 1; i < 4; ++i) EXPECT_FALSE(zone.CheckAndReturn(i, At(i), 0, &value)) << i;
+  EXPECT_FALSE(zone.CheckAndReturn(0, At(0), 0, &value));
   uint64_t held = 0;
-  for (uint32_t i = 4; i < 12; ++i) held += ValueOf(i).size();
-  EXPECT_EQ(zone.bytes(), held);  // what was dropped or taken no longer counts
-  for (uint32_t i = 4; i < 12; ++i) {
+  for (uint32_t i = 1; i < 6; ++i) held += ValueOf(i).size();
+  EXPECT_EQ(zone.bytes(), held);  // what was dropped no longer counts
+  // Values taken leave at once: nothing more is dropped while consumers keep up.
+  for (uint32_t i = 1; i < 6; ++i) {
     ASSERT_TRUE(zone.CheckAndReturn(i, At(i), 0, &value)) << i;
     EXPECT_EQ(value, ValueOf(i));
   }
+  for (uint32_t i = 6; i < 40; ++i) {
+    ASSERT_TRUE(zone.Put(i, At(i), 0, ValueOf(i)));
+    ASSERT_TRUE(zone.CheckAndReturn(i, At(i), 0, &value)) << i;
+  }
+  EXPECT_EQ(zone.dropped(), 1u);
   EXPECT_EQ(zone.bytes(), 0u);
 }
 

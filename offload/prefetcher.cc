@@ -44,7 +44,8 @@ bool Prefetcher::Read(uint64_t waiter, uint64_t digest, std::string_view key,
   }
   const uint32_t slot = free_.back();
   InFlight& read = slots_[slot];
-  if (read.buffer.size() < span.length) read.buffer = TierBuffer(span.length);
+  // A buffer per read, freed when it lands: what reads ahead hold stays within max_bytes.
+  read.buffer = TierBuffer(span.length);
   if (!ring_->Read(fd, read.buffer.data(), span.length, span.offset, slot)) {
     Bump(ring_full_);
     return false;
@@ -83,6 +84,7 @@ void Prefetcher::Landed(uint64_t slot, int result, absl::FunctionRef<void(uint64
     Bump(damaged_);
   }
   value_.clear();
+  read.buffer = TierBuffer();
   if (auto it = by_digest_.find(read.digest); it != by_digest_.end() && it->second == slot) {
     by_digest_.erase(it);
   }
@@ -106,6 +108,7 @@ Prefetcher::Stats Prefetcher::stats() const {
   s.damaged = damaged_.load(std::memory_order_relaxed);
   s.zone_full = zone_full_.load(std::memory_order_relaxed);
   s.zone_hits = zone_.hits();
+  s.zone_dropped = zone_.dropped();
   return s;
 }
 

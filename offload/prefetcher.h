@@ -59,13 +59,14 @@ class Prefetcher {
   void set_max_bytes(uint64_t bytes) { max_bytes_ = bytes; }
 
   struct Stats {
-    uint64_t reads = 0;      // submitted
-    uint64_t shared = 0;     // asks that joined a read already in flight
-    uint64_t ring_full = 0;  // asks refused: `depth` reads in flight, or max_bytes held
-    uint64_t landed = 0;     // values put in the zone
-    uint64_t damaged = 0;    // reads that failed or whose record did not check
-    uint64_t zone_full = 0;  // values dropped: the zone had no room
-    uint64_t zone_hits = 0;  // values commands took from the zone
+    uint64_t reads = 0;         // submitted
+    uint64_t shared = 0;        // asks that joined a read already in flight
+    uint64_t ring_full = 0;     // asks refused: `depth` reads in flight, or max_bytes held
+    uint64_t landed = 0;        // values put in the zone
+    uint64_t damaged = 0;       // reads that failed or whose record did not check
+    uint64_t zone_full = 0;     // values dropped: the zone had no room
+    uint64_t zone_hits = 0;     // values commands took from the zone
+    uint64_t zone_dropped = 0;  // values dropped unasked to make room in the zone
   };
   // Any thread.
   Stats stats() const;

@@ -56,6 +56,16 @@ class MemoryGuard {
     return limit > 0 && Counted() > static_cast<uint64_t>(limit);
   }
 
+  // Memory is well under the limit (an eighth of it free), or there is none: a value read back
+  // from the cold tier may come back into memory without pushing another value out. Eviction
+  // keeps memory just under the limit (the slack below), so OverLimit alone would let every
+  // cold read promote and demote another in its place: uniform reads over data larger than
+  // memory would turn each read into a write.
+  bool RoomToPromote() const {
+    int64_t limit = config_.maxmemory();
+    return limit <= 0 || Counted() < static_cast<uint64_t>(limit) / 8 * 7;
+  }
+
   enum class Outcome {
     kUnder,     // memory is under the limit
     kEvicting,  // still over after the step's time, keys going: the background goes on

@@ -287,6 +287,7 @@ void TieringSection(CommandContext& ctx, InfoBuilder& b) {
   b.Field("tier_loading_zone_puts", s.prefetch.landed);
   b.Field("tier_loading_zone_hits", s.prefetch.zone_hits);
   b.Field("tier_loading_zone_full", s.prefetch.zone_full);
+  b.Field("tier_loading_zone_dropped", s.prefetch.zone_dropped);
   b.Field("tier_reads", s.reads);  // synchronous: not prefetched, or not taken from the zone
   b.Field("tier_disk_reads", s.store.disk_reads);
   b.Field("tier_host_view", tier->host_view() != nullptr ? 1 : 0);

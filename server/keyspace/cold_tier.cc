@@ -257,6 +257,7 @@ ColdTier::Stats ColdTier::stats() const {
       s.prefetch.damaged += ps.damaged;
       s.prefetch.zone_full += ps.zone_full;
       s.prefetch.zone_hits += ps.zone_hits;
+      s.prefetch.zone_dropped += ps.zone_dropped;
     }
   }
   std::lock_guard lock(mu_);
