@@ -51,6 +51,7 @@ bool Prefetcher::Read(uint64_t waiter, uint64_t digest, std::string_view key,
     return false;
   }
   free_.pop_back();
+  ++queued_;
   in_flight_bytes_ += span.length;
   read.digest = digest;
   read.key.assign(key);
@@ -64,7 +65,11 @@ bool Prefetcher::Read(uint64_t waiter, uint64_t digest, std::string_view key,
   return true;
 }
 
-persistence::Status Prefetcher::Submit() { return ring_->Submit(); }
+persistence::Status Prefetcher::Submit() {
+  persistence::Status status = ring_->Submit();
+  if (status.ok()) queued_ = 0;
+  return status;
+}
 
 void Prefetcher::Reap(absl::FunctionRef<void(uint64_t waiter)> ready) {
   ring_->Reap([&](uint64_t cookie, int result) { Landed(cookie, result, ready); });

@@ -51,8 +51,9 @@ class Prefetcher {
   // Puts the values of the reads that landed in the zone, and calls ready(waiter) for each
   // waiter none of whose reads is left in flight.
   void Reap(absl::FunctionRef<void(uint64_t waiter)> ready);
-  // Reads in flight or queued.
+  // Reads in flight or queued; of them, queued and not yet submitted.
   unsigned in_flight() const { return ring_->in_flight(); }
+  unsigned queued() const { return queued_; }
   // The memory reads ahead may hold at once: what the zone holds plus the reads in flight. A
   // read that would pass it is refused (the command reads the value itself). The zone's values
   // are heap the server counts toward maxmemory, so the owner sizes this from it.
@@ -94,6 +95,7 @@ class Prefetcher {
   std::string value_;                                    // Reap's scratch
   uint64_t max_bytes_ = 16u << 20;
   uint64_t in_flight_bytes_ = 0;  // the spans being read
+  unsigned queued_ = 0;           // reads queued since the last Submit
   // Written by the owner, read by INFO from any thread.
   std::atomic<uint64_t> reads_{0}, shared_{0}, ring_full_{0}, landed_{0}, damaged_{0},
       zone_full_{0};

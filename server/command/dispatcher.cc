@@ -177,14 +177,29 @@ bool Dispatcher::WaitForColdValues(const Session& session, bool landed) {
   prefetcher_->set_max_bytes(
       maxmemory > 0 ? std::clamp<uint64_t>(maxmemory / 16, 64u << 10, kMaxReadAheadBytes)
                     : kMaxReadAheadBytes);
-  // Between batches the lock may still be held (the previous batch's): used as it is.
-  const bool took_lock = held_ == LockMode::kNone;
-  if (took_lock) Hold(LockMode::kShared);
+  // Between batches the lock may still be held (the previous batch's): used as it is. Else it
+  // is taken here and kept until SubmitColdReads, for every connection of the turn's group.
+  if (held_ == LockMode::kNone) {
+    Hold(LockMode::kShared);
+    locked_for_reads_ = true;
+  }
   const size_t reads = services_.keyspace.ReadAhead(needed_, session.id, *prefetcher_);
-  if (took_lock) Hold(LockMode::kNone);
   if (reads == 0) return false;
   Bump(stats_[Stat::kTierBatchesWaited]);
   return true;
+}
+
+void Dispatcher::SubmitColdReads() {
+  // Reads that fail to submit stay queued for the next submission.
+  if (prefetcher_ != nullptr && prefetcher_->queued() > 0) {
+    if (persistence::Status st = prefetcher_->Submit(); !st.ok()) {
+      log::Warning("Cold tier: submitting reads ahead: {}", st.message());
+    }
+  }
+  if (locked_for_reads_) {
+    locked_for_reads_ = false;
+    if (held_ == LockMode::kShared) Hold(LockMode::kNone);
+  }
 }
 
 int Dispatcher::cold_reads_fd() const {

@@ -52,6 +52,7 @@ class Dispatcher : public CommandRunner {
   size_t CollectKeys(const Session& session, std::span<const std::string_view> args) override;
   void PrefetchCollected() override;
   bool WaitForColdValues(const Session& session, bool landed) override;
+  void SubmitColdReads() override;
   int cold_reads_fd() const override;
   void ReapColdReads(absl::FunctionRef<void(uint64_t session_id)> landed) override;
   // One command from a client, replying through out (unless the client turned replies off).
@@ -121,6 +122,9 @@ class Dispatcher : public CommandRunner {
                    std::span<const std::string_view> args);
   std::unique_ptr<offload::Prefetcher> prefetcher_;
   bool prefetcher_attached_ = false;  // to the tier, from this dispatcher's thread
+  // WaitForColdValues took the shared lock, held until SubmitColdReads: the reads' segment
+  // files stay open until the kernel holds them.
+  bool locked_for_reads_ = false;
   offload::RequestParser request_parser_;
   std::vector<Keyspace::KeyRef> needed_;  // WaitForColdValues' scratch
   uint64_t log_seq_ = 0;                  // the last log record staged, committed by CommitLog

@@ -227,6 +227,7 @@ TEST_F(ColdKeyspaceTest, BatchesReadAheadIntoTheLoadingZone) {
   for (const std::string& name : names) keys.push_back({0, name});
   keys.push_back({0, "missing"});
   EXPECT_EQ(ks_.ReadAhead(keys, 7, *prefetcher), 10u);
+  ASSERT_TRUE(prefetcher->Submit().ok());  // the caller submits, still under the lock
   reap(7);
   const uint64_t reads = Stats().reads;
   for (int i = 0; i < 10; ++i) {
@@ -241,6 +242,7 @@ TEST_F(ColdKeyspaceTest, BatchesReadAheadIntoTheLoadingZone) {
   // A write lands while k20's read is in flight, and the key is demoted again elsewhere.
   std::vector<Keyspace::KeyRef> k20 = {{0, "k20"}};
   EXPECT_EQ(ks_.ReadAhead(k20, 9, *prefetcher), 1u);
+  ASSERT_TRUE(prefetcher->Submit().ok());
   ks_.Set(0, "k20", NewString(ValueOf(1000)));
   ASSERT_TRUE(ks_.Demote(0, "k20"));
   reap(9);

@@ -196,9 +196,6 @@ size_t Keyspace::ReadAhead(std::span<const KeyRef> keys, uint64_t waiter,
       ++queued;
     }
   }
-  // Submitted under the lock: no compaction closes a segment the reads name before the kernel
-  // holds its file. A failed submission leaves them queued for the next: the batch runs now.
-  if (queued > 0 && !prefetcher.Submit().ok()) return 0;
   return queued;
 }
 

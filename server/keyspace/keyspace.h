@@ -242,8 +242,9 @@ class Keyspace {
   void Prefetch(std::span<const KeyRef> keys) const;
   // shared. The prefetch of one batch (cold_tier.h): of these keys, whose values the batch
   // needs, those the Host View does not hold are looked up, and the reads of the cold ones on
-  // disk queued in prefetcher for waiter and submitted. Returns how many reads the batch waits
-  // for (0: it may run now).
+  // disk queued in prefetcher for waiter. Returns how many reads the batch waits for (0: it may
+  // run now). The caller submits them before it lets go of the lock: no compaction may close a
+  // segment file they name (its descriptor number could be reused) before the kernel holds it.
   size_t ReadAhead(std::span<const KeyRef> keys, uint64_t waiter,
                    offload::Prefetcher& prefetcher) const;
 

@@ -39,6 +39,9 @@ class CommandRunner {
   // (ReapColdReads names the session once they landed); false when it may run now. `landed`: the
   // batch waited already and its values are in this thread's Loading Zone; nothing is read.
   virtual bool WaitForColdValues(const Session& session, bool landed) = 0;
+  // Submits the reads the WaitForColdValues calls since the last submission started: one system
+  // call for a turn's connections. Must follow them before anything else runs on the thread.
+  virtual void SubmitColdReads() = 0;
   // Readable when cold reads landed; -1 without a tier.
   virtual int cold_reads_fd() const = 0;
   // Calls landed(session id) for each session whose batch's reads all landed.

@@ -241,6 +241,7 @@ void Connection::ProcessInput() {
       parse_ok = ParseBatch();
       CollectBatchKeys();
       const bool wait = runner.WaitForColdValues(*session_, /*landed=*/false);
+      runner.SubmitColdReads();
       runner.PrefetchCollected();
       if (wait) {
         batch_parse_ok_ = parse_ok;

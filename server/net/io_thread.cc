@@ -204,6 +204,8 @@ void IoThread::ProcessQueuedInput() {
       keys = it->second->PrepareBatch();
       conns.push_back(it->second.get());
     }
+    // The cold values the group's batches wait for go to the disk together.
+    runner_->SubmitColdReads();
     // Unpipelined clients send one command per read: across the turn's connections there is
     // still a batch whose cache misses can overlap.
     runner_->PrefetchCollected();
