@@ -10,7 +10,8 @@
 #   redis        Debian's redis-server, maxmemory MAXMEM, allkeys-lru (it answers only its hits)
 # Prints requests/s and server CPU per request (utime+stime from /proc/<pid>/stat), the ratio to
 # ordis-mem and (for ordis-tier) to ordis-sync, each server's share of GETs answered with a value,
-# and the tier's INFO afterwards.
+# and the tier's INFO afterwards. Then a skewed load (bench/skew_load: Zipf ZIPF over the keys,
+# -c 50 -P 16 and -P 1, closed loop) with its p50 and p99 latency, the same way.
 #
 #   bench/tier.sh [rounds]    KEYS=1000000 VALUE=512 MAXMEM=128mb by default
 #
@@ -25,6 +26,8 @@ maxmem=${MAXMEM:-128mb}
 # shellcheck source=bench/lib.sh
 source "$root/bench/lib.sh"
 build_ordis redis-server redis-tools
+skew_load=$(build_bench_target skew_load)
+zipf=${ZIPF:-0.99}
 make_workdir
 
 declare -A port=() pid=()
@@ -85,6 +88,27 @@ for round in $(seq 1 "$rounds"); do
 done
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
+# The skewed load: skew_load prints key=value pairs.
+declare -A srps=() scpu=() sp50=() sp99=() sanswered=()
+field() { tr ' ' '\n' | sed -n "s/^$1=//p"; }
+for round in $(seq 1 "$rounds"); do
+  for pipeline in 16 1; do
+    n=$((pipeline == 1 ? 100000 : 400000))
+    for s in "${servers[@]}"; do
+      t0=$(cpu_ticks "${pid[$s]}")
+      out=$("$skew_load" --port "${port[$s]}" --keys "$keys" --zipf "$zipf" --connections 50 \
+        --pipeline "$pipeline" --requests "$n" --seed "$round")
+      t1=$(cpu_ticks "${pid[$s]}")
+      srps[$pipeline,$s]+="$(echo "$out" | field rps) "
+      scpu[$pipeline,$s]+="$(us_per_request $((t1 - t0)) "$n") "
+      sp50[$pipeline,$s]+="$(echo "$out" | field p50_us) "
+      sp99[$pipeline,$s]+="$(echo "$out" | field p99_us) "
+      sanswered[$pipeline,$s]=$(awk -v h="$(echo "$out" | field hits)" -v n="$n" \
+        'BEGIN { printf "%.3f", h / n }')
+    done
+  done
+done
+
 printf '\n%d keys of %d bytes, maxmemory %s; uniform GET, -c 50, median of %d rounds\n\n' \
   "$keys" "$value" "$maxmem" "$rounds"
 printf '| server | pipeline | req/s | vs ordis-mem | vs ordis-sync | CPU us/req | vs ordis-mem | GETs answered |\n'
@@ -99,6 +123,21 @@ for pipeline in 16 1; do
       -v a="${answered[$pipeline,$s]}" \
       'BEGIN { vs = s == "ordis-tier" ? sprintf("%.2fx", r / sr) : "";
                printf "| %s | -P %s | %d | %.2fx | %s | %.2f | %.2fx | %s |\n", s, p, r, r / br, vs, c, c / bc, a }'
+  done
+done
+printf '\nZipf %s GETs (bench/skew_load), -c 50, median of %d rounds\n\n' "$zipf" "$rounds"
+printf '| server | pipeline | req/s | vs ordis-mem | vs ordis-sync | CPU us/req | p50 us | p99 us | GETs answered |\n'
+printf '|---|---|---|---|---|---|---|---|---|\n'
+for pipeline in 16 1; do
+  base_r=$(echo "${srps[$pipeline,ordis-mem]}" | median)
+  sync_r=$(echo "${srps[$pipeline,ordis-sync]}" | median)
+  for s in "${servers[@]}"; do
+    awk -v s="$s" -v p="$pipeline" -v r="$(echo "${srps[$pipeline,$s]}" | median)" -v br="$base_r" \
+      -v sr="$sync_r" -v c="$(echo "${scpu[$pipeline,$s]}" | median)" \
+      -v p50="$(echo "${sp50[$pipeline,$s]}" | median)" -v p99="$(echo "${sp99[$pipeline,$s]}" | median)" \
+      -v a="${sanswered[$pipeline,$s]}" \
+      'BEGIN { vs = s == "ordis-tier" ? sprintf("%.2fx", r / sr) : "";
+               printf "| %s | -P %s | %d | %.2fx | %s | %.2f | %d | %d | %s |\n", s, p, r, r / br, vs, c, p50, p99, a }'
   done
 done
 printf '\nordis-tier afterwards:\n'

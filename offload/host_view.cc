@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <mutex>
+#include <shared_mutex>
 #include <string>
 
 namespace ordis::offload {
@@ -30,7 +32,6 @@ persistence::Status HostView::Create(uint32_t entries, std::unique_ptr<HostView>
   params.key_len = sizeof(uint64_t);
   params.hash_func = DigestHash;
   params.socket_id = 0;
-  params.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY;
   rte_hash* table = rte_hash_create(&params);
   if (table == nullptr) {
     return persistence::Status::Error("Host View: rte_hash_create of " + std::to_string(entries) +
@@ -47,21 +48,22 @@ uint64_t HostView::Digest(std::string_view encoded_key) {
 }
 
 bool HostView::Add(uint64_t digest) {
-  std::lock_guard lock(writer_);
+  std::unique_lock lock(mu_);
   return rte_hash_add_key(table_, &digest) >= 0;
 }
 
 void HostView::Remove(uint64_t digest) {
-  std::lock_guard lock(writer_);
+  std::unique_lock lock(mu_);
   rte_hash_del_key(table_, &digest);
 }
 
 void HostView::Clear() {
-  std::lock_guard lock(writer_);
+  std::unique_lock lock(mu_);
   rte_hash_reset(table_);
 }
 
 void HostView::Lookup(std::span<const uint64_t> digests, std::span<bool> resident) const {
+  std::shared_lock lock(mu_);
   const void* keys[RTE_HASH_LOOKUP_BULK_MAX];
   int32_t positions[RTE_HASH_LOOKUP_BULK_MAX];
   for (size_t at = 0; at < digests.size(); at += RTE_HASH_LOOKUP_BULK_MAX) {
@@ -73,6 +75,7 @@ void HostView::Lookup(std::span<const uint64_t> digests, std::span<bool> residen
 }
 
 size_t HostView::size() const {
+  std::shared_lock lock(mu_);
   const int32_t n = rte_hash_count(table_);
   return n < 0 ? 0 : static_cast<size_t>(n);
 }

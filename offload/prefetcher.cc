@@ -104,6 +104,18 @@ void Prefetcher::Landed(uint64_t slot, int result, absl::FunctionRef<void(uint64
   free_.push_back(static_cast<uint32_t>(slot));
 }
 
+Prefetcher::Stats& Prefetcher::Stats::operator+=(const Stats& other) {
+  reads += other.reads;
+  shared += other.shared;
+  ring_full += other.ring_full;
+  landed += other.landed;
+  damaged += other.damaged;
+  zone_full += other.zone_full;
+  zone_hits += other.zone_hits;
+  zone_dropped += other.zone_dropped;
+  return *this;
+}
+
 Prefetcher::Stats Prefetcher::stats() const {
   Stats s;
   s.reads = reads_.load(std::memory_order_relaxed);

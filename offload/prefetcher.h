@@ -68,6 +68,7 @@ class Prefetcher {
     uint64_t zone_full = 0;     // values dropped: the zone had no room
     uint64_t zone_hits = 0;     // values commands took from the zone
     uint64_t zone_dropped = 0;  // values dropped unasked to make room in the zone
+    Stats& operator+=(const Stats& other);  // several threads' together
   };
   // Any thread.
   Stats stats() const;

@@ -248,17 +248,7 @@ ColdTier::Stats ColdTier::stats() const {
   s.view_full = view_full_.load(std::memory_order_relaxed);
   {
     std::lock_guard lock(prefetchers_mu_);
-    for (const offload::Prefetcher* p : prefetchers_) {
-      const offload::Prefetcher::Stats ps = p->stats();
-      s.prefetch.reads += ps.reads;
-      s.prefetch.shared += ps.shared;
-      s.prefetch.ring_full += ps.ring_full;
-      s.prefetch.landed += ps.landed;
-      s.prefetch.damaged += ps.damaged;
-      s.prefetch.zone_full += ps.zone_full;
-      s.prefetch.zone_hits += ps.zone_hits;
-      s.prefetch.zone_dropped += ps.zone_dropped;
-    }
+    for (const offload::Prefetcher* p : prefetchers_) s.prefetch += p->stats();
   }
   std::lock_guard lock(mu_);
   s.store = store_->stats();

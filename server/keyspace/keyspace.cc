@@ -125,29 +125,26 @@ Object* Keyspace::Find(int db, std::string_view key, int64_t now_ms,
   return obj;
 }
 
-Object* Keyspace::FindForWrite(int db, std::string_view key, int64_t now_ms) {
+Object* Keyspace::FindLive(int db, std::string_view key, int64_t now_ms) {
   Object* obj = Lookup(db, key);
-  if (obj == nullptr) return nullptr;
-  if (IsExpired(obj, now_ms)) {
-    DeleteExpired(db, key);
-    return nullptr;
-  }
-  if (obj->cold() && !PromoteOrLose(db, key, obj)) return nullptr;
+  if (obj == nullptr || !IsExpired(obj, now_ms)) return obj;
+  DeleteExpired(db, key);
+  return nullptr;
+}
+
+Object* Keyspace::FindForWrite(int db, std::string_view key, int64_t now_ms) {
+  Object* obj = FindLive(db, key, now_ms);
+  if (obj == nullptr || (obj->cold() && !PromoteOrLose(db, key, obj))) return nullptr;
   // The caller may change obj in place from here on.
   NotifyBeforeChange(db, key, obj);
   return obj;
 }
 
 Object* Keyspace::FindForReplace(int db, std::string_view key, int64_t now_ms) {
-  Object* obj = Lookup(db, key);
-  if (obj == nullptr) return nullptr;
-  if (IsExpired(obj, now_ms)) {
-    DeleteExpired(db, key);
-    return nullptr;
-  }
+  Object* obj = FindLive(db, key, now_ms);
   // A resident value may be changed in place from here on; a cold one is replaced by Set, which
   // tells the observer itself.
-  if (!obj->cold()) NotifyBeforeChange(db, key, obj);
+  if (obj != nullptr && !obj->cold()) NotifyBeforeChange(db, key, obj);
   return obj;
 }
 

@@ -328,6 +328,8 @@ class Keyspace {
   Db& PhysicalDb(int db) { return dbs_[physical_[db].load(std::memory_order_relaxed)]; }
   const Db& PhysicalDb(int db) const { return dbs_[physical_[db].load(std::memory_order_relaxed)]; }
   Object* Lookup(int db, std::string_view key) const;
+  // exclusive. The object at key, maybe cold, or nullptr; an expired key is deleted on sight.
+  Object* FindLive(int db, std::string_view key, int64_t now_ms);
   // The object at an encoded key ([db][space][key]: a tier record's key), or nullptr.
   Object* LookupEncoded(std::string_view encoded) const;
   // The TTL entry of obj (stored at key) is added, removed or re-pointed; obj->expire_at_ms names
