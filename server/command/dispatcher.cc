@@ -368,7 +368,17 @@ void Dispatcher::ApplyReported() {
 }
 
 void Dispatcher::EndBatch() {
-  if (!expired_.empty() || services_.keyspace.HasReadCopies()) {
+  Keyspace& ks = services_.keyspace;
+  if (expired_.empty() && held_ != LockMode::kExclusive && ks.HasReadCopies()) {
+    // Copies are made under the shared lock, which is held still: what they will promote is
+    // chosen under it, and a batch whose reads promote nothing never takes the exclusive lock.
+    if (held_ == LockMode::kNone) Hold(LockMode::kShared);
+    if (!ks.SelectReadPromotions([&] { return services_.memory.RoomToPromote(); })) {
+      Hold(LockMode::kNone);
+      return;
+    }
+  }
+  if (!expired_.empty() || ks.HasReadCopies()) {
     // Taking the lock applies them; holding it already, apply them here.
     if (held_ == LockMode::kExclusive) {
       ApplyReported();

@@ -16,6 +16,7 @@ struct HeldCopy {
   std::string record_key;
   offload::TierLocation from;
   bool promote;
+  bool selected = false;  // SelectPromotions kept it: PromoteCopies promotes it
 };
 
 // This thread's copies (of every tier: tests run several keyspaces in one process).
@@ -167,26 +168,51 @@ Object* ColdTier::Copy(std::string_view record_key, const Object& obj, bool prom
   return held;
 }
 
+namespace {
+
+// Whether copy c (of obj, found by its record key) is to be promoted; records its accesses on obj
+// and asks the doorkeeper `recent` (once: c remembers a yes).
+bool Select(HeldCopy& c, Object* obj, absl::FunctionRef<bool()> room,
+            std::span<std::atomic<uint64_t>> recent) {
+  if (c.selected) return true;
+  // Written, deleted, or promoted by an earlier copy since: nothing to do.
+  if (obj == nullptr || !obj->cold() || obj->cold_location() != c.from) return false;
+  // The reads' accesses were recorded on the copy: they count whether or not it is promoted.
+  obj->lfu.store(c.copy->lfu.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  obj->access_s.store(c.copy->access_s.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  if (!room()) {
+    // Readers of several threads may race on a slot: the doorkeeper only grows less exact.
+    const uint64_t hash = absl::HashOf(c.record_key) | 1;  // 0 marks an empty slot
+    std::atomic<uint64_t>& slot = recent[hash % recent.size()];
+    if (slot.exchange(hash, std::memory_order_relaxed) != hash) return false;
+    slot.store(0, std::memory_order_relaxed);
+  }
+  c.selected = true;
+  return true;
+}
+
+}  // namespace
+
+bool ColdTier::SelectPromotions(absl::FunctionRef<Object*(std::string_view record_key)> find,
+                                absl::FunctionRef<bool()> room) {
+  bool any = false;
+  std::erase_if(t_copies, [&](HeldCopy& c) {
+    if (c.owner != this) return false;
+    const bool keep = c.promote && Select(c, find(c.record_key), room, recent_reads());
+    any = any || keep;
+    return !keep;
+  });
+  return any;
+}
+
 void ColdTier::PromoteCopies(absl::FunctionRef<Object*(std::string_view record_key)> find,
                              absl::FunctionRef<bool()> room) {
   for (HeldCopy& c : t_copies) {
     if (c.owner != this || !c.promote) continue;
     Object* obj = find(c.record_key);
-    // Written, deleted, or promoted by an earlier copy since: nothing to do.
+    if (!Select(c, obj, room, recent_reads())) continue;
+    // A copy selected under the shared lock may have lost its object since.
     if (obj == nullptr || !obj->cold() || obj->cold_location() != c.from) continue;
-    // The reads' accesses were recorded on the copy: they count whether or not it is promoted.
-    obj->lfu.store(c.copy->lfu.load(std::memory_order_relaxed), std::memory_order_relaxed);
-    obj->access_s.store(c.copy->access_s.load(std::memory_order_relaxed),
-                        std::memory_order_relaxed);
-    if (!room()) {
-      const uint64_t hash = absl::HashOf(c.record_key) | 1;  // 0 marks an empty slot
-      uint64_t& slot = recent_reads_[hash % kRecentReads];
-      if (slot != hash) {
-        slot = hash;
-        continue;
-      }
-      slot = 0;
-    }
     IntText unused;
     MakeResident(c.record_key, obj, c.copy->StringBytes(&unused));
   }

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -98,6 +99,11 @@ class ColdTier {
   // write, while a hot value is not read from disk twice in a row.
   void PromoteCopies(absl::FunctionRef<Object*(std::string_view record_key)> find,
                      absl::FunctionRef<bool()> room);
+  // shared. PromoteCopies' choice made first, so that a batch whose reads promote nothing needs
+  // no exclusive lock: each copy's accesses go back to its object, and the copies not to be
+  // promoted are dropped. True when some remain (PromoteCopies promotes them).
+  bool SelectPromotions(absl::FunctionRef<Object*(std::string_view record_key)> find,
+                        absl::FunctionRef<bool()> room);
   bool HasCopies() const;  // this thread's
   void DropCopies();       // this thread's
   // exclusive. Cold obj is about to be freed: its record is garbage.
@@ -141,10 +147,13 @@ class ColdTier {
   const size_t min_value_size_;
   mutable std::mutex mu_;  // guards store_
   std::unique_ptr<offload::TierStore> store_;
-  // Hashes of record keys read from the tier lately, one per slot (exclusive lock): the second
-  // read finds its own (a doorkeeper, as TinyLFU's).
+  // Hashes of record keys read from the tier lately, one per slot: the second read finds its own
+  // (a doorkeeper, as TinyLFU's).
   static constexpr size_t kRecentReads = 4096;
-  std::vector<uint64_t> recent_reads_ = std::vector<uint64_t>(kRecentReads, 0);
+  std::unique_ptr<std::atomic<uint64_t>[]> recent_reads_ {
+    new std::atomic<uint64_t>[kRecentReads] {}
+  };
+  std::span<std::atomic<uint64_t>> recent_reads() { return {recent_reads_.get(), kRecentReads}; }
   std::atomic<bool> accepting_{true};
   std::atomic<uint64_t> cold_keys_{0};
   std::atomic<uint64_t> cold_bytes_{0};

@@ -128,6 +128,31 @@ TEST_F(ColdKeyspaceTest, OverTheLimitOnlyASecondReadPromotes) {
   EXPECT_EQ(ks_.FindAny(0, "k31")->lfu.load(), 42);
 }
 
+// The choice is made under the shared lock first: a batch whose reads would promote nothing
+// drops its copies there (their accesses recorded) and needs no exclusive lock; one with a
+// second read keeps that copy for PromoteReadCopies, which does not ask the doorkeeper again.
+TEST_F(ColdKeyspaceTest, PromotionsAreChosenUnderTheSharedLock) {
+  DemoteAll();
+  Object* copy = ks_.Find(0, "k40", kT0);
+  ASSERT_NE(copy, nullptr);
+  copy->access_s.store(777, std::memory_order_relaxed);
+  EXPECT_FALSE(ks_.SelectReadPromotions(kNoRoom));
+  EXPECT_FALSE(ks_.HasReadCopies());
+  EXPECT_EQ(ks_.FindAny(0, "k40")->access_s.load(), 777u);
+  ASSERT_NE(ks_.Find(0, "k40", kT0), nullptr);  // read again soon
+  ASSERT_NE(ks_.Find(0, "k41", kT0), nullptr);  // read once
+  EXPECT_TRUE(ks_.SelectReadPromotions(kNoRoom));
+  ks_.PromoteReadCopies(kNoRoom);
+  EXPECT_FALSE(ks_.FindAny(0, "k40")->cold());
+  EXPECT_TRUE(ks_.FindAny(0, "k41")->cold());
+  EXPECT_FALSE(ks_.HasReadCopies());
+  // With room, every copy is kept.
+  ASSERT_NE(ks_.Find(0, "k42", kT0), nullptr);
+  EXPECT_TRUE(ks_.SelectReadPromotions(kRoom));
+  ks_.PromoteReadCopies(kRoom);
+  EXPECT_FALSE(ks_.FindAny(0, "k42")->cold());
+}
+
 // Told of a cold key's deletion, an observer that keeps old values (a snapshot running) gets the
 // value, read for it and freed after; one that does not gets the cold object and no disk read.
 // Either way the deleting thread holds no copy (expiry and eviction threads never drop any).

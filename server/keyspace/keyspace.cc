@@ -164,6 +164,12 @@ const Object* Keyspace::Resident(int db, std::string_view key, const Object* obj
   return tier_->Copy(EncodeKey(db, key), *obj, /*promote=*/false);
 }
 
+bool Keyspace::SelectReadPromotions(absl::FunctionRef<bool()> room) {
+  if (tier_ == nullptr) return false;
+  return tier_->SelectPromotions(
+      [&](std::string_view record_key) { return LookupEncoded(record_key); }, room);
+}
+
 void Keyspace::PromoteReadCopies(absl::FunctionRef<bool()> room) {
   if (tier_ == nullptr) return;
   tier_->PromoteCopies([&](std::string_view record_key) { return LookupEncoded(record_key); },

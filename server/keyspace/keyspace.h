@@ -155,6 +155,9 @@ class Keyspace {
   // exclusive. Promotes what this thread's readers read cold (Find), as ColdTier::PromoteCopies
   // says (room: memory is under the limit), and drops its copies.
   void PromoteReadCopies(absl::FunctionRef<bool()> room);
+  // shared. ColdTier::SelectPromotions: true when some of this thread's copies are to be
+  // promoted (PromoteReadCopies, under the exclusive lock); the others are dropped.
+  bool SelectReadPromotions(absl::FunctionRef<bool()> room);
   // Any lock. This thread holds copies of cold values.
   bool HasReadCopies() const { return tier_ != nullptr && tier_->HasCopies(); }
   // Any lock. Drops this thread's copies (a scan done with them).
