@@ -8,6 +8,8 @@ import random
 import time
 import unittest
 
+import redis
+
 from harness import Err, ServerTestCase
 from persist_util import (AOF_DIR, MANIFEST, SNAPSHOT, PersistentTestCase, assert_same_data,
                           dump_all, fill_all_types, info_persistence, pipe_load, read_manifest,
@@ -180,6 +182,24 @@ class AofRoundTripTest(PersistentTestCase):
         self.assertEqual(r.mget(["key:%d" % i for i in sample]),
                          [b"%d" % (i * 10 + (i % 3 == 0)) for i in sample])
         print("\n200k-record log replayed in %.2fs" % t)
+
+
+class AofReplayOverMaxmemoryTest(PersistentTestCase):
+    server_args = ("--appendonly", "yes", "--appendfsync", "always",
+                   "--maxmemory-policy", "noeviction")
+
+    def test_replay_refuses_nothing_over_maxmemory(self):
+        """Every acknowledged write comes back even when the log holds more than maxmemory: as
+        redis-server 7.0, which loads 20000 keys under a 2 MB limit (a replay that refused OOM
+        kept 1420 of them, silently)."""
+        pipe_load(self.srv.port, (("SET", "k:%d" % i, "x" * 200) for i in range(20000)))
+        r = self.restart(list(self.server_args) + ["--maxmemory", "2mb"])
+        self.assertEqual(r.dbsize(), 20000)
+        self.assertEqual(r.get("k:19999"), b"x" * 200)
+        # And then, as Redis: over the limit with noeviction, writes are refused.
+        with self.assertRaises(redis.exceptions.ResponseError) as e:
+            r.set("another", "v")
+        self.assertIn("OOM", str(e.exception))
 
 
 class AofRewriteTest(PersistentTestCase):

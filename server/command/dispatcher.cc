@@ -314,10 +314,12 @@ void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
     return;
   }
   // maxmemory: make room first, whatever the command (as Redis); refuse what may grow memory when
-  // nothing more may go.
-  if (services_.memory.OverLimit()) {
+  // nothing more may go. Replaying the log refuses nothing (its commands were acknowledged; Redis
+  // loads without the check too), but still demotes to the cold tier as memory fills.
+  const bool replaying = names_ == Names::kOriginal;
+  if (services_.memory.OverLimit() && (!replaying || services_.keyspace.tier() != nullptr)) {
     Hold(LockMode::kExclusive);
-    if (services_.memory.Evict(NowMs()) == MemoryGuard::Outcome::kFull &&
+    if (services_.memory.Evict(NowMs()) == MemoryGuard::Outcome::kFull && !replaying &&
         MayGrowMemory(*spec, client)) {
       if (client.in_multi && spec->name == "exec") {
         DiscardTransaction(services_.keyspace, client);
