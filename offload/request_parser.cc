@@ -3,10 +3,16 @@
 namespace ordis::offload {
 
 void RequestParser::Add(int db, std::string_view key, KeyOp op) {
-  // Only a key's first use counts: later ones see what the batch did to it.
-  if (seen_.try_emplace({db, key}, uses_.size()).second) {
-    uses_.push_back({{db, key}, NeedsValue(op)});
+  auto [it, added] = seen_.try_emplace({db, key}, uses_.size());
+  if (added) {
+    uses_.push_back({{db, key}, NeedsValue(op), op == KeyOp::kOverwrite});
+    return;
   }
+  // Once the batch overwrote the key, its later uses see what the batch wrote.
+  Use& use = uses_[it->second];
+  if (use.overwritten) return;
+  use.needs_value = use.needs_value || NeedsValue(op);
+  use.overwritten = op == KeyOp::kOverwrite;
 }
 
 void RequestParser::BeginTransaction() { transaction_start_ = uses_.size(); }

@@ -3,12 +3,13 @@
 // fetched before the batch runs.
 //
 // The layer that knows the commands feeds it each command's keys in order, with how the command
-// uses each (KeyOp, from the command table's flags and Redis's key specs). A key's first use in
-// the batch decides: a read (or a write that depends on the old value) needs the value; a blind
-// overwrite or a delete does not, and neither does any later use of that key in the batch, which
-// sees what the batch wrote. Commands queued by a MULTI of the batch run, in order, at its EXEC;
-// a DISCARD drops them (their uses are forgotten). The caller feeds a transaction begun in an
-// earlier batch when its EXEC arrives.
+// uses each (KeyOp, from the command table's flags and Redis's key specs). A read (or a write
+// that depends on the old value) needs the value, unless the batch overwrote or deleted the key
+// before it: a blind overwrite or a delete needs nothing, and the uses after it see what the
+// batch wrote. Commands queued by a MULTI of the batch run, in order, at its EXEC; a DISCARD
+// drops them (the keys they named first are forgotten; what they did to keys named before stays,
+// costing at most a wasted read or one the command makes itself). The caller feeds a transaction
+// begun in an earlier batch when its EXEC arrives.
 //
 // Thread safety: none; one per I/O thread.
 #pragma once
@@ -31,9 +32,10 @@ enum class KeyOp : uint8_t {
   kMetadata,   // looks at the key's existence, type or size (EXISTS, TYPE, STRLEN)
 };
 
-// Whether a use of a key needs its value resident. kMetadata does too: the keyspace hands a
-// command a cold key's object only with its value.
-constexpr bool NeedsValue(KeyOp op) { return op != KeyOp::kOverwrite; }
+// Whether a use of a key needs its value resident. kMetadata does not: EXISTS, TYPE, TTL,
+// OBJECT and MEMORY USAGE read a cold key's header only (STRLEN, the exception, reads a cold
+// value synchronously).
+constexpr bool NeedsValue(KeyOp op) { return op == KeyOp::kRead || op == KeyOp::kReadWrite; }
 
 struct KeyUse {
   int db;
@@ -58,9 +60,10 @@ class RequestParser {
  private:
   struct Use {
     KeyUse key;
-    bool needs_value;
+    bool needs_value;  // a use before any overwrite reads it
+    bool overwritten;  // the batch replaced or deleted it: later uses need nothing
   };
-  std::vector<Use> uses_;  // in order, each key once (its first use)
+  std::vector<Use> uses_;  // in order of first use, each key once
   // Keys seen in the batch (db, key) -> index in uses_.
   absl::flat_hash_map<std::pair<int, std::string_view>, size_t> seen_;
   size_t transaction_start_ = SIZE_MAX;  // uses_.size() at MULTI, SIZE_MAX outside one

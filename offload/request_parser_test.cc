@@ -1,4 +1,4 @@
-// The request parser: a key's first use in the batch decides whether its value is needed, each
+// The request parser: a read needs the value unless the batch overwrote the key before it, each
 // key once and in order, and a discarded transaction's uses are forgotten.
 #include "offload/request_parser.h"
 
@@ -17,17 +17,19 @@ std::vector<std::string> Needed(RequestParser& parser) {
   return out;
 }
 
-TEST(RequestParser, AKeysFirstUseDecides) {
+TEST(RequestParser, ReadsBeforeAnOverwriteNeedTheValue) {
   RequestParser parser;
   parser.Add(0, "a", KeyOp::kRead);       // GET a
   parser.Add(0, "b", KeyOp::kOverwrite);  // SET b
   parser.Add(0, "b", KeyOp::kRead);       // GET b: sees the SET's value
   parser.Add(0, "a", KeyOp::kOverwrite);  // SET a: a was read first
   parser.Add(1, "b", KeyOp::kReadWrite);  // another database's b
-  parser.Add(0, "c", KeyOp::kMetadata);
+  parser.Add(0, "c", KeyOp::kMetadata);   // EXISTS c: its header only
+  parser.Add(0, "e", KeyOp::kMetadata);   // EXISTS e
+  parser.Add(0, "e", KeyOp::kRead);       // GET e: the EXISTS changed nothing, e is read
   parser.Add(0, "d", KeyOp::kReadWrite);
   parser.Add(0, "a", KeyOp::kRead);  // once
-  EXPECT_EQ(Needed(parser), (std::vector<std::string>{"0:a", "1:b", "0:c", "0:d"}));
+  EXPECT_EQ(Needed(parser), (std::vector<std::string>{"0:a", "1:b", "0:e", "0:d"}));
   parser.Clear();
   EXPECT_TRUE(parser.empty());
   parser.Add(0, "b", KeyOp::kRead);

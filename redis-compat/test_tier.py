@@ -91,6 +91,31 @@ class ColdTierTest(PersistentTestCase):
         self.assertGreater(tier["tier_promotions"], 0)
         self.assertGreater(tier["tier_garbage_bytes"], 0)
 
+    def test_commands_that_never_look_at_a_value_do_not_read_it(self):
+        r = self.r()
+        model = self.fill(r)
+        cold = self.tiering(r)["tier_cold_keys"]
+        self.assertGreater(cold, KEYS // 4)
+        self.assertTrue(r.expire("key:000002", 1000))  # promotes key:000002 (a write)
+        before = self.tiering(r)
+        keys = sorted(model)[:400]
+        self.assertEqual(r.exists(*keys), len(keys))
+        for k in keys[:100]:
+            self.assertEqual(r.type(k), b"string")
+            self.assertEqual(r.object("encoding", k), b"raw")
+            self.assertIn(r.ttl(k), (-1, 1000))
+        usage = [r.memory_usage(k) for k in keys]
+        after = self.tiering(r)
+        self.assertEqual(after["tier_reads"], before["tier_reads"])
+        self.assertEqual(after["tier_prefetch_reads"], before["tier_prefetch_reads"])
+        # Nor do deletions.
+        self.assertEqual(r.delete(*keys[200:300]), 100)
+        self.assertEqual(r.unlink(*keys[300:400]), 100)
+        self.assertEqual(self.tiering(r)["tier_reads"], before["tier_reads"])
+        # A cold key's MEMORY USAGE counts what is resident: not its value.
+        self.assertLess(min(usage), VALUE_SIZE)
+        self.assertGreater(max(usage), VALUE_SIZE)  # and a resident one its value too
+
     def test_batches_wait_for_cold_values_read_ahead(self):
         r = self.r()
         model = self.fill(r)

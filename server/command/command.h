@@ -39,6 +39,9 @@ enum Flag : uint32_t {
   kSharedLock = 1 << 12,
   // Not a Redis flag: MULTI EXEC DISCARD WATCH QUIT RESET run at once inside MULTI, never queued.
   kTransactionControl = 1 << 13,
+  // Not a Redis flag: reads only its keys' headers (existence, type, TTL), never their values, so
+  // the cold tier reads nothing ahead for it (TTL is a read in Redis's key specs).
+  kHeaderOnly = 1 << 14,
 };
 }  // namespace cmd
 

@@ -152,8 +152,9 @@ void Dispatcher::NoteKeyUses(const CommandSpec& spec, const ClientState& client,
     }
     return;
   }
+  const bool header_only = (spec.flags & cmd::kHeaderOnly) != 0;
   ForEachKeyAccess(spec, args, [&](size_t i, uint8_t access) {
-    request_parser_.Add(db, args[i], KeyOpOf(access));
+    request_parser_.Add(db, args[i], header_only ? offload::KeyOp::kMetadata : KeyOpOf(access));
   });
 }
 

@@ -82,7 +82,7 @@ enum class TtlQuery { kTtl, kPTtl, kExpireTime, kPExpireTime };
 
 // TTL/PTTL: remaining time; EXPIRETIME/PEXPIRETIME: absolute time. -2 missing, -1 no TTL.
 void TtlGeneric(CommandContext& ctx, TtlQuery query) {
-  Object* obj = LookupRead(ctx, ctx.args[1]);
+  Object* obj = LookupReadHeader(ctx, ctx.args[1]);
   if (obj == nullptr) {
     ctx.out.Integer(-2);
     return;
@@ -136,10 +136,10 @@ void RegisterExpireFamily(CommandTable* table) {
       {"pexpire", -3, kWrite | kFast, 1, 1, 1, CmdPExpire, "generic", "Set a key's time to live in milliseconds"},
       {"expireat", -3, kWrite | kFast, 1, 1, 1, CmdExpireAt, "generic", "Set the expiration for a key as a UNIX timestamp"},
       {"pexpireat", -3, kWrite | kFast, 1, 1, 1, CmdPExpireAt, "generic", "Set the expiration for a key as a UNIX timestamp specified in milliseconds"},
-      {"ttl", 2, kReadonly | kFast, 1, 1, 1, CmdTtl, "generic", "Get the time to live for a key in seconds"},
-      {"pttl", 2, kReadonly | kFast, 1, 1, 1, CmdPTtl, "generic", "Get the time to live for a key in milliseconds"},
-      {"expiretime", 2, kReadonly | kFast, 1, 1, 1, CmdExpireTime, "generic", "Get the expiration Unix timestamp for a key"},
-      {"pexpiretime", 2, kReadonly | kFast, 1, 1, 1, CmdPExpireTime, "generic", "Get the expiration Unix timestamp for a key in milliseconds"},
+      {"ttl", 2, kReadonly | kFast | kHeaderOnly, 1, 1, 1, CmdTtl, "generic", "Get the time to live for a key in seconds"},
+      {"pttl", 2, kReadonly | kFast | kHeaderOnly, 1, 1, 1, CmdPTtl, "generic", "Get the time to live for a key in milliseconds"},
+      {"expiretime", 2, kReadonly | kFast | kHeaderOnly, 1, 1, 1, CmdExpireTime, "generic", "Get the expiration Unix timestamp for a key"},
+      {"pexpiretime", 2, kReadonly | kFast | kHeaderOnly, 1, 1, 1, CmdPExpireTime, "generic", "Get the expiration Unix timestamp for a key in milliseconds"},
       {"persist", 2, kWrite | kFast, 1, 1, 1, CmdPersist, "generic", "Remove the expiration from a key"},
   });
   // clang-format on

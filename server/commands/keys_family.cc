@@ -61,7 +61,8 @@ std::string_view EncodingName(const Object& obj, const Config& config) {
 void Delete(CommandContext& ctx, FreeMode free) {
   int64_t deleted = 0;
   for (size_t i = 1; i < ctx.args.size(); ++i) {
-    if (ctx.keyspace().FindForWrite(ctx.db(), ctx.args[i], ctx.now_ms) != nullptr &&
+    // An expired key is deleted on sight and not counted; a cold value is not read to go.
+    if (ctx.keyspace().FindForReplace(ctx.db(), ctx.args[i], ctx.now_ms) != nullptr &&
         ctx.keyspace().Delete(ctx.db(), ctx.args[i], free)) {
       ++deleted;
     }
@@ -81,7 +82,7 @@ void CmdUnlink(CommandContext& ctx) { Delete(ctx, FreeMode::kLazy); }
 void CmdExists(CommandContext& ctx) {
   int64_t found = 0;
   for (size_t i = 1; i < ctx.args.size(); ++i) {
-    if (LookupRead(ctx, ctx.args[i]) != nullptr) ++found;
+    if (LookupReadHeader(ctx, ctx.args[i]) != nullptr) ++found;
   }
   ctx.out.Integer(found);
 }
@@ -91,7 +92,7 @@ void CmdTouch(CommandContext& ctx) { CmdExists(ctx); }
 
 // TYPE key
 void CmdType(CommandContext& ctx) {
-  Object* obj = ctx.keyspace().Find(ctx.db(), ctx.args[1], ctx.now_ms, ctx.expired);
+  Object* obj = ctx.keyspace().FindHeader(ctx.db(), ctx.args[1], ctx.now_ms, ctx.expired);
   ctx.out.SimpleString(obj == nullptr ? "none" : TypeName(obj->type()));
 }
 
@@ -228,7 +229,7 @@ void CmdObjectHelp(CommandContext& ctx) {
 
 // The object OBJECT <sub> key inspects, or nullptr after replying nil. Not an access.
 Object* ObjectTarget(CommandContext& ctx) {
-  Object* obj = ctx.keyspace().Find(ctx.db(), ctx.args[2], ctx.now_ms, ctx.expired);
+  Object* obj = ctx.keyspace().FindHeader(ctx.db(), ctx.args[2], ctx.now_ms, ctx.expired);
   if (obj == nullptr) ctx.out.NullBulk();
   return obj;
 }
@@ -277,10 +278,10 @@ void RegisterKeysFamily(CommandTable* table) {
       {"del", -2, kWrite, 1, -1, 1, CmdDel, "generic", "Delete a key"},
       {"unlink", -2, kWrite | kFast, 1, -1, 1, CmdUnlink, "generic",
        "Delete a key asynchronously in another thread. Otherwise it is just as DEL, but non blocking."},
-      {"exists", -2, kReadonly | kFast, 1, -1, 1, CmdExists, "generic", "Determine if a key exists"},
-      {"touch", -2, kReadonly | kFast, 1, -1, 1, CmdTouch, "generic",
+      {"exists", -2, kReadonly | kFast | kHeaderOnly, 1, -1, 1, CmdExists, "generic", "Determine if a key exists"},
+      {"touch", -2, kReadonly | kFast | kHeaderOnly, 1, -1, 1, CmdTouch, "generic",
        "Alters the last access time of a key(s). Returns the number of existing keys specified."},
-      {"type", 2, kReadonly | kFast, 1, 1, 1, CmdType, "generic", "Determine the type stored at key"},
+      {"type", 2, kReadonly | kFast | kHeaderOnly, 1, 1, 1, CmdType, "generic", "Determine the type stored at key"},
       {"rename", 3, kWrite, 1, 2, 1, CmdRename, "generic", "Rename a key"},
       {"renamenx", 3, kWrite | kFast, 1, 2, 1, CmdRenameNx, "generic",
        "Rename a key, only if the new key does not exist"},

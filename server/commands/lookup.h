@@ -25,9 +25,8 @@ inline void RecordAccess(CommandContext& ctx, Object* obj) {
   obj->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
 }
 
-// A read lookup: counts a hit or miss and records the access.
-inline Object* LookupRead(CommandContext& ctx, std::string_view key) {
-  Object* obj = ctx.keyspace().Find(ctx.db(), key, ctx.now_ms, ctx.expired);
+// Counts a read lookup's hit or miss and records the access.
+inline Object* CountRead(CommandContext& ctx, Object* obj) {
   ThreadStats& stats = ctx.stats();
   if (obj == nullptr) {
     Bump(stats[Stat::kKeyspaceMisses]);
@@ -36,6 +35,17 @@ inline Object* LookupRead(CommandContext& ctx, std::string_view key) {
     RecordAccess(ctx, obj);
   }
   return obj;
+}
+
+// A read lookup: counts a hit or miss and records the access.
+inline Object* LookupRead(CommandContext& ctx, std::string_view key) {
+  return CountRead(ctx, ctx.keyspace().Find(ctx.db(), key, ctx.now_ms, ctx.expired));
+}
+
+// The same for a command that never looks at the value (EXISTS, TTL): the object may be cold
+// (Keyspace::FindHeader), and no cold value is read for it.
+inline Object* LookupReadHeader(CommandContext& ctx, std::string_view key) {
+  return CountRead(ctx, ctx.keyspace().FindHeader(ctx.db(), key, ctx.now_ms, ctx.expired));
 }
 
 // The collection of type t at key for a write command. A missing key yields a new empty object

@@ -27,7 +27,8 @@ void CmdMemoryUsage(CommandContext& ctx) {
     ctx.out.Error(errors::kSyntax);
     return;
   }
-  Object* obj = ctx.keyspace().Find(ctx.db(), ctx.args[2], ctx.now_ms, ctx.expired);
+  // A cold key counts what is resident: its object and index entries, not its value.
+  Object* obj = ctx.keyspace().FindHeader(ctx.db(), ctx.args[2], ctx.now_ms, ctx.expired);
   if (obj == nullptr) {
     ctx.out.NullBulk();
     return;

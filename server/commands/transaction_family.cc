@@ -62,7 +62,7 @@ void CmdWatch(CommandContext& ctx) {
     // Register before reading the key: a write after this point marks us dirty. (Under the shared
     // lock no write runs in between, so the expiry state read next is the one at registration.)
     std::vector<ExpiredKey> expired;
-    Object* obj = ctx.keyspace().Find(entry.first, entry.second, ctx.now_ms, &expired);
+    Object* obj = ctx.keyspace().FindHeader(entry.first, entry.second, ctx.now_ms, &expired);
     ctx.keyspace().watches().Watch(entry.first, entry.second, &c.watch, !expired.empty());
     ctx.expired->insert(ctx.expired->end(), expired.begin(), expired.end());
     if (obj != nullptr && obj->has_ttl()) c.watched_with_ttl.push_back(entry);

@@ -205,6 +205,25 @@ TEST_F(ColdKeyspaceTest, WritersPromoteInPlace) {
   ks_.DropReadCopies();
 }
 
+TEST_F(ColdKeyspaceTest, HeadersOfColdKeysAreReadWithoutTheirValues) {
+  DemoteAll();
+  const uint64_t reads = Stats().reads;
+  Object* obj = ks_.FindHeader(0, "k5", kT0);
+  ASSERT_NE(obj, nullptr);
+  EXPECT_TRUE(obj->cold());
+  EXPECT_EQ(obj->type(), ObjType::kString);
+  EXPECT_EQ(obj->expire_at_ms(), kT0 + 100000);
+  EXPECT_FALSE(ks_.HasReadCopies());
+  EXPECT_EQ(Stats().reads, reads);
+  // An expired key is reported, as Find reports it.
+  std::vector<ExpiredKey> expired;
+  EXPECT_EQ(ks_.FindHeader(0, "k5", kT0 + 200000, &expired), nullptr);
+  ASSERT_EQ(expired.size(), 1u);
+  EXPECT_EQ(expired[0].key, "k5");
+  // What is resident of a cold key: no value.
+  EXPECT_LT(Keyspace::MemoryUsage("k4", *ks_.FindHeader(0, "k4", kT0)), ValueOf(4).size());
+}
+
 TEST_F(ColdKeyspaceTest, ReplacingAColdValueDoesNotReadIt) {
   DemoteAll();
   const uint64_t reads = Stats().reads;

@@ -113,15 +113,18 @@ Object* Keyspace::LookupEncoded(std::string_view encoded) const {
   return h ? ToObject(*h) : nullptr;
 }
 
+Object* Keyspace::FindHeader(int db, std::string_view key, int64_t now_ms,
+                             std::vector<ExpiredKey>* expired) const {
+  Object* obj = Lookup(db, key);
+  if (obj == nullptr || !IsExpired(obj, now_ms)) return obj;
+  if (expired != nullptr) expired->push_back({db, std::string(key)});
+  return nullptr;
+}
+
 Object* Keyspace::Find(int db, std::string_view key, int64_t now_ms,
                        std::vector<ExpiredKey>* expired) const {
-  Object* obj = Lookup(db, key);
-  if (obj == nullptr) return nullptr;
-  if (IsExpired(obj, now_ms)) {
-    if (expired != nullptr) expired->push_back({db, std::string(key)});
-    return nullptr;
-  }
-  if (obj->cold()) return tier_->Copy(EncodeKey(db, key), *obj, /*promote=*/true);
+  Object* obj = FindHeader(db, key, now_ms, expired);
+  if (obj != nullptr && obj->cold()) return tier_->Copy(EncodeKey(db, key), *obj, /*promote=*/true);
   return obj;
 }
 

@@ -130,6 +130,11 @@ class Keyspace {
   // PromoteReadCopies or DropReadCopies; nullptr if its record cannot be read.
   Object* Find(int db, std::string_view key, int64_t now_ms,
                std::vector<ExpiredKey>* expired = nullptr) const;
+  // shared. As Find, but a cold object comes as it is ("may be cold": header, type, TTL and
+  // access fields valid, value not), read from nowhere: for commands that never look at the
+  // value (EXISTS, TYPE, TTL, OBJECT, MEMORY USAGE, WATCH).
+  Object* FindHeader(int db, std::string_view key, int64_t now_ms,
+                     std::vector<ExpiredKey>* expired = nullptr) const;
   // exclusive. As Find, but deletes an expired key on sight, and promotes a cold value (a key
   // whose record cannot be read is deleted).
   Object* FindForWrite(int db, std::string_view key, int64_t now_ms);
