@@ -133,29 +133,28 @@ void Dispatcher::PrefetchCollected() {
 
 void Dispatcher::NoteKeyUses(const CommandSpec& spec, const ClientState& client, int db,
                              std::span<const std::string_view> args) {
-  if (spec.flags & cmd::kTransactionControl) {
-    if (spec.name == "multi") request_parser_.BeginTransaction();
-    if (spec.name == "discard") request_parser_.DiscardTransaction();
-    if (spec.name == "exec") {
-      // A transaction begun in an earlier batch: its queued commands run now.
-      if (client.in_multi) {
-        for (const std::vector<std::string>& queued : client.queued) {
-          argv_.assign(queued.begin(), queued.end());
-          if (const CommandSpec* q = Lookup(argv_[0]); q != nullptr) {
-            ForEachKeyAccess(*q, argv_, [&](size_t i, uint8_t access) {
-              request_parser_.Add(db, argv_[i], KeyOpOf(access));
-            });
-          }
-        }
-      }
-      request_parser_.ExecTransaction();
-    }
+  auto note = [&](const CommandSpec& command, std::span<const std::string_view> command_args) {
+    const bool header_only = (command.flags & cmd::kHeaderOnly) != 0;
+    ForEachKeyAccess(command, command_args, [&](size_t i, uint8_t access) {
+      request_parser_.Add(db, command_args[i],
+                          header_only ? offload::KeyOp::kMetadata : KeyOpOf(access));
+    });
+  };
+  if (!(spec.flags & cmd::kTransactionControl)) {
+    note(spec, args);
     return;
   }
-  const bool header_only = (spec.flags & cmd::kHeaderOnly) != 0;
-  ForEachKeyAccess(spec, args, [&](size_t i, uint8_t access) {
-    request_parser_.Add(db, args[i], header_only ? offload::KeyOp::kMetadata : KeyOpOf(access));
-  });
+  if (spec.name == "multi") request_parser_.BeginTransaction();
+  if (spec.name == "discard") request_parser_.DiscardTransaction();
+  if (spec.name != "exec") return;
+  // A transaction begun in an earlier batch: its queued commands run now.
+  if (client.in_multi) {
+    for (const std::vector<std::string>& queued : client.queued) {
+      argv_.assign(queued.begin(), queued.end());
+      if (const CommandSpec* q = Lookup(argv_[0]); q != nullptr) note(*q, argv_);
+    }
+  }
+  request_parser_.ExecTransaction();
 }
 
 bool Dispatcher::WaitForColdValues(const Session& session, bool landed) {

@@ -171,12 +171,13 @@ Object* ColdTier::Copy(std::string_view record_key, const Object& obj, bool prom
 namespace {
 
 // Whether copy c (of obj, found by its record key) is to be promoted; records its accesses on obj
-// and asks the doorkeeper `recent` (once: c remembers a yes).
+// and asks the doorkeeper `recent` (once: c remembers a yes, but not that obj still holds it).
 bool Select(HeldCopy& c, Object* obj, absl::FunctionRef<bool()> room,
             std::span<std::atomic<uint64_t>> recent) {
-  if (c.selected) return true;
-  // Written, deleted, or promoted by an earlier copy since: nothing to do.
+  // Written, deleted, or promoted by an earlier copy since (under the shared lock, too, after
+  // SelectPromotions kept it): nothing to do.
   if (obj == nullptr || !obj->cold() || obj->cold_location() != c.from) return false;
+  if (c.selected) return true;
   // The reads' accesses were recorded on the copy: they count whether or not it is promoted.
   obj->lfu.store(c.copy->lfu.load(std::memory_order_relaxed), std::memory_order_relaxed);
   obj->access_s.store(c.copy->access_s.load(std::memory_order_relaxed), std::memory_order_relaxed);
@@ -211,8 +212,6 @@ void ColdTier::PromoteCopies(absl::FunctionRef<Object*(std::string_view record_k
     if (c.owner != this || !c.promote) continue;
     Object* obj = find(c.record_key);
     if (!Select(c, obj, room, recent_reads())) continue;
-    // A copy selected under the shared lock may have lost its object since.
-    if (obj == nullptr || !obj->cold() || obj->cold_location() != c.from) continue;
     IntText unused;
     MakeResident(c.record_key, obj, c.copy->StringBytes(&unused));
   }
