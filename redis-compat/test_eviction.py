@@ -448,9 +448,13 @@ class ZipfHitRateTest(EvictionChecks, unittest.TestCase):
                                                                   self.sequence)
         print("%s: redis-server's hit rate %.4f with %d keys held" % (policy, redis_rate, redis_keys))
         self.assertEqual(redis_refused, [])
-        # The comparison is fair only if both caches hold about as many keys. (Redis holds a few
-        # hundred fewer than its room: its query and reply buffers count in used_memory.)
-        self.assertLess(abs(keys - redis_keys), ZIPF_ROOM_KEYS * 0.15,
+        # The comparison is fair only if ordis's cache is not the bigger one: holding more keys
+        # would raise its hit rate for that reason alone. (Redis holds a few hundred fewer than
+        # its room: its query and reply buffers count in used_memory.) Holding fewer only lowers
+        # ordis's rate, which must still come within 3 points; how few it may hold is the floor
+        # above. (A two-sided bound of 750 keys failed twice in clean CI runs, ordis 768 below:
+        # the index's write buffers are a larger share of a 1 MB cache than of any real one.)
+        self.assertLess(keys - redis_keys, ZIPF_ROOM_KEYS * 0.15,
                         "%s: ordis held %d keys, redis-server %d" % (policy, keys, redis_keys))
         self.assertLessEqual(abs(rate - redis_rate), 0.03,
                              "%s: hit rate %.4f, redis-server's %.4f" % (policy, rate, redis_rate))
