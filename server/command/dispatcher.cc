@@ -470,6 +470,93 @@ void Dispatcher::RunSpec(const CommandSpec& spec, ClientState& client, resp::Wri
   }
 }
 
+scripting::LuaEngine& Dispatcher::lua() {
+  const uint64_t generation = services_.scripts.generation();
+  if (lua_ == nullptr) {
+    lua_ = std::make_unique<scripting::LuaEngine>();
+    lua_->Reset(generation);
+  } else if (lua_->generation() != generation) {
+    lua_->Reset(generation);
+  }
+  return *lua_;
+}
+
+class Dispatcher::ScriptCaller : public scripting::CommandCaller {
+ public:
+  ScriptCaller(Dispatcher& dispatcher, const ScriptRun& run) : dispatcher_(dispatcher), run_(run) {}
+  void Call(std::span<const std::string_view> args, resp::Writer& out) override {
+    dispatcher_.CallFromScript(run_, out, args);
+  }
+
+ private:
+  Dispatcher& dispatcher_;
+  const ScriptRun& run_;
+};
+
+void Dispatcher::RunScript(ClientState& client, const ScriptRun& run,
+                           std::span<const std::string_view> keys,
+                           std::span<const std::string_view> argv, resp::Writer& out) {
+  // The script's commands run as client's user, from client's db; a SELECT among them stays
+  // the script's (Redis 7).
+  script_client_.db.store(client.db.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  script_client_.user = client.user;
+  script_client_.authenticated = true;
+  script_client_.protocol.store(2, std::memory_order_relaxed);
+  // Its changes are one record of the log, as EXEC's (inside EXEC, part of EXEC's record).
+  CommandLog* aof = services_.durability.log();
+  const bool group = aof != nullptr && !in_exec_;
+  if (group) aof->BeginGroup();
+  ScriptCaller caller(*this, run);
+  lua().Run(run.name, keys, argv, caller, out);
+  if (group) {
+    log_seq_ = std::max(log_seq_, aof->EndGroup());
+    log_ = aof;
+  }
+}
+
+void Dispatcher::CallFromScript(const ScriptRun& run, resp::Writer& out,
+                                std::span<const std::string_view> args) {
+  const CommandSpec* spec = Lookup(args[0]);
+  if (spec != nullptr && !spec->subcommands.empty() && args.size() >= 2) {
+    spec = CommandTable::FindSubcommand(*spec, args[1]);
+  }
+  if (spec == nullptr) {
+    out.Error(errors::kScriptUnknownCommand);
+    return;
+  }
+  if (!ArityOk(*spec, args.size())) {
+    out.Error(errors::kScriptWrongArity);
+    return;
+  }
+  if (spec->flags & cmd::kNoScript) {
+    out.Error(errors::kScriptNotAllowed);
+    return;
+  }
+  if (!AclAllows(script_client_, *spec)) {
+    std::string_view denial = AclDenial(*spec, script_client_, args, acl::LogContext::kLua);
+    if (denial == kUserDeleted) {
+      out.Error(errors::kNoAuth);
+      return;
+    }
+    if (!denial.empty()) {
+      out.Error(denial == errors::kNoPermKey       ? errors::kScriptNoPermKey
+                : denial == errors::kNoPermChannel ? errors::kScriptNoPermChannel
+                                                   : errors::kScriptNoPermCommand);
+      return;
+    }
+  }
+  if ((spec->flags & cmd::kWrite) && run.read_only) {
+    out.Error(errors::kScriptWriteInReadOnly);
+    return;
+  }
+  if ((spec->flags & cmd::kDenyOom) && !run.flags.allow_oom && services_.memory.OverLimit() &&
+      services_.memory.Evict(NowMs()) == MemoryGuard::Outcome::kFull) {
+    out.Error(errors::kOom);
+    return;
+  }
+  RunSpec(*spec, script_client_, out, args, NowUs(), Locking::kHeld);
+}
+
 void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
   Keyspace& ks = services_.keyspace;
   Hold(LockMode::kExclusive);  // released by the batch's EndBatch()
@@ -492,6 +579,7 @@ void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
   // The transaction is one record of the log: a torn tail drops it whole.
   CommandLog* aof = services_.durability.log();
   if (aof != nullptr) aof->BeginGroup();
+  in_exec_ = true;
   for (const auto& queued : client.queued) {
     argv_.assign(queued.begin(), queued.end());
     const CommandSpec* spec = Lookup(argv_[0]);
@@ -516,6 +604,7 @@ void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
     }
     RunSpec(*spec, client, out, argv_, now_us, Locking::kHeld);
   }
+  in_exec_ = false;
   if (aof != nullptr) {
     log_seq_ = std::max(log_seq_, aof->EndGroup());
     log_ = aof;

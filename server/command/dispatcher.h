@@ -18,10 +18,13 @@
 #include "resp/out_buffer.h"
 #include "server/acl/log.h"
 #include "server/acl/user.h"
+#include "server/command/client_state.h"
 #include "server/command/command.h"
 #include "server/command/command_table.h"
 #include "server/command/services.h"
 #include "server/net/command_sink.h"
+#include "server/scripting/lua_engine.h"
+#include "server/scripting/script.h"
 #include "server/stats/stats.h"
 
 namespace ordis::server {
@@ -44,6 +47,22 @@ class Dispatcher : public CommandRunner {
 
   // EXEC: runs the queued commands of client under the exclusive lock, replying with an array.
   void ExecQueued(ClientState& client, resp::Writer& out);
+
+  // A script's run (EVAL, EVALSHA, FCALL and their _RO forms).
+  struct ScriptRun {
+    std::string_view name;  // what its errors name: the SHA-1 (or the function)
+    scripting::ScriptFlags flags;
+    bool read_only = false;  // an _RO command or a no-writes script: writes are refused
+  };
+  // This thread's Lua engine, current with the script cache (reset by a SCRIPT FLUSH since).
+  scripting::LuaEngine& lua();
+  // Runs the script compiled in lua() as run.name for client, under the exclusive lock its
+  // command's flags took: redis.call runs commands as Redis runs a script's (refusing noscript
+  // ones, writes of read-only scripts, denyoom ones over maxmemory, what client's user may not
+  // run), on a client of its own that starts in client's db, and the log records what they
+  // changed as one record. Replies with the script's result.
+  void RunScript(ClientState& client, const ScriptRun& run, std::span<const std::string_view> keys,
+                 std::span<const std::string_view> argv, resp::Writer& out);
 
   // CommandRunner: the I/O layer's view. Sessions are the ClientStates the CommandSink made (or,
   // replaying the log, a ClientState of its own).
@@ -101,6 +120,11 @@ class Dispatcher : public CommandRunner {
   // whose queue holds a denyoom command.
   bool MayGrowMemory(const CommandSpec& spec, const ClientState& client) const;
 
+  class ScriptCaller;
+  // One redis.call of the running script.
+  void CallFromScript(const ScriptRun& run, resp::Writer& out,
+                      std::span<const std::string_view> args);
+
   const CommandTable& commands_;
   const Services& services_;
   ThreadStats& stats_;
@@ -126,9 +150,12 @@ class Dispatcher : public CommandRunner {
   // files stay open until the kernel holds them.
   bool locked_for_reads_ = false;
   offload::RequestParser request_parser_;
-  std::vector<Keyspace::KeyRef> needed_;  // WaitForColdValues' scratch
-  uint64_t log_seq_ = 0;                  // the last log record staged, committed by CommitLog
-  CommandLog* log_ = nullptr;             // the log it went to (logs outlive appendonly no)
+  std::vector<Keyspace::KeyRef> needed_;       // WaitForColdValues' scratch
+  std::unique_ptr<scripting::LuaEngine> lua_;  // made by the thread's first script
+  ClientState script_client_;                  // what a script's commands run as
+  bool in_exec_ = false;                       // EXEC's group of the log is open
+  uint64_t log_seq_ = 0;                       // the last log record staged, committed by CommitLog
+  CommandLog* log_ = nullptr;                  // the log it went to (logs outlive appendonly no)
 };
 
 }  // namespace ordis::server

@@ -77,6 +77,27 @@ inline constexpr std::string_view kExecAbort =
     "EXECABORT Transaction discarded because of previous errors.";
 inline constexpr std::string_view kOom = "OOM command not allowed when used memory > 'maxmemory'.";
 inline constexpr std::string_view kNoSuchClient = "ERR No such client";
+// Scripts (EVAL, FCALL) and the commands they call.
+inline constexpr std::string_view kScriptUnknownCommand =
+    "ERR Unknown Redis command called from script";
+inline constexpr std::string_view kScriptWrongArity =
+    "ERR Wrong number of args calling Redis command from script";
+inline constexpr std::string_view kScriptNotAllowed =
+    "ERR This Redis command is not allowed from script";
+inline constexpr std::string_view kScriptWriteInReadOnly =
+    "ERR Write commands are not allowed from read-only scripts.";
+inline constexpr std::string_view kScriptNoPermCommand =
+    "ERR The user executing the script can't run this command or subcommand";
+inline constexpr std::string_view kScriptNoPermKey =
+    "ERR The user executing the script can't access at least one of the keys mentioned in the "
+    "command";
+inline constexpr std::string_view kScriptNoPermChannel =
+    "ERR The user executing the script can't publish to the channel mentioned in the command";
+inline constexpr std::string_view kScriptWriteFlagInRo =
+    "ERR Can not execute a script with write flag using *_ro command.";
+inline constexpr std::string_view kNoScript = "NOSCRIPT No matching script. Please use EVAL.";
+inline constexpr std::string_view kNumKeysNegative = "ERR Number of keys can't be negative";
+inline constexpr std::string_view kNotBusy = "NOTBUSY No scripts in execution right now.";
 inline constexpr std::string_view kClientNameSpaces =
     "ERR Client names cannot contain spaces, newlines or special characters.";
 inline constexpr std::string_view kNoConfigFile = "ERR The server is running without a config file";

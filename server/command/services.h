@@ -13,6 +13,7 @@
 #include "server/config/config.h"
 #include "server/keyspace/keyspace.h"
 #include "server/keyspace/scan_cursors.h"
+#include "server/scripting/script_cache.h"
 #include "server/stats/stats.h"
 
 namespace ordis::server {
@@ -37,6 +38,7 @@ struct Services {
   acl::Users& users;
   acl::AclLog& acl_log;
   MemoryGuard& memory;
+  scripting::ScriptCache& scripts;
 
   // True iff the default user needs a password (it has none, or it is off): clients then start
   // unauthenticated. Not on the hot path: authenticated clients never ask.

@@ -342,7 +342,7 @@ void RegisterConnectionFamily(CommandTable* table) {
        "connection", "Handshake with Redis"},
       {"select", 2, kFast | kLoading | kStale, 0, 0, 0, CmdSelect, "connection",
        "Change the selected database for the current connection"},
-      {"quit", -1, kNoAuth | kFast | kTransactionControl | kLoading | kStale, 0, 0, 0, CmdQuit, "connection",
+      {"quit", -1,kNoScript | kNoAuth | kFast | kTransactionControl | kLoading | kStale, 0, 0, 0, CmdQuit, "connection",
        "Close the connection"},
       {"reset", 1, kNoAuth | kFast | kTransactionControl | kNoScript | kLoading | kStale, 0, 0, 0, CmdReset,
        "connection", "Reset the connection"},

@@ -1,0 +1,179 @@
+// Scripting: EVAL EVALSHA EVAL_RO EVALSHA_RO and SCRIPT LOAD|EXISTS|FLUSH|KILL|HELP.
+//
+// A script runs under the keyspace's exclusive lock (its commands' flags ask for it), so no other
+// client's command interleaves with it on any thread. Each I/O thread has a Lua engine of its
+// own, compiling from the server's one script cache on first use. Replies are Redis 7.0's.
+#include <string>
+
+#include "server/command/arg_parser.h"
+#include "server/command/dispatcher.h"
+#include "server/command/errors.h"
+#include "server/command/services.h"
+#include "server/commands/families.h"
+#include "server/scripting/script.h"
+
+namespace ordis::server {
+namespace {
+
+using scripting::ScriptFlags;
+
+// Compiles body (named sha) into this thread's engine unless it is there; returns its flags, or
+// nullptr after replying with the shebang's or the compiler's error. A script compiled is one
+// the cache holds (the engine is reset when the cache is flushed).
+const ScriptFlags* CompileScript(CommandContext& ctx, const std::string& sha,
+                                 std::string_view body) {
+  scripting::LuaEngine& lua = ctx.dispatcher.lua();
+  if (const ScriptFlags* flags = lua.Compiled(sha); flags != nullptr) return flags;
+  ScriptFlags flags;
+  size_t code_start = 0;
+  if (std::string error = scripting::ParseShebang(body, &flags, &code_start); !error.empty()) {
+    ctx.out.Error(error);
+    return nullptr;
+  }
+  if (std::string error = lua.Compile(sha, body.substr(code_start), flags); !error.empty()) {
+    ctx.out.Error(error);
+    return nullptr;
+  }
+  ctx.services.scripts.Add(body);
+  return lua.Compiled(sha);
+}
+
+// EVAL script numkeys [key ...] [arg ...], and EVALSHA, EVAL_RO, EVALSHA_RO.
+void Eval(CommandContext& ctx, bool by_sha, bool read_only) {
+  int64_t numkeys = 0;
+  if (!ParseInt64(ctx.args[2], &numkeys)) {
+    ctx.out.Error(errors::kNotInteger);
+    return;
+  }
+  if (numkeys < 0) {
+    ctx.out.Error(errors::kNumKeysNegative);
+    return;
+  }
+  if (numkeys > static_cast<int64_t>(ctx.args.size()) - 3) {
+    ctx.out.Error(errors::kNumKeysTooMany);
+    return;
+  }
+  std::string sha;
+  const ScriptFlags* flags = nullptr;
+  if (by_sha) {
+    sha = scripting::NormalizeSha(ctx.args[1]);
+    flags = sha.empty() ? nullptr : ctx.dispatcher.lua().Compiled(sha);
+    if (flags == nullptr) {
+      std::string body;
+      if (sha.empty() || !ctx.services.scripts.Find(sha, &body)) {
+        ctx.out.Error(errors::kNoScript);
+        return;
+      }
+      flags = CompileScript(ctx, sha, body);
+    }
+  } else {
+    sha = scripting::Sha1Hex(ctx.args[1]);
+    flags = CompileScript(ctx, sha, ctx.args[1]);
+  }
+  if (flags == nullptr) return;
+  if (read_only && flags->declared && !flags->no_writes) {
+    ctx.out.Error(errors::kScriptWriteFlagInRo);
+    return;
+  }
+  // A script that declares it may write, and not that it may run out of memory, is refused
+  // whole over maxmemory (the dispatcher evicted what it could before this); a script without
+  // a shebang is refused command by command, as Redis does.
+  if (flags->declared && !flags->no_writes && !flags->allow_oom &&
+      ctx.services.memory.OverLimit()) {
+    ctx.out.Error(errors::kOom);
+    return;
+  }
+  Dispatcher::ScriptRun run{
+      .name = sha, .flags = *flags, .read_only = read_only || flags->no_writes};
+  const auto keys = ctx.args.subspan(3, static_cast<size_t>(numkeys));
+  const auto argv = ctx.args.subspan(3 + static_cast<size_t>(numkeys));
+  ctx.dispatcher.RunScript(ctx.client, run, keys, argv, ctx.out);
+}
+
+void CmdEval(CommandContext& ctx) { Eval(ctx, /*by_sha=*/false, /*read_only=*/false); }
+void CmdEvalSha(CommandContext& ctx) { Eval(ctx, /*by_sha=*/true, /*read_only=*/false); }
+void CmdEvalRo(CommandContext& ctx) { Eval(ctx, /*by_sha=*/false, /*read_only=*/true); }
+void CmdEvalShaRo(CommandContext& ctx) { Eval(ctx, /*by_sha=*/true, /*read_only=*/true); }
+
+// SCRIPT LOAD script
+void CmdScriptLoad(CommandContext& ctx) {
+  const std::string sha = scripting::Sha1Hex(ctx.args[2]);
+  if (CompileScript(ctx, sha, ctx.args[2]) != nullptr) ctx.out.Bulk(sha);
+}
+
+// SCRIPT EXISTS sha1 [sha1 ...]
+void CmdScriptExists(CommandContext& ctx) {
+  ctx.out.ArrayHeader(static_cast<int64_t>(ctx.args.size() - 2));
+  for (size_t i = 2; i < ctx.args.size(); ++i) {
+    const std::string sha = scripting::NormalizeSha(ctx.args[i]);
+    ctx.out.Integer(!sha.empty() && ctx.services.scripts.Contains(sha) ? 1 : 0);
+  }
+}
+
+// SCRIPT FLUSH [ASYNC|SYNC]: the cache is small; both modes empty it at once.
+void CmdScriptFlush(CommandContext& ctx) {
+  if (ctx.args.size() > 3 || (ctx.args.size() == 3 && !EqualsIgnoreCase(ctx.args[2], "ASYNC") &&
+                              !EqualsIgnoreCase(ctx.args[2], "SYNC"))) {
+    ctx.out.Error("ERR SCRIPT FLUSH only support SYNC|ASYNC option");
+    return;
+  }
+  ctx.services.scripts.Flush();
+  ctx.out.Ok();
+}
+
+// SCRIPT KILL
+void CmdScriptKill(CommandContext& ctx) { ctx.out.Error(errors::kNotBusy); }
+
+void CmdScriptHelp(CommandContext& ctx) {
+  static constexpr std::string_view kLines[] = {
+      "SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+      "EXISTS <sha1> [<sha1> ...]",
+      "    Return information about the existence of the scripts in the script cache.",
+      "FLUSH [ASYNC|SYNC]",
+      "    Flush the Lua scripts cache. Very dangerous on replicas.",
+      "    When called without the optional mode argument, the behavior is determined by the",
+      "    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
+      "    * ASYNC: Asynchronously flush the scripts cache.",
+      "    * SYNC: Synchronously flush the scripts cache.",
+      "KILL",
+      "    Kill the currently executing Lua script.",
+      "LOAD <script>",
+      "    Load a script into the scripts cache without executing it.",
+      "HELP",
+      "    Prints this help.",
+  };
+  ReplyHelp(ctx.out, kLines);
+}
+
+}  // namespace
+
+void RegisterScriptingFamily(CommandTable* table) {
+  using namespace cmd;
+  // A script takes the exclusive lock: it runs whole with nothing interleaved (its writes and
+  // reads are those of the commands it calls, checked one by one).
+  constexpr uint32_t kScript = kNoScript | kStale | kExclusiveLock;
+  // One row per command.
+  // clang-format off
+  table->Register({
+      {"eval", -3, kScript, 0, 0, 0, CmdEval, "scripting", "Execute a Lua script server side", {}, 2},
+      {"evalsha", -3, kScript, 0, 0, 0, CmdEvalSha, "scripting", "Execute a Lua script server side", {}, 2},
+      {"eval_ro", -3, kScript, 0, 0, 0, CmdEvalRo, "scripting", "Execute a read-only Lua script server side", {}, 2},
+      {"evalsha_ro", -3, kScript, 0, 0, 0, CmdEvalShaRo, "scripting", "Execute a read-only Lua script server side", {}, 2},
+      {"script", -2, kNoScript, 0, 0, 0, nullptr, "scripting", "A container for Lua scripts management commands",
+       {
+           {"script|load", 3, kNoScript | kStale, 0, 0, 0, CmdScriptLoad, "scripting",
+            "Load the specified Lua script into the script cache."},
+           {"script|exists", -3, kNoScript | kStale, 0, 0, 0, CmdScriptExists, "scripting",
+            "Check existence of scripts in the script cache."},
+           {"script|flush", -2, kNoScript, 0, 0, 0, CmdScriptFlush, "scripting",
+            "Remove all the scripts from the script cache."},
+           {"script|kill", 2, kNoScript, 0, 0, 0, CmdScriptKill, "scripting",
+            "Kill the script currently in execution."},
+           {"script|help", 2, kLoading | kStale, 0, 0, 0, CmdScriptHelp, "scripting",
+            "Show helpful text about the different subcommands"},
+       }},
+  });
+  // clang-format on
+}
+
+}  // namespace ordis::server

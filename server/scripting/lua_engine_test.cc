@@ -1,0 +1,229 @@
+#include "server/scripting/lua_engine.h"
+
+#include <gtest/gtest.h>
+#include <sys/uio.h>
+
+#include <string>
+#include <vector>
+
+#include "resp/out_buffer.h"
+#include "server/scripting/script.h"
+
+namespace ordis::server::scripting {
+namespace {
+
+// Answers redis.call with canned replies and records what the script asked for.
+class FakeCaller : public CommandCaller {
+ public:
+  void Call(std::span<const std::string_view> args, resp::Writer& out) override {
+    calls.emplace_back(args.begin(), args.end());
+    protocols.push_back(out.protocol());
+    const std::string_view name = args[0];
+    if (name == "ping") {
+      out.SimpleString("PONG");
+    } else if (name == "get") {
+      out.NullBulk();
+    } else if (name == "incr") {
+      out.Error("ERR value is not an integer or out of range");
+    } else if (name == "hgetall") {
+      out.MapHeader(1);
+      out.Bulk("f");
+      out.Bulk("v");
+    } else if (name == "echo") {
+      out.Bulk(args[1]);
+    } else {
+      out.Integer(static_cast<int64_t>(args.size()));
+    }
+  }
+  bool Killed() override { return killed; }
+  std::string_view KilledError() const override {
+    return "ERR Script killed by user with SCRIPT KILL...";
+  }
+
+  std::vector<std::vector<std::string>> calls;
+  std::vector<int> protocols;
+  bool killed = false;
+};
+
+std::string Flatten(resp::OutBuffer& buffer) {
+  std::string bytes;
+  struct iovec iov[16];
+  while (!buffer.empty()) {
+    const int n = buffer.FillIovec(iov, 16);
+    size_t taken = 0;
+    for (int i = 0; i < n; ++i) {
+      bytes.append(static_cast<const char*>(iov[i].iov_base), iov[i].iov_len);
+      taken += iov[i].iov_len;
+    }
+    buffer.Consume(taken);
+  }
+  return bytes;
+}
+
+class LuaEngineTest : public ::testing::Test {
+ protected:
+  // Compiles (if new) and runs body; returns the reply's bytes.
+  std::string Eval(std::string_view body, std::vector<std::string_view> keys = {},
+                   std::vector<std::string_view> argv = {}, int protocol = 2) {
+    const std::string sha = Sha1Hex(body);
+    if (!engine.Compiled(sha)) {
+      std::string error = engine.Compile(sha, body, ScriptFlags{});
+      if (!error.empty()) return "-" + error + "\r\n";
+    }
+    resp::OutBuffer buffer;
+    resp::Writer out(&buffer);
+    out.set_protocol(protocol);
+    engine.Run(sha, keys, argv, caller, out);
+    return Flatten(buffer);
+  }
+  std::string Named(std::string_view body, std::string_view error_at) {
+    return std::string(error_at) + " script: " + Sha1Hex(body) + ", on @user_script:1.\r\n";
+  }
+
+  LuaEngine engine;
+  FakeCaller caller;
+};
+
+TEST_F(LuaEngineTest, ConvertsScriptResultsAsRedis) {
+  EXPECT_EQ(Eval("return 3.99"), ":3\r\n");
+  EXPECT_EQ(Eval("return 'x'"), "$1\r\nx\r\n");
+  EXPECT_EQ(Eval("return {1,2,nil,4}"), "*2\r\n:1\r\n:2\r\n");
+  EXPECT_EQ(Eval("return {1,{2,'a'}}"), "*2\r\n:1\r\n*2\r\n:2\r\n$1\r\na\r\n");
+  EXPECT_EQ(Eval("return true"), ":1\r\n");
+  EXPECT_EQ(Eval("return false"), "$-1\r\n");
+  EXPECT_EQ(Eval("return nil"), "$-1\r\n");
+  EXPECT_EQ(Eval("return false", {}, {}, 3), "_\r\n");
+  EXPECT_EQ(Eval("redis.setresp(3); return false", {}, {}, 3), "#f\r\n");
+  EXPECT_EQ(Eval("redis.setresp(3); return true", {}, {}, 2), ":1\r\n");
+  EXPECT_EQ(Eval("return {ok='fine'}"), "+fine\r\n");
+  EXPECT_EQ(Eval("return {err='My Error'}"), "-My Error\r\n");
+  EXPECT_EQ(Eval("return {ok='x', err='y'}"), "-y\r\n");
+  EXPECT_EQ(Eval("return redis.error_reply('E1')"), "-ERR E1\r\n");
+  EXPECT_EQ(Eval("return redis.error_reply('-E1 x')"), "-E1 x\r\n");
+  EXPECT_EQ(Eval("return redis.status_reply('S1')"), "+S1\r\n");
+  EXPECT_EQ(Eval("return {double=3.5}"), "$3\r\n3.5\r\n");
+  EXPECT_EQ(Eval("return {double=3.5}", {}, {}, 3), ",3.5\r\n");
+  EXPECT_EQ(Eval("return {map={a=1}}"), "*2\r\n$1\r\na\r\n:1\r\n");
+  EXPECT_EQ(Eval("return {set={a=true}}", {}, {}, 3), "~1\r\n$1\r\na\r\n");
+  EXPECT_EQ(Eval("return {big_number='123'}"), "$3\r\n123\r\n");
+  EXPECT_EQ(Eval("return KEYS[1]..ARGV[1]..#KEYS..#ARGV", {"k"}, {"a", "b"}), "$4\r\nka12\r\n");
+}
+
+TEST_F(LuaEngineTest, ConvertsCommandRepliesAsRedis) {
+  EXPECT_EQ(Eval("return redis.call('ping')"), "+PONG\r\n");
+  EXPECT_EQ(Eval("return redis.call('ping').ok"), "$4\r\nPONG\r\n");
+  EXPECT_EQ(Eval("return type(redis.call('get','k'))"), "$7\r\nboolean\r\n");
+  EXPECT_EQ(Eval("redis.setresp(3); return type(redis.call('get','k'))"), "$3\r\nnil\r\n");
+  EXPECT_EQ(Eval("return redis.call('hgetall','h')"), "*2\r\n$1\r\nf\r\n$1\r\nv\r\n");
+  EXPECT_EQ(Eval("redis.setresp(3); return redis.call('hgetall','h').map.f"), "$1\r\nv\r\n");
+  EXPECT_EQ(caller.protocols.back(), 3);
+  EXPECT_EQ(Eval("return redis.pcall('incr','a').err"),
+            "$43\r\nERR value is not an integer or out of range\r\n");
+  const char* call_incr = "return redis.call('incr','a')";
+  EXPECT_EQ(Eval(call_incr), Named(call_incr, "-ERR value is not an integer or out of range"));
+  // Numbers become the shortest text that reads back the same, as Redis writes them.
+  EXPECT_EQ(Eval("return redis.call('echo', 0.1 + 0.2)"), "$19\r\n0.30000000000000004\r\n");
+  EXPECT_EQ(Eval("return redis.call('echo', 1e20)"), "$5\r\n1e+20\r\n");
+  EXPECT_EQ(Eval("return redis.call('echo', 12)"), "$2\r\n12\r\n");
+  const char* no_args = "return redis.call()";
+  EXPECT_EQ(Eval(no_args),
+            Named(no_args, "-ERR Please specify at least one argument for this redis lib call"));
+  const char* table_arg = "return redis.call('set', 'a', {})";
+  EXPECT_EQ(Eval(table_arg),
+            Named(table_arg, "-ERR Lua redis lib command arguments must be strings or integers"));
+}
+
+TEST_F(LuaEngineTest, ErrorsNameTheScriptAndLine) {
+  const char* raised = "error('boom')";
+  EXPECT_EQ(Eval(raised), Named(raised, "-ERR user_script:1: boom"));
+  const char* table = "error({err='boom'})";
+  EXPECT_EQ(Eval(table), Named(table, "-boom"));
+  const std::string second_line = "local x = 1\nerror({err='E2 two'})";
+  EXPECT_EQ(Eval(second_line),
+            "-E2 two script: " + Sha1Hex(second_line) + ", on @user_script:2.\r\n");
+  EXPECT_EQ(Eval("syntax error here"),
+            "-ERR Error compiling script (new function): user_script:1: '=' expected near "
+            "'error'\r\n");
+  const char* sha_args = "return redis.sha1hex()";
+  EXPECT_EQ(Eval(sha_args), Named(sha_args, "-ERR wrong number of arguments"));
+  EXPECT_EQ(Eval("return redis.sha1hex('')"),
+            "$40\r\nda39a3ee5e6b4b0d3255bfef95601890afd80709\r\n");
+  const char* resp4 = "return redis.setresp(4)";
+  EXPECT_EQ(Eval(resp4), Named(resp4, "-ERR RESP version must be 2 or 3."));
+}
+
+TEST_F(LuaEngineTest, SandboxAsRedis) {
+  for (const char* name : {"os", "io", "loadfile", "dofile", "print", "require", "debug", "package",
+                           "module", "newproxy"}) {
+    const std::string body = std::string("return ") + name;
+    EXPECT_EQ(Eval(body), Named(body, std::string("-ERR user_script:1: Script attempted to access "
+                                                  "nonexistent global variable '") +
+                                          name + "'"))
+        << name;
+  }
+  for (const char* write : {"a = 1", "string.x = 1", "redis.x = 1", "_G.x = 1", "cjson.x = 1"}) {
+    EXPECT_EQ(Eval(write), Named(write, "-ERR user_script:1: Attempt to modify a readonly table"))
+        << write;
+  }
+  const char* raw = "rawset(_G, 'x', 1)";
+  EXPECT_EQ(Eval(raw), Named(raw, "-ERR Attempt to modify a readonly table"));
+  EXPECT_EQ(Eval("return getfenv(0) == _G"), ":1\r\n");
+  EXPECT_EQ(Eval("return type(getmetatable(_G))"), "$5\r\ntable\r\n");
+  EXPECT_EQ(Eval("local t = {}; t.x = 1; return t.x"), ":1\r\n");
+  EXPECT_EQ(Eval("return type(loadstring)"), "$8\r\nfunction\r\n");
+  EXPECT_EQ(Eval("return redis.REDIS_VERSION_NUM"), ":458767\r\n");
+  // Nothing a script did survives it in the globals.
+  EXPECT_EQ(Eval("return string.x"), "$-1\r\n");
+}
+
+TEST_F(LuaEngineTest, LibrariesAsRedis) {
+  EXPECT_EQ(Eval("return cjson.encode({a=1})"), "$7\r\n{\"a\":1}\r\n");
+  EXPECT_EQ(Eval("return cjson.decode('[1,2,{\"a\":null}]')[3].a == cjson.null and 1 or 0"),
+            ":1\r\n");
+  EXPECT_EQ(Eval("return bit.band(7,3)"), ":3\r\n");
+  EXPECT_EQ(Eval("return bit.tohex(255)"), "$8\r\n000000ff\r\n");
+  EXPECT_EQ(Eval("return {cmsgpack.unpack(cmsgpack.pack(1,'a',{1,2},{x=1}))}"),
+            "*4\r\n:1\r\n$1\r\na\r\n*2\r\n:1\r\n:2\r\n*0\r\n");
+  EXPECT_EQ(Eval("return cmsgpack.pack({1,2,3})"), "$4\r\n\x93\x01\x02\x03\r\n");
+  EXPECT_EQ(Eval("return cmsgpack.unpack(cmsgpack.pack({x='y'})).x"), "$1\r\ny\r\n");
+}
+
+TEST_F(LuaEngineTest, KillStopsTheScriptEvenThroughPcall) {
+  caller.killed = true;
+  const char* loop = "while true do pcall(function() while true do end end) end";
+  const std::string reply = Eval(loop);
+  EXPECT_TRUE(reply.starts_with("-ERR Script killed by user with SCRIPT KILL...")) << reply;
+  caller.killed = false;
+  EXPECT_EQ(Eval("return 1"), ":1\r\n");
+}
+
+TEST_F(LuaEngineTest, ResetForgetsCompiledScripts) {
+  EXPECT_EQ(Eval("return 1"), ":1\r\n");
+  EXPECT_NE(engine.Compiled(Sha1Hex("return 1")), nullptr);
+  engine.Reset(7);
+  EXPECT_EQ(engine.generation(), 7u);
+  EXPECT_EQ(engine.Compiled(Sha1Hex("return 1")), nullptr);
+  EXPECT_GT(engine.memory_bytes(), 0u);
+}
+
+TEST(Shebang, ReadsFlagsAsRedis) {
+  ScriptFlags flags;
+  size_t start = 0;
+  EXPECT_EQ(ParseShebang("return 1", &flags, &start), "");
+  EXPECT_FALSE(flags.declared);
+  EXPECT_EQ(start, 0u);
+  EXPECT_EQ(ParseShebang("#!lua flags=no-writes,allow-oom\nreturn 1", &flags, &start), "");
+  EXPECT_TRUE(flags.declared && flags.no_writes && flags.allow_oom && !flags.allow_stale);
+  EXPECT_EQ(start, 31u);
+  EXPECT_EQ(ParseShebang("#!lua\nreturn 1", &flags, &start), "");
+  EXPECT_TRUE(flags.declared && !flags.no_writes);
+  EXPECT_EQ(ParseShebang("#!lua flags=bad\n", &flags, &start),
+            "ERR Unexpected flag in script shebang: bad");
+  EXPECT_EQ(ParseShebang("#!lua name=x\n", &flags, &start),
+            "ERR Unknown lua shebang option: name=x");
+  EXPECT_EQ(ParseShebang("#!luax\n", &flags, &start),
+            "ERR Unexpected engine in script shebang: #!luax");
+}
+
+}  // namespace
+}  // namespace ordis::server::scripting
