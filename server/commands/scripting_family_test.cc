@@ -1,0 +1,161 @@
+// EVAL EVALSHA EVAL_RO EVALSHA_RO SCRIPT, run through the dispatcher; replies checked against
+// Redis 7.0's.
+#include <gtest/gtest.h>
+
+#include "server/command/client_state.h"
+#include "server/commands/family_test_support.h"
+#include "server/config/config.h"
+#include "server/scripting/script.h"
+
+namespace ordis::server::test {
+namespace {
+
+class ScriptingFamilyTest : public FamilyTest {
+ protected:
+  // "<error> script: <sha of body>, on @user_script:<line>."
+  static Reply ScriptErr(std::string_view error, std::string_view sha, int line = 1) {
+    return Err(std::string(error) + " script: " + std::string(sha) +
+               ", on @user_script:" + std::to_string(line) + ".");
+  }
+  static std::string Sha(std::string_view body) { return scripting::Sha1Hex(body); }
+};
+
+constexpr const char* kReturnOne = "return 1";
+constexpr const char* kReturnOneSha = "e0e1f9fabfc9d4800c877a703b823ac0578ff8db";
+
+TEST_F(ScriptingFamilyTest, EvalRunsCommandsWithKeysAndArgs) {
+  EXPECT_EQ(Run({"eval", "return redis.call('set', KEYS[1], ARGV[1])", "1", "k", "v"}), Ok());
+  EXPECT_EQ(Run({"get", "k"}), Bulk("v"));
+  EXPECT_EQ(Run({"eval", "return {KEYS[1], KEYS[2], ARGV[1]}", "2", "a", "b", "c"}),
+            Strings({"a", "b", "c"}));
+  EXPECT_EQ(Run({"eval", "return redis.call('incrby', KEYS[1], 5) + 1", "1", "n"}), Int(6));
+  EXPECT_EQ(Run({"eval", kReturnOne, "x"}), Err("ERR value is not an integer or out of range"));
+  EXPECT_EQ(Run({"eval", kReturnOne, "-1"}), Err("ERR Number of keys can't be negative"));
+  EXPECT_EQ(Run({"eval", kReturnOne, "2", "a"}),
+            Err("ERR Number of keys can't be greater than number of args"));
+  EXPECT_EQ(Run({"eval", kReturnOne}), Err("ERR wrong number of arguments for 'eval' command"));
+}
+
+TEST_F(ScriptingFamilyTest, ScriptCacheAndEvalSha) {
+  EXPECT_EQ(Run({"evalsha", kReturnOneSha, "0"}),
+            Err("NOSCRIPT No matching script. Please use EVAL."));
+  EXPECT_EQ(Run({"evalsha", "short", "0"}), Err("NOSCRIPT No matching script. Please use EVAL."));
+  EXPECT_EQ(Run({"script", "load", kReturnOne}), Bulk(kReturnOneSha));
+  EXPECT_EQ(
+      Run({"script", "exists", kReturnOneSha, "E0E1F9FABFC9D4800C877A703B823AC0578FF8DB", "nope"}),
+      Array({Int(1), Int(1), Int(0)}));
+  EXPECT_EQ(Run({"evalsha", kReturnOneSha, "0"}), Int(1));
+  // Another client, as on another thread, finds it in the shared cache.
+  EXPECT_EQ(NewClient().Run({"evalsha_ro", kReturnOneSha, "0"}), Int(1));
+  EXPECT_EQ(Run({"script", "flush", "bad"}),
+            Err("ERR SCRIPT FLUSH only support SYNC|ASYNC option"));
+  EXPECT_EQ(Run({"script", "flush", "async"}), Ok());
+  EXPECT_EQ(Run({"script", "exists", kReturnOneSha}), Array({Int(0)}));
+  EXPECT_EQ(Run({"evalsha", kReturnOneSha, "0"}),
+            Err("NOSCRIPT No matching script. Please use EVAL."));
+  // EVAL caches what it runs; a script that does not compile is not cached.
+  EXPECT_EQ(Run({"eval", kReturnOne, "0"}), Int(1));
+  EXPECT_EQ(Run({"script", "exists", kReturnOneSha}), Array({Int(1)}));
+  EXPECT_EQ(Run({"script", "load", "syntax error"}),
+            Err("ERR Error compiling script (new function): user_script:1: '=' expected near "
+                "'error'"));
+  EXPECT_EQ(Run({"script", "kill"}), Err("NOTBUSY No scripts in execution right now."));
+}
+
+TEST_F(ScriptingFamilyTest, CommandErrorsInScripts) {
+  const std::string unknown = "return redis.call('nosuch')";
+  EXPECT_EQ(Run({"eval", unknown, "0"}), ScriptErr("ERR Unknown Redis command called from script",
+                                                   "206396248e12c6e742fd7296250433c8d7343b74"));
+  EXPECT_EQ(Run({"eval", "return redis.pcall('get')", "0"}),
+            Err("ERR Wrong number of args calling Redis command from script"));
+  const std::string watch = "return redis.call('watch', 'x')";
+  EXPECT_EQ(Run({"eval", watch, "0"}),
+            ScriptErr("ERR This Redis command is not allowed from script", Sha(watch)));
+  EXPECT_EQ(Run({"eval", "return redis.pcall('multi')", "0"}),
+            Err("ERR This Redis command is not allowed from script"));
+  EXPECT_EQ(Run({"eval_ro", "return redis.call('set','a','b')", "0"}),
+            ScriptErr("ERR Write commands are not allowed from read-only scripts.",
+                      "ff967d0ae0e68b4f9e360fa91c54598bc25ad9b6"));
+  EXPECT_EQ(Run({"eval", "#!lua flags=no-writes\nreturn redis.call('set','a','b')", "0"}),
+            ScriptErr("ERR Write commands are not allowed from read-only scripts.",
+                      "6acb400a50fe96e33eca4e0af6e9dcfb21193726", 2));
+  EXPECT_EQ(Run({"eval_ro", "#!lua\nreturn 1", "0"}),
+            Err("ERR Can not execute a script with write flag using *_ro command."));
+  EXPECT_EQ(Run({"eval", "#!lua flags=bad\nreturn 1", "0"}),
+            Err("ERR Unexpected flag in script shebang: bad"));
+  EXPECT_EQ(Run({"exists", "a"}), Int(0));
+  EXPECT_EQ(Run({"set", "s", "x"}), Ok());
+  const std::string incr = "return redis.call('incr', 's')";
+  EXPECT_EQ(Run({"eval", incr, "0"}),
+            ScriptErr("ERR value is not an integer or out of range", Sha(incr)));
+}
+
+TEST_F(ScriptingFamilyTest, SelectInAScriptIsTheScriptsOwn) {
+  EXPECT_EQ(Run({"eval", "redis.call('select', 2); return redis.call('set','q','1')", "0"}), Ok());
+  EXPECT_EQ(Run({"get", "q"}), Nil());
+  EXPECT_EQ(Run({"select", "2"}), Ok());
+  EXPECT_EQ(Run({"get", "q"}), Bulk("1"));
+  EXPECT_EQ(Run({"eval", "return redis.call('get','q')", "0"}), Bulk("1"));
+}
+
+TEST_F(ScriptingFamilyTest, EvalInsideMulti) {
+  EXPECT_EQ(Run({"multi"}), Ok());
+  EXPECT_EQ(Run({"eval", "return redis.call('incr','cnt')", "0"}), Status("QUEUED"));
+  EXPECT_EQ(Run({"incr", "cnt"}), Status("QUEUED"));
+  EXPECT_EQ(Run({"exec"}), Array({Int(1), Int(2)}));
+}
+
+TEST_F(ScriptingFamilyTest, RepliesFollowTheCallersProtocol) {
+  EXPECT_EQ(Run({"eval", "return false", "0"}), Nil());
+  EXPECT_EQ(RunRaw({"eval", "return false", "0"}), "$-1\r\n");
+  EXPECT_EQ(Run({"hello", "3"}).type, Reply::Type::kMap);
+  EXPECT_EQ(RunRaw({"eval", "return false", "0"}), "_\r\n");
+  EXPECT_EQ(RunRaw({"eval", "redis.setresp(3); return false", "0"}), "#f\r\n");
+  EXPECT_EQ(RunRaw({"eval", "return {double=3.5}", "0"}), ",3.5\r\n");
+  EXPECT_EQ(Run({"hset", "h", "f", "v"}), Int(1));
+  EXPECT_EQ(Run({"eval", "redis.setresp(3); return redis.call('hgetall', 'h')", "0"}),
+            Map({Bulk("f"), Bulk("v")}));
+}
+
+TEST_F(ScriptingFamilyTest, OverMaxmemory) {
+  EXPECT_EQ(Run({"set", "k", "v"}), Ok());
+  EXPECT_EQ(Run({"config", "set", "maxmemory", "1000000"}), Ok());
+  FakeUsedMemory([] { return 2000000; });
+  // Without a shebang, the script runs and its denyoom commands are refused.
+  EXPECT_EQ(Run({"eval", "return redis.call('set','a','b')", "0"}),
+            ScriptErr("OOM command not allowed when used memory > 'maxmemory'.",
+                      "ff967d0ae0e68b4f9e360fa91c54598bc25ad9b6"));
+  EXPECT_EQ(Run({"eval", "return redis.call('get','k')", "0"}), Bulk("v"));
+  // Declared writers are refused whole, unless they allow OOM; no-writes scripts run.
+  EXPECT_EQ(Run({"eval", "#!lua\nreturn 1", "0"}),
+            Err("OOM command not allowed when used memory > 'maxmemory'."));
+  EXPECT_EQ(Run({"eval", "#!lua flags=allow-oom\nreturn redis.call('set','a','b')", "0"}), Ok());
+  EXPECT_EQ(Run({"eval", "#!lua flags=no-writes\nreturn redis.call('get','a')", "0"}), Bulk("b"));
+}
+
+TEST_F(ScriptingFamilyTest, AclAppliesToTheCommandsAScriptCalls) {
+  EXPECT_EQ(Run({"acl", "setuser", "u1", "on", "nopass", "~*", "+@all", "-set"}), Ok());
+  TestClient& u1 = NewClient();
+  EXPECT_EQ(u1.Run({"auth", "u1", "x"}), Ok());
+  EXPECT_EQ(u1.Run({"eval", "return redis.call('set','a','b')", "0"}),
+            ScriptErr("ERR The user executing the script can't run this command or subcommand",
+                      "ff967d0ae0e68b4f9e360fa91c54598bc25ad9b6"));
+  EXPECT_EQ(u1.Run({"eval", "return redis.pcall('get','a')", "0"}), Nil());
+  EXPECT_EQ(Run({"acl", "setuser", "u2", "on", "nopass", "~k*", "+@all"}), Ok());
+  TestClient& u2 = NewClient();
+  EXPECT_EQ(u2.Run({"auth", "u2", "x"}), Ok());
+  EXPECT_EQ(u2.Run({"eval", "return redis.pcall('get','other')", "0"}),
+            Err("ERR The user executing the script can't access at least one of the keys "
+                "mentioned in the command"));
+}
+
+TEST_F(ScriptingFamilyTest, CommandsAScriptRunsCountInCommandStats) {
+  EXPECT_EQ(Run({"eval", "redis.call('set','a','1'); return redis.call('get','a')", "0"}),
+            Bulk("1"));
+  const std::string info = Run({"info", "commandstats"}).str;
+  EXPECT_NE(info.find("cmdstat_set:calls=1,"), std::string::npos) << info;
+  EXPECT_NE(info.find("cmdstat_eval:calls=1,"), std::string::npos) << info;
+}
+
+}  // namespace
+}  // namespace ordis::server::test
