@@ -10,6 +10,7 @@
 #pragma once
 
 #include <pthread.h>
+#include <time.h>
 
 #include <cstdlib>
 
@@ -34,8 +35,27 @@ class ABSL_LOCKABLE RwLock {
   void unlock() ABSL_UNLOCK_FUNCTION() { pthread_rwlock_unlock(&rw_); }
   void lock_shared() ABSL_SHARED_LOCK_FUNCTION() { pthread_rwlock_rdlock(&rw_); }
   void unlock_shared() ABSL_UNLOCK_FUNCTION() { pthread_rwlock_unlock(&rw_); }
+  // Waits at most timeout_ms; false if the lock was not taken.
+  bool try_lock_for(int timeout_ms) ABSL_EXCLUSIVE_TRYLOCK_FUNCTION(true) {
+    if (pthread_rwlock_trywrlock(&rw_) == 0) return true;
+    const timespec deadline = Deadline(timeout_ms);
+    return pthread_rwlock_timedwrlock(&rw_, &deadline) == 0;
+  }
+  bool try_lock_shared_for(int timeout_ms) ABSL_SHARED_TRYLOCK_FUNCTION(true) {
+    if (pthread_rwlock_tryrdlock(&rw_) == 0) return true;
+    const timespec deadline = Deadline(timeout_ms);
+    return pthread_rwlock_timedrdlock(&rw_, &deadline) == 0;
+  }
 
  private:
+  static timespec Deadline(int timeout_ms) {
+    timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_nsec += static_cast<long>(timeout_ms) * 1000000;
+    t.tv_sec += t.tv_nsec / 1000000000;
+    t.tv_nsec %= 1000000000;
+    return t;
+  }
   pthread_rwlock_t rw_;
 };
 

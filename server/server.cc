@@ -110,7 +110,8 @@ Server::Server(std::unique_ptr<Config> config, MemoryGuard::UsedMemoryFn used_me
                 *users_,
                 acl_log_,
                 memory_,
-                scripts_},
+                scripts_,
+                running_script_},
       commands_(services_, [this](int64_t now_ms) {
         persistence_.Cron(now_ms);
         memory_.TierCron();

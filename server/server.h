@@ -86,6 +86,7 @@ class Server : public ServerControl {
   Persistence persistence_;
   MemoryGuard memory_;
   scripting::ScriptCache scripts_;
+  scripting::RunningScript running_script_;
   const Services services_;
   CommandService commands_;
   std::unique_ptr<IoThreadPool> threads_;  // made by Run

@@ -42,6 +42,8 @@ enum Flag : uint32_t {
   // Not a Redis flag: reads only its keys' headers (existence, type, TTL), never their values, so
   // the cold tier reads nothing ahead for it (TTL is a read in Redis's key specs).
   kHeaderOnly = 1 << 14,
+  // Redis's allow_busy: runs while a script is busy (past busy-reply-threshold) instead of BUSY.
+  kAllowBusy = 1 << 15,
 };
 }  // namespace cmd
 

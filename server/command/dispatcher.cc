@@ -180,7 +180,7 @@ bool Dispatcher::WaitForColdValues(const Session& session, bool landed) {
   // Between batches the lock may still be held (the previous batch's): used as it is. Else it
   // is taken here and kept until SubmitColdReads, for every connection of the turn's group.
   if (held_ == LockMode::kNone) {
-    Hold(LockMode::kShared);
+    if (!Hold(LockMode::kShared)) return false;  // a busy script: the batch's commands get BUSY
     locked_for_reads_ = true;
   }
   const size_t reads = services_.keyspace.ReadAhead(needed_, session.id, *prefetcher_);
@@ -313,12 +313,19 @@ void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
     Reject(spec, client, out, errors::kNotAllowedInMulti);
     return;
   }
+  if (!(spec->flags & cmd::kAllowBusy) && ScriptBusy()) {
+    Reject(spec, client, out, errors::kBusyScript);
+    return;
+  }
   // maxmemory: make room first, whatever the command (as Redis); refuse what may grow memory when
   // nothing more may go. Replaying the log refuses nothing (its commands were acknowledged; Redis
   // loads without the check too), but still demotes to the cold tier as memory fills.
   const bool replaying = names_ == Names::kOriginal;
   if (services_.memory.OverLimit() && (!replaying || services_.keyspace.tier() != nullptr)) {
-    Hold(LockMode::kExclusive);
+    if (!Hold(LockMode::kExclusive)) {
+      Reject(spec, client, out, errors::kBusyScript);
+      return;
+    }
     if (services_.memory.Evict(NowMs()) == MemoryGuard::Outcome::kFull && !replaying &&
         MayGrowMemory(*spec, client)) {
       if (client.in_multi && spec->name == "exec") {
@@ -342,20 +349,32 @@ void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
   RunSpec(*spec, client, out, args, NowUs(), Locking::kByFlags);
 }
 
-void Dispatcher::Hold(LockMode mode) {
-  if (mode == held_) return;
+bool Dispatcher::Hold(LockMode mode) {
+  if (mode == held_) return true;
   index::RwLock& mu = services_.keyspace.mu();
   if (held_ == LockMode::kShared) mu.unlock_shared();
   if (held_ == LockMode::kExclusive) mu.unlock();
   held_ = LockMode::kNone;
-  if (mode == LockMode::kExclusive) {
-    mu.lock();
-    held_ = mode;
-    ApplyReported();
-  } else if (mode == LockMode::kShared) {
-    mu.lock_shared();
-    held_ = mode;
+  if (mode == LockMode::kNone) return true;
+  if (!Acquire(mode == LockMode::kExclusive)) return false;
+  held_ = mode;
+  if (mode == LockMode::kExclusive) ApplyReported();
+  return true;
+}
+
+bool Dispatcher::ScriptBusy() const {
+  return services_.running_script.Busy(NowMs(), services_.config.busy_reply_threshold_ms());
+}
+
+bool Dispatcher::Acquire(bool exclusive) {
+  // In slices: a script past busy-reply-threshold keeps the lock, and this thread must answer
+  // BUSY (and read the SCRIPT KILL that ends it) rather than wait it out.
+  constexpr int kSliceMs = 10;
+  index::RwLock& mu = services_.keyspace.mu();
+  while (!(exclusive ? mu.try_lock_for(kSliceMs) : mu.try_lock_shared_for(kSliceMs))) {
+    if (ScriptBusy()) return false;
   }
+  return true;
 }
 
 void Dispatcher::ApplyReported() {
@@ -374,7 +393,8 @@ void Dispatcher::EndBatch() {
   if (expired_.empty() && held_ != LockMode::kExclusive && ks.HasReadCopies()) {
     // Copies are made under the shared lock, which is held still: what they will promote is
     // chosen under it, and a batch whose reads promote nothing never takes the exclusive lock.
-    if (held_ == LockMode::kNone) Hold(LockMode::kShared);
+    // (Behind a busy script, what readers reported waits for a later batch.)
+    if (held_ == LockMode::kNone && !Hold(LockMode::kShared)) return;
     if (!ks.SelectReadPromotions([&] { return services_.memory.RoomToPromote(); })) {
       Hold(LockMode::kNone);
       return;
@@ -384,8 +404,8 @@ void Dispatcher::EndBatch() {
     // Taking the lock applies them; holding it already, apply them here.
     if (held_ == LockMode::kExclusive) {
       ApplyReported();
-    } else {
-      Hold(LockMode::kExclusive);
+    } else if (!Hold(LockMode::kExclusive)) {
+      return;
     }
   }
   Hold(LockMode::kNone);
@@ -413,12 +433,13 @@ void Dispatcher::RunSpec(const CommandSpec& spec, ClientState& client, resp::Wri
   int64_t now_ms = start_us / 1000;
   size_t errors_before = out.errors_written();
   if (locking == Locking::kByFlags) {
-    if (spec.flags & (cmd::kWrite | cmd::kExclusiveLock)) {
-      Hold(LockMode::kExclusive);
-    } else if (spec.flags & (cmd::kReadonly | cmd::kSharedLock)) {
-      Hold(LockMode::kShared);
-    } else {
-      Hold(LockMode::kNone);  // e.g. EXEC and DEBUG SLEEP must not run under a held lock
+    const LockMode mode = (spec.flags & (cmd::kWrite | cmd::kExclusiveLock)) ? LockMode::kExclusive
+                          : (spec.flags & (cmd::kReadonly | cmd::kSharedLock))
+                              ? LockMode::kShared
+                              : LockMode::kNone;  // e.g. EXEC and DEBUG SLEEP: no lock held
+    if (!Hold(mode)) {
+      Reject(&spec, client, out, errors::kBusyScript);
+      return;
     }
   }
   if (held_ == LockMode::kExclusive && services_.control.shutting_down()) {
@@ -487,6 +508,8 @@ class Dispatcher::ScriptCaller : public scripting::CommandCaller {
   void Call(std::span<const std::string_view> args, resp::Writer& out) override {
     dispatcher_.CallFromScript(run_, out, args);
   }
+  bool Killed() override { return dispatcher_.services_.running_script.kill_requested(); }
+  std::string_view KilledError() const override { return errors::kScriptKilled; }
 
  private:
   Dispatcher& dispatcher_;
@@ -507,7 +530,10 @@ void Dispatcher::RunScript(ClientState& client, const ScriptRun& run,
   const bool group = aof != nullptr && !in_exec_;
   if (group) aof->BeginGroup();
   ScriptCaller caller(*this, run);
-  lua().Run(run.name, keys, argv, caller, out);
+  scripting::LuaEngine& engine = lua();
+  services_.running_script.Begin(NowMs());
+  engine.Run(run.name, keys, argv, caller, out);
+  services_.running_script.End();
   if (group) {
     log_seq_ = std::max(log_seq_, aof->EndGroup());
     log_ = aof;
@@ -554,12 +580,17 @@ void Dispatcher::CallFromScript(const ScriptRun& run, resp::Writer& out,
     out.Error(errors::kOom);
     return;
   }
+  const uint64_t changes_before = services_.keyspace.changes();
   RunSpec(*spec, script_client_, out, args, NowUs(), Locking::kHeld);
+  if (services_.keyspace.changes() != changes_before) services_.running_script.NoteWrite();
 }
 
 void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
   Keyspace& ks = services_.keyspace;
-  Hold(LockMode::kExclusive);  // released by the batch's EndBatch()
+  if (!Hold(LockMode::kExclusive)) {  // released by the batch's EndBatch()
+    out.Error(errors::kBusyScript);
+    return;
+  }
   if (services_.control.shutting_down()) {
     client.close_after_reply = true;  // as in Run: nothing runs after SHUTDOWN's save
     return;

@@ -86,7 +86,11 @@ class Dispatcher : public CommandRunner {
   // Run without the CLIENT REPLY handling.
   void DispatchCommand(ClientState& client, resp::Writer& out,
                        std::span<const std::string_view> args);
-  void Hold(LockMode mode);
+  // Takes the lock mode asks for (releasing what is held). False, holding nothing, when a script
+  // has run past busy-reply-threshold with the lock: the caller answers BUSY or gives up.
+  bool Hold(LockMode mode);
+  bool Acquire(bool exclusive);
+  bool ScriptBusy() const;
   // Exclusive lock held: what readers reported is applied (expired keys deleted, cold values
   // read promoted).
   void ApplyReported();

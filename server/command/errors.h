@@ -98,6 +98,13 @@ inline constexpr std::string_view kScriptWriteFlagInRo =
 inline constexpr std::string_view kNoScript = "NOSCRIPT No matching script. Please use EVAL.";
 inline constexpr std::string_view kNumKeysNegative = "ERR Number of keys can't be negative";
 inline constexpr std::string_view kNotBusy = "NOTBUSY No scripts in execution right now.";
+inline constexpr std::string_view kBusyScript =
+    "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+inline constexpr std::string_view kUnkillable =
+    "UNKILLABLE Sorry the script already executed write commands against the dataset. You can "
+    "either wait the script termination or kill the server in a hard way using the SHUTDOWN "
+    "NOSAVE command.";
+inline constexpr std::string_view kScriptKilled = "ERR Script killed by user with SCRIPT KILL...";
 inline constexpr std::string_view kClientNameSpaces =
     "ERR Client names cannot contain spaces, newlines or special characters.";
 inline constexpr std::string_view kNoConfigFile = "ERR The server is running without a config file";

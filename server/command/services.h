@@ -13,6 +13,7 @@
 #include "server/config/config.h"
 #include "server/keyspace/keyspace.h"
 #include "server/keyspace/scan_cursors.h"
+#include "server/scripting/running_script.h"
 #include "server/scripting/script_cache.h"
 #include "server/stats/stats.h"
 
@@ -39,6 +40,7 @@ struct Services {
   acl::AclLog& acl_log;
   MemoryGuard& memory;
   scripting::ScriptCache& scripts;
+  scripting::RunningScript& running_script;
 
   // True iff the default user needs a password (it has none, or it is off): clients then start
   // unauthenticated. Not on the hot path: authenticated clients never ask.

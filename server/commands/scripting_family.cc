@@ -122,7 +122,19 @@ void CmdScriptFlush(CommandContext& ctx) {
 }
 
 // SCRIPT KILL
-void CmdScriptKill(CommandContext& ctx) { ctx.out.Error(errors::kNotBusy); }
+void CmdScriptKill(CommandContext& ctx) {
+  switch (ctx.services.running_script.Kill()) {
+    case scripting::RunningScript::KillResult::kNotRunning:
+      ctx.out.Error(errors::kNotBusy);
+      break;
+    case scripting::RunningScript::KillResult::kUnkillable:
+      ctx.out.Error(errors::kUnkillable);
+      break;
+    case scripting::RunningScript::KillResult::kKilled:
+      ctx.out.Ok();
+      break;
+  }
+}
 
 void CmdScriptHelp(CommandContext& ctx) {
   static constexpr std::string_view kLines[] = {
@@ -167,7 +179,7 @@ void RegisterScriptingFamily(CommandTable* table) {
             "Check existence of scripts in the script cache."},
            {"script|flush", -2, kNoScript, 0, 0, 0, CmdScriptFlush, "scripting",
             "Remove all the scripts from the script cache."},
-           {"script|kill", 2, kNoScript, 0, 0, 0, CmdScriptKill, "scripting",
+           {"script|kill", 2, kNoScript | kAllowBusy, 0, 0, 0, CmdScriptKill, "scripting",
             "Kill the script currently in execution."},
            {"script|help", 2, kLoading | kStale, 0, 0, 0, CmdScriptHelp, "scripting",
             "Show helpful text about the different subcommands"},

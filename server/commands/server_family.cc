@@ -248,7 +248,7 @@ void RegisterServerFamily(CommandTable* table) {
       {"time", 1, kLoading | kStale | kFast, 0, 0, 0, CmdTime, "server", "Return the current server time"},
       {"debug", -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdDebug, "server",
        "A container for debugging commands"},
-      {"shutdown", -1, kAdmin | kNoScript | kLoading | kStale | kNoMulti, 0, 0, 0, CmdShutdown,
+      {"shutdown", -1, kAllowBusy | kAdmin | kNoScript | kLoading | kStale | kNoMulti, 0, 0, 0, CmdShutdown,
        "server", "Synchronously save the dataset to disk and then shut down the server"},
   });
   // clang-format on

@@ -84,16 +84,16 @@ void RegisterTransactionFamily(CommandTable* table) {
   // One row per command.
   // clang-format off
   table->Register({
-      {"multi", 1, kNoScript | kLoading | kStale | kFast | kTransactionControl, 0, 0, 0, CmdMulti, "transactions",
+      {"multi", 1, kAllowBusy | kNoScript | kLoading | kStale | kFast | kTransactionControl, 0, 0, 0, CmdMulti, "transactions",
        "Mark the start of a transaction block"},
       {"exec", 1, kNoScript | kLoading | kStale | kTransactionControl, 0, 0, 0, CmdExec, "transactions",
        "Execute all commands issued after MULTI"},
-      {"discard", 1, kNoScript | kLoading | kStale | kFast | kTransactionControl, 0, 0, 0, CmdDiscard,
+      {"discard", 1, kAllowBusy | kNoScript | kLoading | kStale | kFast | kTransactionControl, 0, 0, 0, CmdDiscard,
        "transactions", "Discard all commands issued after MULTI"},
-      {"watch", -2, kNoScript | kLoading | kStale | kFast | kTransactionControl | kSharedLock, 1, -1, 1,
+      {"watch", -2, kAllowBusy | kNoScript | kLoading | kStale | kFast | kTransactionControl | kSharedLock, 1, -1, 1,
        CmdWatch, "transactions",
        "Watch the given keys to determine execution of the MULTI/EXEC block"},
-      {"unwatch", 1, kNoScript | kLoading | kStale | kFast, 0, 0, 0, CmdUnwatch, "transactions",
+      {"unwatch", 1, kAllowBusy | kNoScript | kLoading | kStale | kFast, 0, 0, 0, CmdUnwatch, "transactions",
        "Forget about all watched keys"},
   });
   // clang-format on

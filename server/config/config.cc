@@ -199,10 +199,9 @@ const std::vector<Config::Param>& Params() {
        .no_effect_yet = true},
       {.name = "list-max-listpack-size", .kind = Kind::kInt, .default_value = "-2", .min = -5,
        .no_effect_yet = true},
-      {.name = "busy-reply-threshold", .kind = Kind::kInt, .default_value = "5000",
-       .no_effect_yet = true},
-      {.name = "lua-time-limit", .kind = Kind::kInt, .default_value = "5000",
-       .no_effect_yet = true},
+      // One parameter under two names, as Redis 7's alias (Mirror keeps them equal).
+      {.name = "busy-reply-threshold", .kind = Kind::kInt, .default_value = "5000"},
+      {.name = "lua-time-limit", .kind = Kind::kInt, .default_value = "5000"},
       {.name = "enable-debug-command", .kind = Kind::kEnum, .default_value = "no",
        .choices = {"no", "yes", "local"}, .startup_only = true},
       {.name = "enable-protected-configs", .kind = Kind::kEnum, .default_value = "no",
@@ -571,6 +570,12 @@ void Config::Mirror(const std::string& name) {
   else if (name == "lazyfree-lazy-user-del") lazy_user_del_ = v == "yes";
   else if (name == "lazyfree-lazy-user-flush") lazy_user_flush_ = v == "yes";
   else if (name == "tier-prefetch") tier_prefetch_ = v == "yes";
+  else if (name == "busy-reply-threshold" || name == "lua-time-limit") {
+    busy_reply_threshold_ms_ = as_int();
+    const std::string value = v;
+    values_["busy-reply-threshold"] = value;
+    values_["lua-time-limit"] = value;
+  }
   else if (name == "maxmemory-policy") {
     // The canonical name in the parameter table: static storage, so readers hold a plain view.
     for (const std::string_view& choice : FindParam(name)->choices) {

@@ -90,6 +90,10 @@ class Config {
   bool lazyfree_lazy_user_del() const { return lazy_user_del_.load(std::memory_order_relaxed); }
   bool lazyfree_lazy_user_flush() const { return lazy_user_flush_.load(std::memory_order_relaxed); }
   bool tier_prefetch() const { return tier_prefetch_.load(std::memory_order_relaxed); }
+  // busy-reply-threshold (alias lua-time-limit): how long a script runs before others get BUSY.
+  int64_t busy_reply_threshold_ms() const {
+    return busy_reply_threshold_ms_.load(std::memory_order_relaxed);
+  }
   OutputBufferLimit normal_output_limit() const {
     return {out_hard_.load(std::memory_order_relaxed), out_soft_.load(std::memory_order_relaxed),
             out_soft_seconds_.load(std::memory_order_relaxed)};
@@ -136,6 +140,7 @@ class Config {
   std::atomic<int64_t> proto_max_bulk_len_{512ll * 1024 * 1024};
   std::atomic<bool> lfu_policy_{false};
   std::atomic<int64_t> maxmemory_{0};
+  std::atomic<int64_t> busy_reply_threshold_ms_{5000};
   std::atomic<const std::string_view*> maxmemory_policy_{nullptr};  // set by the constructor
   std::atomic<int> maxmemory_samples_{5};
   std::atomic<int> lfu_log_factor_{10};
