@@ -90,7 +90,7 @@ inline constexpr std::string_view kScriptNoPermCommand =
     "ERR The user executing the script can't run this command or subcommand";
 inline constexpr std::string_view kScriptNoPermKey =
     "ERR The user executing the script can't access at least one of the keys mentioned in the "
-    "command";
+    "command arguments";
 inline constexpr std::string_view kScriptNoPermChannel =
     "ERR The user executing the script can't publish to the channel mentioned in the command";
 inline constexpr std::string_view kScriptWriteFlagInRo =

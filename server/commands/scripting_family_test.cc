@@ -146,7 +146,7 @@ TEST_F(ScriptingFamilyTest, AclAppliesToTheCommandsAScriptCalls) {
   EXPECT_EQ(u2.Run({"auth", "u2", "x"}), Ok());
   EXPECT_EQ(u2.Run({"eval", "return redis.pcall('get','other')", "0"}),
             Err("ERR The user executing the script can't access at least one of the keys "
-                "mentioned in the command"));
+                "mentioned in the command arguments"));
 }
 
 TEST_F(ScriptingFamilyTest, CommandsAScriptRunsCountInCommandStats) {

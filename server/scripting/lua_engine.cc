@@ -2,7 +2,7 @@
 
 #include <sys/uio.h>
 
-#include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <lua.hpp>
 
@@ -47,7 +47,7 @@ void PushErrorTable(lua_State* lua, std::string_view message) {
 }
 
 // The Lua values of redis.call's arguments as strings; false if one is neither a string nor a
-// number. Numbers are written as Redis writes them (the shortest text that reads back the same).
+// number. Numbers are written as Redis 7.0 writes them ("%.17g": 3.7 is 3.7000000000000002).
 bool CollectArgs(lua_State* lua, int argc, std::vector<std::string>* args) {
   args->resize(static_cast<size_t>(argc));
   for (int i = 1; i <= argc; ++i) {
@@ -55,8 +55,8 @@ bool CollectArgs(lua_State* lua, int argc, std::vector<std::string>* args) {
     const int type = lua_type(lua, i);
     if (type == LUA_TNUMBER) {
       char buf[64];
-      auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), lua_tonumber(lua, i));
-      arg.assign(buf, end);
+      const int len = std::snprintf(buf, sizeof(buf), "%.17g", lua_tonumber(lua, i));
+      arg.assign(buf, static_cast<size_t>(len));
     } else if (type == LUA_TSTRING) {
       size_t len = 0;
       const char* s = lua_tolstring(lua, i, &len);
@@ -104,6 +104,11 @@ bool CallCommand(lua_State* lua, LuaEngine& engine) {
     }
     buffer.Consume(taken);
   }
+  if (reply.empty()) {
+    // The command did not run (the server is shutting down) and wrote nothing.
+    PushErrorTable(lua, "ERR the server is shutting down");
+    return true;
+  }
   std::string_view bytes = reply;
   PushReply(lua, &bytes);
   return !reply.empty() && reply[0] == '-';
@@ -116,6 +121,28 @@ int RaiseError(lua_State* lua, const char* message) {
   lua_pushfstring(lua, "ERR %s", message);
   lua_settable(lua, -3);
   return lua_error(lua);
+}
+
+// Lua's pcall as Redis 7.0 wraps it: an error table (redis.call's) becomes its err string.
+int ScriptPcall(lua_State* lua) {
+  luaL_checkany(lua, 1);
+  const int argc = lua_gettop(lua);
+  lua_pushboolean(lua, 1);
+  lua_insert(lua, 1);
+  if (lua_pcall(lua, argc - 1, LUA_MULTRET, 0) != 0) {
+    lua_remove(lua, 1);
+    if (lua_istable(lua, -1)) {
+      lua_getfield(lua, -1, "err");
+      if (lua_isstring(lua, -1)) {
+        lua_replace(lua, -2);
+      } else {
+        lua_pop(lua, 1);
+      }
+    }
+    lua_pushboolean(lua, 0);
+    lua_insert(lua, 1);
+  }
+  return lua_gettop(lua);
 }
 
 int RedisCall(lua_State* lua) {
@@ -164,7 +191,8 @@ void PushErrorReplyTable(lua_State* lua, std::string_view text) {
 
 int RedisErrorReply(lua_State* lua) {
   if (lua_gettop(lua) != 1 || lua_type(lua, 1) != LUA_TSTRING) {
-    return RaiseError(lua, "wrong number or type of arguments");
+    PushErrorTable(lua, "ERR wrong number or type of arguments");  // returned, as Redis
+    return 1;
   }
   size_t len = 0;
   const char* s = lua_tolstring(lua, 1, &len);
@@ -176,7 +204,8 @@ int RedisErrorReply(lua_State* lua) {
 
 int RedisStatusReply(lua_State* lua) {
   if (lua_gettop(lua) != 1 || lua_type(lua, 1) != LUA_TSTRING) {
-    return RaiseError(lua, "wrong number or type of arguments");
+    PushErrorTable(lua, "ERR wrong number or type of arguments");
+    return 1;
   }
   lua_newtable(lua);
   lua_pushstring(lua, "ok");
@@ -219,7 +248,7 @@ int RedisSetResp(lua_State* lua) {
 
 // Redis 7 always replicates a script's effects: set_repl is accepted, replicate_commands true.
 int RedisSetRepl(lua_State* lua) {
-  if (lua_gettop(lua) != 1) return RaiseError(lua, "redis.set_repl() requires one argument.");
+  if (lua_gettop(lua) != 1) return RaiseError(lua, "redis.set_repl() requires two arguments.");
   const int flags = static_cast<int>(lua_tonumber(lua, 1));
   if (flags < 0 || flags > 3)
     return RaiseError(
@@ -252,12 +281,17 @@ int ErrorHandler(lua_State* lua) {
     have = lua_getinfo(lua, "nSl", &ar) && std::strcmp(ar.what, "C") != 0 && ar.source[0] != '=';
   }
   if (lua_type(lua, 1) != LUA_TTABLE) {
-    const char* msg = lua_tostring(lua, 1);
+    // 'ERR ' .. tostring(err), as Redis's handler: error() raises "ERR nil".
+    lua_getfield(lua, LUA_GLOBALSINDEX, "tostring");
+    lua_pushvalue(lua, 1);
+    lua_call(lua, 1, 1);
+    const char* msg = lua_tostring(lua, -1);
     lua_newtable(lua);
     lua_pushstring(lua, "err");
-    lua_pushfstring(lua, "ERR %s", msg != nullptr ? msg : "(error object is not a string)");
+    lua_pushfstring(lua, "ERR %s", msg != nullptr ? msg : "");
     lua_settable(lua, -3);
     lua_replace(lua, 1);
+    lua_settop(lua, 1);
   }
   if (have) {
     lua_pushstring(lua, "source");
@@ -334,6 +368,8 @@ void LuaEngine::Open() {
   lua_pushstring(lua_, kRedisVersion);
   lua_setfield(lua_, -2, "REDIS_VERSION");
   lua_setglobal(lua_, "redis");
+  lua_pushcfunction(lua_, ScriptPcall);
+  lua_setglobal(lua_, "pcall");
   ProtectGlobals(lua_);
   lua_newtable(lua_);
   lua_setfield(lua_, LUA_REGISTRYINDEX, kScriptsKey);

@@ -167,7 +167,11 @@ TEST_F(LuaEngineTest, SandboxAsRedis) {
   }
   const char* raw = "rawset(_G, 'x', 1)";
   EXPECT_EQ(Eval(raw), Named(raw, "-ERR Attempt to modify a readonly table"));
-  EXPECT_EQ(Eval("return getfenv(0) == _G"), ":1\r\n");
+  const char* getfenv = "return getfenv(0)";
+  EXPECT_EQ(Eval(getfenv),
+            Named(getfenv,
+                  "-ERR user_script:1: Script attempted to access nonexistent global "
+                  "variable 'getfenv'"));
   EXPECT_EQ(Eval("return type(getmetatable(_G))"), "$5\r\ntable\r\n");
   EXPECT_EQ(Eval("local t = {}; t.x = 1; return t.x"), ":1\r\n");
   EXPECT_EQ(Eval("return type(loadstring)"), "$8\r\nfunction\r\n");
@@ -182,6 +186,16 @@ TEST_F(LuaEngineTest, LibrariesAsRedis) {
             ":1\r\n");
   EXPECT_EQ(Eval("return bit.band(7,3)"), ":3\r\n");
   EXPECT_EQ(Eval("return bit.tohex(255)"), "$8\r\n000000ff\r\n");
+  // CVE-2024-31449: a digit count of -2^31 overflowed lua-bitop's buffer.
+  EXPECT_EQ(Eval("return bit.tohex(65535, -2147483648)"), "$8\r\n0000FFFF\r\n");
+  EXPECT_EQ(Eval("return bit.tohex(1, 2^31)"), "$8\r\n00000001\r\n");
+  EXPECT_EQ(Eval("local ok, e = pcall(redis.call, 'incr', 'a'); return e"),
+            "$43\r\nERR value is not an integer or out of range\r\n");
+  EXPECT_EQ(Eval("return cmsgpack.pack(1.5)"), std::string("$5\r\n\xca\x3f\xc0\x00\x00\r\n", 11));
+  EXPECT_EQ(Eval("return {cmsgpack.unpack_limit(cmsgpack.pack(1,2,3), 2)}"),
+            "*3\r\n:2\r\n:1\r\n:2\r\n");
+  const char* truncated = "return cmsgpack.unpack('\\147\\1')";
+  EXPECT_EQ(Eval(truncated), Named(truncated, "-ERR user_script:1: Missing bytes in input."));
   EXPECT_EQ(Eval("return {cmsgpack.unpack(cmsgpack.pack(1,'a',{1,2},{x=1}))}"),
             "*4\r\n:1\r\n$1\r\na\r\n*2\r\n:1\r\n:2\r\n*0\r\n");
   EXPECT_EQ(Eval("return cmsgpack.pack({1,2,3})"), "$4\r\n\x93\x01\x02\x03\r\n");

@@ -43,28 +43,88 @@ void RunChunk(lua_State* lua, std::string_view code, const char* name, int nargs
 // as 64-bit floats (cmsgpack uses 32-bit ones when exact: both decode to the same number).
 constexpr std::string_view kCmsgpackGlue = R"lua(
 local mp = ...
-local select, concat, unpack = select, table.concat, unpack
+local select, concat, unpack, error, type = select, table.concat, unpack, error, type
+local pcall, tostring, find = pcall, tostring, string.find
 mp.set_string('string')
 mp.set_number('double')
 mp.set_array('without_hole')
+local packers, floor, huge = mp.packers, math.floor, math.huge
+local integer_or_double = packers['number']
+local pack_float, pack_double = packers['float'], packers['double']
+packers['number'] = function(buffer, n)
+  if n == n and floor(n) == n and n ~= huge and n ~= -huge then
+    return integer_or_double(buffer, n)
+  end
+  -- cmsgpack writes a 32-bit float when one holds n exactly.
+  local probe = {}
+  pack_float(probe, n)
+  if mp.unpack(probe[1]) == n then pack_float(buffer, n) else pack_double(buffer, n) end
+end
+-- lua-MessagePack's errors, worded as cmsgpack words them.
+local function data_error(e)
+  if find(tostring(e), 'missing bytes', 1, true) then return 'Missing bytes in input.' end
+  return 'Bad data format in input.'
+end
 local cmsgpack = {}
 function cmsgpack.pack(...)
   local n = select('#', ...)
-  if n == 0 then error('MessagePack pack needs input.', 2) end
+  if n == 0 then error("bad argument #0 to 'pack' (MessagePack pack needs input.)", 0) end
   local parts = {}
   for i = 1, n do parts[i] = mp.pack((select(i, ...))) end
   return concat(parts)
 end
-function cmsgpack.unpack(s)
+-- Up to limit values (0: all) from byte offset (0-based) of s: the offset after them (-1 at the
+-- end of s), then the values.
+local function unpack_full(s, limit, offset, name)
+  if type(s) ~= 'string' then
+    error("bad argument #1 to '" .. name .. "' (string expected, got " ..
+          (s == nil and 'no value' or type(s)) .. ")", 0)
+  end
+  local cursor = {s = s, i = offset + 1, j = #s, underflow = function() error('missing bytes') end}
   local values, n = {}, 0
-  for _, v in mp.unpacker(s) do
+  while cursor.i <= cursor.j and (limit == 0 or n < limit) do
+    local ok, v = pcall(mp.unpack_cursor, cursor)
+    if not ok then error(data_error(v), 0) end
     n = n + 1
     values[n] = v
   end
+  return cursor.i <= cursor.j and cursor.i - 1 or -1, values, n
+end
+-- limit <= 0 decodes everything and returns only the values, as cmsgpack does.
+local function unpack_limited(s, limit, offset, name)
+  local next_offset, values, n = unpack_full(s, limit, offset, name)
+  if limit <= 0 then return unpack(values, 1, n) end
+  return next_offset, unpack(values, 1, n)
+end
+function cmsgpack.unpack(s)
+  local _, values, n = unpack_full(s, 0, 0, 'unpack')
   return unpack(values, 1, n)
+end
+function cmsgpack.unpack_one(s, offset)
+  return unpack_limited(s, 1, offset or 0, 'unpack_one')
+end
+function cmsgpack.unpack_limit(s, limit, offset)
+  return unpack_limited(s, limit or 0, offset or 0, 'unpack_limit')
 end
 return cmsgpack
 )lua";
+
+// Calls upvalue 1, a library function written in Lua, with the arguments. A C function stays on
+// the stack when a script tail-calls it (`return cmsgpack.pack(x)`), so its errors can name the
+// script's line as C libraries' errors do: a string error gets the caller's position prefixed.
+int CallWithCallerPosition(lua_State* lua) {
+  lua_pushvalue(lua, lua_upvalueindex(1));
+  lua_insert(lua, 1);
+  if (lua_pcall(lua, lua_gettop(lua) - 1, LUA_MULTRET, 0) != 0) {
+    if (lua_type(lua, -1) == LUA_TSTRING) {
+      luaL_where(lua, 1);
+      lua_insert(lua, -2);
+      lua_concat(lua, 2);
+    }
+    return lua_error(lua);
+  }
+  return lua_gettop(lua);
+}
 
 void OpenCmsgpack(lua_State* lua) {
   // lua-MessagePack takes its dependencies through require; give it the ones it asks for.
@@ -86,7 +146,29 @@ return chunk()
   lua_getglobal(lua, "math");
   RunChunk(lua, kLoader, "=messagepack_loader", 4, 1);
   RunChunk(lua, kCmsgpackGlue, "=cmsgpack", 1, 1);
+  for (const char* name : {"pack", "unpack", "unpack_one", "unpack_limit"}) {
+    lua_getfield(lua, -1, name);
+    lua_pushcclosure(lua, CallWithCallerPosition, 1);
+    lua_setfield(lua, -2, name);
+  }
   lua_setglobal(lua, "cmsgpack");
+}
+
+// lua-bitop's tohex negates its digit count: for -2^31 that overflows and writes past its buffer
+// (CVE-2024-31449; Debian's lua-bitop 1.0.2-7 lacks the fix). As Redis's fix: -2^31 becomes
+// -(2^31 - 1), before lua-bitop sees it.
+void GuardBitToHex(lua_State* lua) {
+  constexpr std::string_view kGuard = R"lua(
+local bit = ...
+local tohex, tobit = bit.tohex, bit.tobit
+bit.tohex = function(x, n)
+  if n == nil then return tohex(x) end
+  if tobit(n) == -2147483648 then n = -2147483647 end
+  return tohex(x, n)
+end
+)lua";
+  lua_getglobal(lua, "bit");
+  RunChunk(lua, kGuard, "=bit", 1, 0);
 }
 
 // rawset, refusing the read-only proxies (Redis's read-only tables refuse it too).
@@ -122,22 +204,12 @@ for _, name in pairs({'string', 'table', 'math', 'coroutine', 'cjson', 'bit', 'c
   if type(real[name]) == 'table' then real[name] = readonly(real[name]) end
 end
 real.rawset = safe_rawset
--- The real globals never reach a script: not as a function's environment, not as the thread's.
-local getfenv, setfenv = getfenv, setfenv
+-- As in Redis 7.0, scripts have no getfenv or setfenv (they would reach the real globals).
+real.getfenv, real.setfenv = nil, nil
 local globals
-real.getfenv = function(f)
-  if f == nil then f = 1 end
-  local env = getfenv(type(f) == 'number' and f > 0 and f + 1 or f)
-  if env == real then return globals end
-  return env
-end
-real.setfenv = function(f, env)
-  if f == 0 then error('Attempt to modify a readonly table', 2) end
-  return setfenv(type(f) == 'number' and f + 1 or f, env)
-end
 local string_metatable = getmetatable('')
 string_metatable.__index = real.string
-string_metatable.__metatable = {}
+string_metatable.__metatable = readonly(string_metatable)
 globals = setmetatable({}, {
   __index = function(_, name)
     local v = real[name]
@@ -169,6 +241,7 @@ void OpenLibraries(lua_State* lua) {
   lua_call(lua, 0, 1);
   lua_setglobal(lua, "bit");
   OpenCmsgpack(lua);
+  GuardBitToHex(lua);
   // Not in Redis's sandbox: files, modules, printing to the server's stdout.
   for (const char* name : {"loadfile", "dofile", "print", "require", "module", "newproxy"}) {
     lua_pushnil(lua);

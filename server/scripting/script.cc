@@ -48,6 +48,7 @@ std::string ParseShebang(std::string_view body, ScriptFlags* flags, size_t* code
   *code_start = 0;
   if (!body.starts_with("#!")) return "";
   const size_t eol = body.find('\n');
+  if (eol == std::string_view::npos) return "ERR Invalid script shebang";
   const std::string_view line = body.substr(0, eol);
   const std::vector<std::string_view> parts = Split(line, ' ');
   if (parts.empty() || parts[0] != "#!lua") {
@@ -75,7 +76,7 @@ std::string ParseShebang(std::string_view body, ScriptFlags* flags, size_t* code
       }
     }
   }
-  *code_start = eol == std::string_view::npos ? body.size() : eol;
+  *code_start = eol;
   return "";
 }
 
