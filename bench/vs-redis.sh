@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs the same redis-benchmark invocations against ordis and Debian's redis-server 7, alternating
-# server by server within each round, and prints requests/s (median over rounds) and the ratio
-# ordis/redis per line. Quote the ratio, not the absolute numbers: the machine is shared.
+# server by server within each round, and prints requests/s and server CPU per request (utime+stime
+# of the server process from /proc/<pid>/stat over the run, divided by -n), each the median over
+# rounds, and the ratios ordis/redis per line. Quote the ratios, not the absolute numbers: the
+# machine is shared.
 #
-#   bench/vs-redis.sh [rounds] [section...]   (default 3 rounds; sections: strings zset persistence
-#                                              snapshot, default strings zset)
+#   bench/vs-redis.sh [rounds] [section...]   (default 3 rounds; sections: strings zset scripting
+#                                              persistence snapshot, default strings zset scripting)
 #   ORDIS_THREADS=2 bench/vs-redis.sh   (I/O threads for ordis; default: its own default)
 #   ORDIS_ARGS="--index map" bench/vs-redis.sh   (any further ordis-server flags)
 #   ROW_TIMEOUT=20 bench/vs-redis.sh    (seconds one redis-benchmark run may take before it counts as n/a)
@@ -14,6 +16,9 @@
 # through redis-cli --pipe, memory per member from INFO used_memory before and after, the same for
 # zr (the members added in random order) and zs (score i), then read rows, then ZADD rows (which
 # grow z).
+# scripting: preloaded as in strings, then SCRIPT LOAD of a script of three commands (INCR of a
+# counter key, SET of a key, GET of it) into both servers, and EVALSHA rows beside the GET rows of
+# strings for reference.
 # persistence: both servers with --appendonly yes and --appendfsync everysec (each in its own
 # directory; INFO persistence must say aof_enabled:1), preloaded as in strings, SET rows; then fresh
 # servers with appendfsync always, SET -P 16; the same on fresh servers without the log; prints how
@@ -28,7 +33,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-3}
 shift || true
 sections=("$@")
-[ ${#sections[@]} -eq 0 ] && sections=(strings zset)
+[ ${#sections[@]} -eq 0 ] && sections=(strings zset scripting)
 row_timeout=${ROW_TIMEOUT:-20}
 # shellcheck source=bench/lib.sh
 source "$root/bench/lib.sh"
@@ -75,7 +80,7 @@ start_servers() {
   wait_ready "$redis_port"
 }
 
-declare -A results errors
+declare -A results errors cpu
 # port args... -> prints requests/s, or nothing when the run failed (reason in $workdir/run.err).
 run() {
   local out
@@ -88,19 +93,36 @@ run() {
   fi
 }
 
-# Runs the rows of the named array for all rounds, alternating the servers, into results[row,server,round].
+requests_of() {  # redis-benchmark arguments -> the requests of the run (-n, default 100000)
+  local n=100000
+  while [ $# -gt 1 ]; do
+    [ "$1" = -n ] && n=$2
+    shift
+  done
+  echo "$n"
+}
+
+# Runs the rows of the named array for all rounds, alternating the servers, into
+# results[row,server,round] (requests/s) and cpu[row,server,round] (the server's CPU microseconds
+# per request over the run; empty when the run failed).
 # A row is "name|redis-benchmark arguments for ordis|for redis" ("=" means the same).
 measure() {
   local -n rows=$1
-  local round row name ordis_cmd redis_cmd server port args
+  local round row name ordis_cmd redis_cmd server port pid args t0 t1
   for round in $(seq 1 "$rounds"); do
     for row in "${rows[@]}"; do
       IFS='|' read -r name ordis_cmd redis_cmd <<<"$row"
       [ "$redis_cmd" = "=" ] && redis_cmd=$ordis_cmd
       for server in ordis redis; do
-        if [ $server = ordis ]; then port=$ordis_port; read -ra args <<<"$ordis_cmd"
-        else port=$redis_port; read -ra args <<<"$redis_cmd"; fi
+        if [ $server = ordis ]; then port=$ordis_port pid=$ordis_pid; read -ra args <<<"$ordis_cmd"
+        else port=$redis_port pid=$redis_pid; read -ra args <<<"$redis_cmd"; fi
+        t0=$(cpu_ticks "$pid" 2>/dev/null) || t0=""
         results[$name,$server,$round]=$(run "$port" "${args[@]}")
+        t1=$(cpu_ticks "$pid" 2>/dev/null) || t1=""
+        cpu[$name,$server,$round]=""
+        if [ -n "${results[$name,$server,$round]}" ] && [ -n "$t0" ] && [ -n "$t1" ]; then
+          cpu[$name,$server,$round]=$(us_per_request $((t1 - t0)) "$(requests_of "${args[@]}")")
+        fi
         if [ -z "${results[$name,$server,$round]}" ] && [ -z "${errors[$name,$server]:-}" ]; then
           errors[$name,$server]=$(head -c 200 "$workdir/run.err" | tr '\n' ' ' | sed 's/ *$//')
         fi
@@ -137,24 +159,34 @@ ratio() {  # a b -> a/b as "0.00x", or n/a
 num() {  # a number rounded, or n/a as it is
   if [ "$1" = n/a ]; then echo n/a; else printf '%.0f' "$1"; fi
 }
+num3() {  # a number with 3 decimals, or n/a as it is
+  if [ "$1" = n/a ]; then echo n/a; else printf '%.3f' "$1"; fi
+}
 
 # Prints the table of the named arrays' rows, then the reasons of the n/a runs.
 report() {
-  local name om rm_ round o r
-  printf '| %-40s | %14s | %14s | %6s |\n' "benchmark (median of $rounds)" "ordis req/s" "redis req/s" "ratio"
-  printf '|%s|%s|%s|%s|\n' "------------------------------------------" "----------------" "----------------" "--------"
+  local name om rm_ oc rc round o r oc_ rc_
+  printf '| %-40s | %14s | %14s | %6s | %16s | %16s | %6s |\n' "benchmark (median of $rounds)" \
+    "ordis req/s" "redis req/s" "ratio" "ordis CPU us/req" "redis CPU us/req" "ratio"
+  printf '|%s|%s|%s|%s|%s|%s|%s|\n' "------------------------------------------" "----------------" \
+    "----------------" "--------" "------------------" "------------------" "--------"
   local -n rows_
   for rows_ in "$@"; do
     for row in "${rows_[@]}"; do
       IFS='|' read -r name _ _ <<<"$row"
-      o=(); r=()
+      o=(); r=(); oc_=(); rc_=()
       for round in $(seq 1 "$rounds"); do
         o+=("${results[$name,ordis,$round]}")
         r+=("${results[$name,redis,$round]}")
+        oc_+=("${cpu[$name,ordis,$round]}")
+        rc_+=("${cpu[$name,redis,$round]}")
       done
       om=$(median "${o[@]}")
       rm_=$(median "${r[@]}")
-      printf '| %-40s | %14s | %14s | %6s |\n' "$name" "$(num "$om")" "$(num "$rm_")" "$(ratio "$om" "$rm_")"
+      oc=$(median "${oc_[@]}")
+      rc=$(median "${rc_[@]}")
+      printf '| %-40s | %14s | %14s | %6s | %16s | %16s | %6s |\n' "$name" "$(num "$om")" "$(num "$rm_")" \
+        "$(ratio "$om" "$rm_")" "$(num3 "$oc")" "$(num3 "$rc")" "$(ratio "$oc" "$rc")"
     done
   done
   for rows_ in "$@"; do
@@ -192,6 +224,51 @@ section_strings() {
   stop_servers
   echo "strings: 1M keys loaded"
   report strings_rows
+}
+
+# Three commands in one EVALSHA: INCR of a counter, SET of a (preloaded) key to the 3-byte value the
+# preload wrote, GET of it. SCRIPT LOAD answers the SHA1 of the body, so the rows can name it now.
+scripting_body="redis.call('incr', KEYS[1]); redis.call('set', KEYS[2], ARGV[1]); return redis.call('get', KEYS[2])"
+scripting_sha=$(printf '%s' "$scripting_body" | sha1sum | cut -d' ' -f1)
+row_named() {  # array name -> that array's row of that name (exits when there is none)
+  local -n rows_named=$1
+  local row
+  for row in "${rows_named[@]}"; do
+    [ "${row%%|*}" = "$2" ] && { echo "$row"; return; }
+  done
+  echo "no row '$2' in $1" >&2
+  exit 1
+}
+scripting_evalsha_rows=(
+  "EVALSHA incr+set+get -P 1 -c 50|-c 50 -P 1 -n 200000 -r 1000000 EVALSHA $scripting_sha 2 counter:__rand_int__ key:__rand_int__ xxx|="
+  "EVALSHA incr+set+get -P 16 -c 50|-c 50 -P 16 -n 500000 -r 1000000 EVALSHA $scripting_sha 2 counter:__rand_int__ key:__rand_int__ xxx|="
+)
+# Each EVALSHA row after the strings section's GET row of the same pipeline, for reference.
+scripting_rows=(
+  "$(row_named strings_rows "GET -P 1 -c 50")"
+  "${scripting_evalsha_rows[0]}"
+  "$(row_named strings_rows "GET -P 16 -c 50")"
+  "${scripting_evalsha_rows[1]}"
+)
+section_scripting() {
+  start_servers
+  preload_keys
+  local server port sha
+  for server in ordis redis; do
+    [ $server = ordis ] && port=$ordis_port || port=$redis_port
+    sha=$(redis-cli -p "$port" script load "$scripting_body" 2>&1)
+    if [ "$sha" != "$scripting_sha" ]; then
+      echo "$server: SCRIPT LOAD answered '$sha', expected $scripting_sha" >&2
+      exit 1
+    fi
+  done
+  # The script writes, but the reply (GET of the key it just SET) is the same on both servers;
+  # a NOSCRIPT or a script error on one of them shows here.
+  same_replies scripting_evalsha_rows
+  measure scripting_rows
+  stop_servers
+  echo "scripting: 1M keys loaded as in strings; EVALSHA of: $scripting_body"
+  report scripting_rows
 }
 
 # redis-benchmark's __rand_int__ is 12 digits, zero padded: m:__rand_int__ names a member m:%012d.
@@ -479,9 +556,10 @@ for section in "${sections[@]}"; do
   case $section in
     strings) section_strings ;;
     zset) section_zset ;;
+    scripting) section_scripting ;;
     persistence) section_persistence ;;
     snapshot) section_snapshot ;;
-    *) echo "unknown section $section (strings, zset, persistence, snapshot)" >&2; exit 2 ;;
+    *) echo "unknown section $section (strings, zset, scripting, persistence, snapshot)" >&2; exit 2 ;;
   esac
   echo
 done

@@ -48,6 +48,7 @@ Dispatcher::Dispatcher(const Services& services, ThreadStats& stats, Names names
 }
 
 Dispatcher::~Dispatcher() {
+  services_.scripts.AddEngineBytes(-lua_bytes_reported_);
   if (prefetcher_attached_) services_.keyspace.tier()->DetachPrefetcher(prefetcher_.get());
 }
 
@@ -499,7 +500,14 @@ scripting::LuaEngine& Dispatcher::lua() {
   } else if (lua_->generation() != generation) {
     lua_->Reset(generation);
   }
+  ReportLuaBytes();
   return *lua_;
+}
+
+void Dispatcher::ReportLuaBytes() {
+  const int64_t bytes = static_cast<int64_t>(lua_->memory_bytes());
+  services_.scripts.AddEngineBytes(bytes - lua_bytes_reported_);
+  lua_bytes_reported_ = bytes;
 }
 
 class Dispatcher::ScriptCaller : public scripting::CommandCaller {
@@ -534,6 +542,7 @@ void Dispatcher::RunScript(ClientState& client, const ScriptRun& run,
   services_.running_script.Begin(NowMs());
   engine.Run(run.name, keys, argv, caller, out);
   services_.running_script.End();
+  ReportLuaBytes();
   if (group) {
     log_seq_ = std::max(log_seq_, aof->EndGroup());
     log_ = aof;

@@ -156,10 +156,12 @@ class Dispatcher : public CommandRunner {
   offload::RequestParser request_parser_;
   std::vector<Keyspace::KeyRef> needed_;       // WaitForColdValues' scratch
   std::unique_ptr<scripting::LuaEngine> lua_;  // made by the thread's first script
-  ClientState script_client_;                  // what a script's commands run as
-  bool in_exec_ = false;                       // EXEC's group of the log is open
-  uint64_t log_seq_ = 0;                       // the last log record staged, committed by CommitLog
-  CommandLog* log_ = nullptr;                  // the log it went to (logs outlive appendonly no)
+  int64_t lua_bytes_reported_ = 0;             // to the script cache, for INFO
+  void ReportLuaBytes();
+  ClientState script_client_;  // what a script's commands run as
+  bool in_exec_ = false;       // EXEC's group of the log is open
+  uint64_t log_seq_ = 0;       // the last log record staged, committed by CommitLog
+  CommandLog* log_ = nullptr;  // the log it went to (logs outlive appendonly no)
 };
 
 }  // namespace ordis::server

@@ -3,6 +3,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <string>
@@ -14,6 +15,7 @@
 #include "server/commands/families.h"
 #include "server/commands/memory_report.h"
 #include "server/config/config.h"
+#include "server/scripting/script_cache.h"
 
 namespace ordis::server {
 namespace {
@@ -100,6 +102,22 @@ void MemorySection(CommandContext& ctx, InfoBuilder& b) {
   b.Field("allocator_resident", a.resident);
   b.Field("total_system_memory", m.total_system_memory);
   b.Field("total_system_memory_human", HumanBytes(m.total_system_memory));
+  // Scripts: every I/O thread's Lua engine together; no FUNCTION libraries yet.
+  const scripting::ScriptCache& scripts = ctx.services.scripts;
+  const uint64_t lua = static_cast<uint64_t>(std::max<int64_t>(0, scripts.engine_bytes()));
+  b.Field("used_memory_lua", lua);
+  b.Field("used_memory_vm_eval", lua);
+  b.Field("used_memory_lua_human", HumanBytes(lua));
+  b.Field("used_memory_scripts_eval", scripts.bytes());
+  b.Field("number_of_cached_scripts", scripts.size());
+  b.Field("number_of_functions", 0);
+  b.Field("number_of_libraries", 0);
+  b.Field("used_memory_vm_functions", 0);
+  b.Field("used_memory_vm_total", lua);
+  b.Field("used_memory_vm_total_human", HumanBytes(lua));
+  b.Field("used_memory_functions", 0);
+  b.Field("used_memory_scripts", scripts.bytes());
+  b.Field("used_memory_scripts_human", HumanBytes(scripts.bytes()));
   b.Field("maxmemory", m.maxmemory);
   b.Field("maxmemory_human", HumanBytes(static_cast<uint64_t>(m.maxmemory)));
   b.Field("maxmemory_policy", m.policy);

@@ -45,6 +45,9 @@ TEST_F(ScriptingFamilyTest, ScriptCacheAndEvalSha) {
       Run({"script", "exists", kReturnOneSha, "E0E1F9FABFC9D4800C877A703B823AC0578FF8DB", "nope"}),
       Array({Int(1), Int(1), Int(0)}));
   EXPECT_EQ(Run({"evalsha", kReturnOneSha, "0"}), Int(1));
+  const std::string memory = Run({"info", "memory"}).str;
+  EXPECT_NE(memory.find("\r\nnumber_of_cached_scripts:1\r\n"), std::string::npos) << memory;
+  EXPECT_EQ(memory.find("\r\nused_memory_lua:0\r\n"), std::string::npos) << memory;
   // Another client, as on another thread, finds it in the shared cache.
   EXPECT_EQ(NewClient().Run({"evalsha_ro", kReturnOneSha, "0"}), Int(1));
   EXPECT_EQ(Run({"script", "flush", "bad"}),

@@ -28,12 +28,16 @@ class ScriptCache {
   size_t size() const;
   // The bodies' bytes and their names' (INFO's used_memory_scripts_eval).
   size_t bytes() const;
+  // What the threads' Lua engines hold (INFO's used_memory_lua): each reports its changes.
+  void AddEngineBytes(int64_t delta) { engine_bytes_.fetch_add(delta, std::memory_order_relaxed); }
+  int64_t engine_bytes() const { return engine_bytes_.load(std::memory_order_relaxed); }
 
  private:
   mutable std::mutex mu_;
   absl::flat_hash_map<std::string, std::string> scripts_;  // GUARDED_BY(mu_)
   size_t bytes_ = 0;                                       // GUARDED_BY(mu_)
   std::atomic<uint64_t> generation_{0};
+  std::atomic<int64_t> engine_bytes_{0};
 };
 
 }  // namespace ordis::server::scripting
