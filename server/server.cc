@@ -109,7 +109,8 @@ Server::Server(std::unique_ptr<Config> config, MemoryGuard::UsedMemoryFn used_me
                 *this,
                 *users_,
                 acl_log_,
-                memory_},
+                memory_,
+                pubsub_},
       commands_(services_, [this](int64_t now_ms) {
         persistence_.Cron(now_ms);
         memory_.TierCron();

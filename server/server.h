@@ -85,6 +85,7 @@ class Server : public ServerControl {
   ServerStats stats_;
   Persistence persistence_;
   MemoryGuard memory_;
+  PubSub pubsub_{*config_};
   const Services services_;
   CommandService commands_;
   std::unique_ptr<IoThreadPool> threads_;  // made by Run

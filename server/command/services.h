@@ -9,6 +9,7 @@
 #include "server/command/command_table.h"
 #include "server/command/durability.h"
 #include "server/command/memory_guard.h"
+#include "server/command/pubsub.h"
 #include "server/command/server_control.h"
 #include "server/config/config.h"
 #include "server/keyspace/keyspace.h"
@@ -37,6 +38,7 @@ struct Services {
   acl::Users& users;
   acl::AclLog& acl_log;
   MemoryGuard& memory;
+  PubSub& pubsub;
 
   // True iff the default user needs a password (it has none, or it is off): clients then start
   // unauthenticated. Not on the hot path: authenticated clients never ask.

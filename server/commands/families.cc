@@ -23,6 +23,7 @@ const CommandTable& AllCommands() {
     RegisterZSetRangeFamily(t);
     RegisterZSetAlgebraFamily(t);
     RegisterPersistenceFamily(t);
+    RegisterPubSubFamily(t);
     t->Freeze();
     return t;
   }();

@@ -24,6 +24,7 @@ void RegisterZSetFamily(CommandTable* table);
 void RegisterZSetRangeFamily(CommandTable* table);
 void RegisterZSetAlgebraFamily(CommandTable* table);
 void RegisterPersistenceFamily(CommandTable* table);
+void RegisterPubSubFamily(CommandTable* table);
 
 // The table with every family registered; built once, read-only afterwards.
 const CommandTable& AllCommands();

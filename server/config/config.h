@@ -90,10 +90,9 @@ class Config {
   bool lazyfree_lazy_user_del() const { return lazy_user_del_.load(std::memory_order_relaxed); }
   bool lazyfree_lazy_user_flush() const { return lazy_user_flush_.load(std::memory_order_relaxed); }
   bool tier_prefetch() const { return tier_prefetch_.load(std::memory_order_relaxed); }
-  OutputBufferLimit normal_output_limit() const {
-    return {out_hard_.load(std::memory_order_relaxed), out_soft_.load(std::memory_order_relaxed),
-            out_soft_seconds_.load(std::memory_order_relaxed)};
-  }
+  // client-output-buffer-limit's normal and pubsub classes.
+  OutputBufferLimit normal_output_limit() const { return normal_limit_.Load(); }
+  OutputBufferLimit pubsub_output_limit() const { return pubsub_limit_.Load(); }
   int64_t query_buffer_limit() const { return query_buffer_limit_.load(std::memory_order_relaxed); }
   // zset-max-listpack-entries / zset-max-listpack-value, read by every sorted-set insertion.
   int64_t zset_max_listpack_entries() const {
@@ -146,9 +145,15 @@ class Config {
   std::atomic<bool> lazy_user_del_{false};
   std::atomic<bool> lazy_user_flush_{false};
   std::atomic<bool> tier_prefetch_{true};
-  std::atomic<int64_t> out_hard_{0};
-  std::atomic<int64_t> out_soft_{0};
-  std::atomic<int64_t> out_soft_seconds_{0};
+  struct AtomicOutputLimit {
+    std::atomic<int64_t> hard{0}, soft{0}, soft_seconds{0};
+    OutputBufferLimit Load() const {
+      return {hard.load(std::memory_order_relaxed), soft.load(std::memory_order_relaxed),
+              soft_seconds.load(std::memory_order_relaxed)};
+    }
+  };
+  AtomicOutputLimit normal_limit_;
+  AtomicOutputLimit pubsub_limit_;
   std::atomic<int64_t> query_buffer_limit_{1ll << 30};
   std::atomic<int64_t> zset_max_listpack_entries_{128};
   std::atomic<int64_t> zset_max_listpack_value_{64};
