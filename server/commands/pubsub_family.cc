@@ -73,9 +73,10 @@ void ReplyChannels(CommandContext& ctx, SubscriptionKind kind) {
 void CmdPubSubChannels(CommandContext& ctx) { ReplyChannels(ctx, SubscriptionKind::kChannel); }
 void CmdPubSubShardChannels(CommandContext& ctx) { ReplyChannels(ctx, SubscriptionKind::kShard); }
 
-// PUBSUB NUMSUB [channel ...] / PUBSUB SHARDNUMSUB [shardchannel ...]: a map in RESP3.
+// PUBSUB NUMSUB [channel ...] / PUBSUB SHARDNUMSUB [shardchannel ...]: a flat array of pairs, in
+// RESP3 too (Redis 7.0).
 void ReplyNumSub(CommandContext& ctx, SubscriptionKind kind) {
-  ctx.out.MapHeader(static_cast<int64_t>(ctx.args.size() - 2));
+  ctx.out.ArrayHeader(static_cast<int64_t>(2 * (ctx.args.size() - 2)));
   for (size_t i = 2; i < ctx.args.size(); ++i) {
     ctx.out.Bulk(ctx.args[i]);
     ctx.out.Integer(static_cast<int64_t>(ctx.services.pubsub.Subscribers(kind, ctx.args[i])));

@@ -233,7 +233,7 @@ TEST_F(PubSubFamilyTest, PubSubIntrospection) {
   EXPECT_EQ(Run({"subscribe"}), Err("ERR wrong number of arguments for 'subscribe' command"));
   EXPECT_EQ(Run({"pubsub", "help"}).elements.size(), 14u);
   EXPECT_EQ(Run({"hello", "3"}).type, Reply::Type::kMap);
-  EXPECT_EQ(Run({"pubsub", "numsub", "weather"}), Map({Bulk("weather"), Int(1)}));
+  EXPECT_EQ(Run({"pubsub", "numsub", "weather"}), Array({Bulk("weather"), Int(1)}));
 }
 
 TEST_F(PubSubFamilyTest, ClientListAndInfoCountSubscriptions) {
