@@ -111,7 +111,8 @@ Server::Server(std::unique_ptr<Config> config, MemoryGuard::UsedMemoryFn used_me
                 acl_log_,
                 memory_,
                 scripts_,
-                running_script_},
+                running_script_,
+                pubsub_},
       commands_(services_, [this](int64_t now_ms) {
         persistence_.Cron(now_ms);
         memory_.TierCron();

@@ -87,6 +87,7 @@ class Server : public ServerControl {
   MemoryGuard memory_;
   scripting::ScriptCache scripts_;
   scripting::RunningScript running_script_;
+  PubSub pubsub_{*config_};
   const Services services_;
   CommandService commands_;
   std::unique_ptr<IoThreadPool> threads_;  // made by Run

@@ -172,7 +172,10 @@ uint32_t AclCategories(const CommandSpec& spec) {
     // and no categories of its own, so it is @slow only.
     return kSlow | ExplicitCategories(spec.name);
   }
-  uint32_t categories = GroupCategory(spec.group) | ExplicitCategories(spec.name);
+  // Redis names categories per command, not per group: PUBSUB HELP is @slow only.
+  const bool group_category = spec.name != "pubsub|help";
+  uint32_t categories =
+      (group_category ? GroupCategory(spec.group) : 0) | ExplicitCategories(spec.name);
   if (spec.flags & cmd::kWrite) categories |= kWrite;
   if (spec.flags & cmd::kReadonly) categories |= kRead;
   if (spec.flags & cmd::kAdmin) categories |= kAdmin | kDangerous;
@@ -203,12 +206,28 @@ void ForEachKeyAccess(const CommandSpec& spec, std::span<const std::string_view>
   });
 }
 
+void ForEachChannel(const CommandSpec& spec, std::span<const std::string_view> args,
+                    absl::FunctionRef<void(size_t position, bool is_pattern)> visit) {
+  if (!(spec.flags & cmd::kPubSub)) return;
+  const std::string_view name = spec.name;
+  if (name == "publish" || name == "spublish") {
+    visit(1, false);
+  } else if (name == "subscribe" || name == "ssubscribe" || name == "psubscribe") {
+    for (size_t i = 1; i < args.size(); ++i) visit(i, name == "psubscribe");
+  }
+}
+
 Verdict CheckCommand(const User& user, const CommandSpec& spec,
-                     std::span<const std::string_view> args, std::vector<KeyRef>* keys) {
+                     std::span<const std::string_view> args, std::vector<KeyRef>* keys,
+                     std::vector<ChannelRef>* channels) {
   keys->clear();
+  channels->clear();
   if (user.Unrestricted(spec.id)) return {};
   ForEachKeyAccess(spec, args, [&](size_t i, uint8_t access) {
     keys->push_back({args[i], access});
+  });
+  ForEachChannel(spec, args, [&](size_t i, bool is_pattern) {
+    channels->push_back({args[i], is_pattern});
   });
   Request request;
   request.command_id = spec.id;
@@ -216,6 +235,7 @@ Verdict CheckCommand(const User& user, const CommandSpec& spec,
   const size_t first_arg = spec.name.find('|') == std::string_view::npos ? 1 : 2;
   if (args.size() > first_arg) request.first_arg = args[first_arg];
   request.keys = *keys;
+  request.channels = *channels;
   return user.Check(request);
 }
 

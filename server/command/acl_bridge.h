@@ -39,10 +39,18 @@ uint8_t AclKeyAccess(const CommandSpec& spec, std::span<const std::string_view> 
 void ForEachKeyAccess(const CommandSpec& spec, std::span<const std::string_view> args,
                       absl::FunctionRef<void(size_t position, uint8_t access)> visit);
 
-// Whether user may run spec with args (each key with its access); keys is scratch space, and
-// holds the keys checked afterwards (Verdict::index points into it).
+// Calls visit(position, is_pattern) for each channel argument of args the ACL checks, as Redis
+// 7.0 reads them: every argument of SUBSCRIBE, SSUBSCRIBE and PSUBSCRIBE (patterns), the channel
+// of PUBLISH and SPUBLISH. Unsubscribing is never checked.
+void ForEachChannel(const CommandSpec& spec, std::span<const std::string_view> args,
+                    absl::FunctionRef<void(size_t position, bool is_pattern)> visit);
+
+// Whether user may run spec with args (each key with its access, each channel); keys and
+// channels are scratch space, and hold the keys and channels checked afterwards (Verdict::index
+// points into one of them).
 acl::Verdict CheckCommand(const acl::User& user, const CommandSpec& spec,
-                          std::span<const std::string_view> args, std::vector<acl::KeyRef>* keys);
+                          std::span<const std::string_view> args, std::vector<acl::KeyRef>* keys,
+                          std::vector<acl::ChannelRef>* channels);
 
 // Whether client's user may read key while running command_id: for keys a handler reaches that its
 // arguments do not name (KRANGE WITHVALUES's values).

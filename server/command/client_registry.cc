@@ -68,11 +68,13 @@ void AppendClientInfo(const CommandTable& commands, const ClientState& c, int64_
   num("age", (now_ms - c.created_ms) / 1000);
   num("idle", (now_ms - c.last_interaction_ms.load(std::memory_order_relaxed)) / 1000);
   int multi = c.multi_count.load(std::memory_order_relaxed);
-  str("flags", multi >= 0 ? "x" : "N");
+  const bool pubsub = c.pubsub.load(std::memory_order_relaxed);
+  // Redis's order of flag letters: P (subscribed), x (in MULTI); N when none.
+  str("flags", pubsub ? (multi >= 0 ? "Px" : "P") : (multi >= 0 ? "x" : "N"));
   num("db", c.db.load(std::memory_order_relaxed));
-  num("sub", 0);
-  num("psub", 0);
-  num("ssub", 0);
+  num("sub", c.sub_count.load(std::memory_order_relaxed));
+  num("psub", c.psub_count.load(std::memory_order_relaxed));
+  num("ssub", c.ssub_count.load(std::memory_order_relaxed));
   num("multi", multi);
   int64_t qbuf = static_cast<int64_t>(c.query_buffer_bytes.load(std::memory_order_relaxed));
   int64_t omem = static_cast<int64_t>(c.output_buffer_bytes.load(std::memory_order_relaxed));

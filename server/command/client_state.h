@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "server/acl/users.h"
 #include "server/keyspace/watch_registry.h"
 #include "server/net/session.h"
@@ -23,6 +24,18 @@ namespace ordis::server {
 // kSkipThis, and a command that sets kOn meanwhile (CLIENT REPLY ON, RESET) has its reply sent.
 enum class ReplyMode { kOn, kOff, kSkipNext, kSkipThis };
 
+// What a client subscribed to (command/pubsub.h). Changed by the client's own thread under
+// PubSub's mutex; read by that thread alone.
+struct Subscriptions {
+  absl::flat_hash_set<std::string> channels;  // SUBSCRIBE
+  std::vector<std::string> patterns;          // PSUBSCRIBE, in order (Redis keeps a list)
+  absl::flat_hash_set<std::string> shard;     // SSUBSCRIBE
+  // Redis's clientSubscriptionsCount: the count (P)SUBSCRIBE and (P)UNSUBSCRIBE reply with.
+  size_t count() const { return channels.size() + patterns.size(); }
+  // Subscriber mode (Session::pubsub): anything at all, shard channels included.
+  bool any() const { return count() + shard.size() > 0; }
+};
+
 struct ClientState : Session {
   bool authenticated = false;  // set at accept when no password is required
   acl::UserRef user;           // the default user until AUTH
@@ -32,6 +45,8 @@ struct ClientState : Session {
   bool in_multi = false;
   bool multi_error = false;  // a command failed to queue: EXEC answers EXECABORT
   std::vector<std::vector<std::string>> queued;
+
+  Subscriptions subscriptions;
 
   WatchState watch;
   std::vector<std::pair<int, std::string>> watched_keys;
@@ -46,6 +61,10 @@ struct ClientState : Session {
   std::atomic<int> protocol{2};
   std::atomic<int> last_command_id{-1};
   std::atomic<int> multi_count{-1};  // queued commands, -1 outside MULTI (CLIENT LIST "multi=")
+  // CLIENT LIST's sub=, psub= and ssub=: the sizes of subscriptions' sets.
+  std::atomic<int> sub_count{0};
+  std::atomic<int> psub_count{0};
+  std::atomic<int> ssub_count{0};
 };
 
 }  // namespace ordis::server

@@ -42,8 +42,12 @@ enum Flag : uint32_t {
   // Not a Redis flag: reads only its keys' headers (existence, type, TTL), never their values, so
   // the cold tier reads nothing ahead for it (TTL is a read in Redis's key specs).
   kHeaderOnly = 1 << 14,
+  kPubSub = 1 << 15,  // a pub/sub command (COMMAND INFO's "pubsub")
+  // Not a Redis flag: allowed to a RESP2 client in subscriber mode ((P|S)(UN)SUBSCRIBE, PING,
+  // QUIT, RESET); any other command is refused there.
+  kSubscriberMode = 1 << 16,
   // Redis's allow_busy: runs while a script is busy (past busy-reply-threshold) instead of BUSY.
-  kAllowBusy = 1 << 15,
+  kAllowBusy = 1 << 17,
 };
 }  // namespace cmd
 

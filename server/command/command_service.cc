@@ -26,16 +26,20 @@ std::string_view CommandService::Refusal(const Session& session) {
 }
 
 void CommandService::SessionStarted(Session& session, ConnectionHost* host) {
+  session.pushes.SetHost(host);
   services_.clients.Add(static_cast<ClientState*>(&session), host);
 }
 
 void CommandService::SessionMoved(Session& session, ConnectionHost* host) {
+  session.pushes.SetHost(host);
   services_.clients.SetHost(session.id, host);
 }
 
 void CommandService::SessionEnded(Session& session) {
+  ClientState& client = static_cast<ClientState&>(session);
+  services_.pubsub.UnsubscribeAll(client, nullptr);  // no message reaches it after this
   services_.clients.Remove(session.id);
-  UnwatchAll(services_.keyspace, static_cast<ClientState&>(session));
+  UnwatchAll(services_.keyspace, client);
 }
 
 std::unique_ptr<CommandRunner> CommandService::NewRunner(ThreadStats& stats) {

@@ -73,7 +73,7 @@ std::string_view Dispatcher::AclDenial(const CommandSpec& spec, ClientState& cli
     client.close_after_reply = true;
     return kUserDeleted;
   }
-  const acl::Verdict verdict = CheckCommand(*user, spec, args, &acl_keys_);
+  const acl::Verdict verdict = CheckCommand(*user, spec, args, &acl_keys_, &acl_channels_);
   if (verdict.ok()) return "";
   std::string_view object;
   acl::DenyReason reason;
@@ -87,6 +87,7 @@ std::string_view Dispatcher::AclDenial(const CommandSpec& spec, ClientState& cli
       break;
     case acl::Verdict::kDeniedChannel:
       reason = acl::DenyReason::kChannel;
+      object = acl_channels_[verdict.index].name;
       error = at_exec ? errors::kNoPermChannelAtExec : errors::kNoPermChannel;
       Bump(stats_[Stat::kAclDeniedChannel]);
       break;
@@ -339,6 +340,13 @@ void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
       return;
     }
   }
+  // RESP2 subscriber mode: the connection carries messages, so only commands whose replies fit
+  // among them (RESP3 tells pushes from replies, and allows everything).
+  if (client.pubsub.load(std::memory_order_relaxed) && !(spec->flags & cmd::kSubscriberMode) &&
+      client.protocol.load(std::memory_order_relaxed) == 2) {
+    Reject(spec, client, out, errors::NotInSubscriberMode(spec->name));
+    return;
+  }
   if (client.in_multi && !(spec->flags & cmd::kTransactionControl)) {
     auto& queued = client.queued.emplace_back();
     queued.reserve(args.size());
@@ -456,6 +464,8 @@ void Dispatcher::RunSpec(const CommandSpec& spec, ClientState& client, resp::Wri
   const uint64_t changes_before = aof != nullptr ? ks.changes() : 0;
   const int db = client.db.load(std::memory_order_relaxed);
   propagate_.clear();
+  // Messages the command publishes to its own client go before its reply.
+  PubSub::Running running(client, out.out());
   CommandContext ctx{services_, client, out,
                      args,      now_ms, &expired_,
                      stats_,    *this,  aof != nullptr ? &propagate_ : nullptr};

@@ -134,11 +134,12 @@ class Dispatcher : public CommandRunner {
   ThreadStats& stats_;
   const Names names_;
   LockMode held_ = LockMode::kNone;
-  std::vector<ExpiredKey> expired_;     // reported by readers during the batch
-  std::vector<std::string_view> argv_;  // scratch for EXEC
-  std::vector<acl::KeyRef> acl_keys_;   // scratch for AclDenial
-  std::string denial_;                  // AclDenial's error when it names the command
-  resp::OutBuffer discarded_;           // replies CLIENT REPLY OFF or SKIP drop
+  std::vector<ExpiredKey> expired_;            // reported by readers during the batch
+  std::vector<std::string_view> argv_;         // scratch for EXEC
+  std::vector<acl::KeyRef> acl_keys_;          // scratch for AclDenial
+  std::vector<acl::ChannelRef> acl_channels_;  // scratch for AclDenial
+  std::string denial_;                         // AclDenial's error when it names the command
+  resp::OutBuffer discarded_;                  // replies CLIENT REPLY OFF or SKIP drop
   std::vector<std::string> propagate_;  // a command's own log record (CommandContext::propagate)
   // Enough to overlap a turn's lookups; more would evict the first before they are used (each
   // lookup touches about ten cache lines). An MSET of 100k keys prefetches its first 256.

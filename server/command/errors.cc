@@ -73,6 +73,12 @@ std::string SubcommandSyntax(std::string_view container, std::string_view sub) {
          "'. Try " + Upper(container) + " HELP.";
 }
 
+std::string NotInSubscriberMode(std::string_view full_name) {
+  return "ERR Can't execute '" + std::string(full_name) +
+         "': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this "
+         "context";
+}
+
 std::string AtLeastOneInputKey(std::string_view command) {
   return "ERR at least 1 input key is needed for '" + Lower(command) + "' command";
 }

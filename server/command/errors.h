@@ -199,6 +199,9 @@ std::string WrongArity(std::string_view command);
 std::string UnknownCommand(std::string_view command, const std::string_view* args, size_t nargs);
 // "ERR unknown subcommand 'foo'. Try CLIENT HELP."
 std::string UnknownSubcommand(std::string_view command, std::string_view sub);
+// "ERR Can't execute 'get': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are
+// allowed in this context": a RESP2 client in subscriber mode (the full name: 'client|list').
+std::string NotInSubscriberMode(std::string_view full_name);
 // "ERR at least 1 input key is needed for 'zunion' command"
 std::string AtLeastOneInputKey(std::string_view command);
 // "ERR invalid expire time in 'set' command"

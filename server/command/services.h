@@ -9,6 +9,7 @@
 #include "server/command/command_table.h"
 #include "server/command/durability.h"
 #include "server/command/memory_guard.h"
+#include "server/command/pubsub.h"
 #include "server/command/server_control.h"
 #include "server/config/config.h"
 #include "server/keyspace/keyspace.h"
@@ -41,6 +42,7 @@ struct Services {
   MemoryGuard& memory;
   scripting::ScriptCache& scripts;
   scripting::RunningScript& running_script;
+  PubSub& pubsub;
 
   // True iff the default user needs a password (it has none, or it is off): clients then start
   // unauthenticated. Not on the hot path: authenticated clients never ask.

@@ -210,7 +210,8 @@ void CmdAclDryRun(CommandContext& ctx) {
     return;
   }
   std::vector<acl::KeyRef> keys;
-  const acl::Verdict verdict = CheckCommand(*user, *spec, call, &keys);
+  std::vector<acl::ChannelRef> channels;
+  const acl::Verdict verdict = CheckCommand(*user, *spec, call, &keys, &channels);
   switch (verdict.kind) {
     case acl::Verdict::kOk:
       ctx.out.Ok();
@@ -218,6 +219,10 @@ void CmdAclDryRun(CommandContext& ctx) {
     case acl::Verdict::kDeniedKey:
       ctx.out.Bulk("This user has no permissions to access the '" +
                    std::string(keys[verdict.index].name) + "' key");
+      return;
+    case acl::Verdict::kDeniedChannel:
+      ctx.out.Bulk("This user has no permissions to access the '" +
+                   std::string(channels[verdict.index].name) + "' channel");
       return;
     default:
       ctx.out.Bulk("This user has no permissions to run the '" + std::string(spec->name) +

@@ -46,11 +46,12 @@ class AclKeysTest : public ::testing::Test {
   }
   acl::Verdict Check(const CommandSpec& spec, const std::vector<std::string>& args) {
     std::vector<std::string_view> views(args.begin(), args.end());
-    return CheckCommand(*user_, spec, views, &keys_);
+    return CheckCommand(*user_, spec, views, &keys_, &channels_);
   }
   acl::Users users_;
   std::shared_ptr<const acl::User> user_;
   std::vector<acl::KeyRef> keys_;
+  std::vector<acl::ChannelRef> channels_;
 };
 
 TEST_F(AclKeysTest, EveryCommandWithKeys) {
@@ -97,7 +98,7 @@ TEST_F(AclKeysTest, ReadAndWritePatterns) {
   std::shared_ptr<const acl::User> split = users_.Find("split");
   auto verdict = [&](std::string_view command, std::vector<std::string> args) {
     std::vector<std::string_view> views(args.begin(), args.end());
-    return CheckCommand(*split, *AllCommands().Find(command), views, &keys_).kind;
+    return CheckCommand(*split, *AllCommands().Find(command), views, &keys_, &channels_).kind;
   };
   EXPECT_EQ(verdict("get", {"get", "r:1"}), acl::Verdict::kOk);
   EXPECT_EQ(verdict("get", {"get", "w:1"}), acl::Verdict::kDeniedKey);

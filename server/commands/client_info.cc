@@ -11,7 +11,11 @@ bool ParseClientType(std::string_view name, ClientType* out) {
     *out = ClientType::kNormal;
     return true;
   }
-  for (std::string_view other : {"master", "replica", "slave", "pubsub"}) {
+  if (EqualsIgnoreCase(name, "pubsub")) {
+    *out = ClientType::kPubSub;
+    return true;
+  }
+  for (std::string_view other : {"master", "replica", "slave"}) {
     if (EqualsIgnoreCase(name, other)) {
       *out = ClientType::kOther;
       return true;
@@ -44,8 +48,12 @@ bool ValidClientName(std::string_view name) {
   return true;
 }
 
+ClientType TypeOf(const ClientState& c) {
+  return c.pubsub.load(std::memory_order_relaxed) ? ClientType::kPubSub : ClientType::kNormal;
+}
+
 bool ClientFilter::Matches(const ClientState& c, int64_t now_ms) const {
-  if (type_other) return false;
+  if (type && *type != TypeOf(c)) return false;
   if (id != 0 && c.id != id) return false;
   if (!addr.empty() && c.addr != addr) return false;
   if (!laddr.empty() && c.laddr != laddr) return false;
@@ -82,11 +90,7 @@ std::string ParseClientFilter(std::span<const std::string_view> pairs, ClientFil
     } else if (EqualsIgnoreCase(name, "TYPE")) {
       ClientType type;
       if (!ParseClientType(value, &type)) return errors::UnknownClientType(value);
-      if (type == ClientType::kNormal) {
-        out->type_normal_only = true;
-      } else {
-        out->type_other = true;
-      }
+      out->type = type;
     } else {
       return std::string(errors::kSyntax);
     }

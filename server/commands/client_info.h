@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -29,11 +30,13 @@ void KillClient(CommandContext& ctx, uint64_t id);
 void KillClientsOfUsers(CommandContext& ctx,
                         const std::function<bool(std::string_view user)>& doomed);
 
-// A client type as CLIENT LIST TYPE and CLIENT KILL TYPE name them: "normal", or one of
-// "master", "replica" ("slave"), "pubsub", which no ordis client has yet.
-enum class ClientType { kNormal, kOther };
+// A client type as CLIENT LIST TYPE and CLIENT KILL TYPE name them: "normal", "pubsub" (a
+// client subscribed to anything, as Redis's getClientType), or one of "master", "replica"
+// ("slave"), which no ordis client is.
+enum class ClientType { kNormal, kPubSub, kOther };
 // False for a name Redis does not know.
 bool ParseClientType(std::string_view name, ClientType* out);
+ClientType TypeOf(const ClientState& c);
 
 // CLIENT KILL's filters (new form).
 struct ClientFilter {
@@ -41,8 +44,7 @@ struct ClientFilter {
   std::string addr, laddr, user;
   int64_t max_age_s = -1;
   bool skip_me = true;
-  bool type_normal_only = false;
-  bool type_other = false;  // a type no ordis client has (master, replica, pubsub)
+  std::optional<ClientType> type;
 
   bool Matches(const ClientState& c, int64_t now_ms) const;
 };

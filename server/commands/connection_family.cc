@@ -1,5 +1,6 @@
 // Connection commands: PING ECHO HELLO AUTH SELECT QUIT RESET CLIENT.
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "server/command/arg_parser.h"
@@ -15,6 +16,12 @@ namespace {
 void CmdPing(CommandContext& ctx) {
   if (ctx.args.size() > 2) {
     ctx.out.Error(errors::WrongArity("ping"));
+  } else if (ctx.client.pubsub.load(std::memory_order_relaxed) &&
+             ctx.client.protocol.load(std::memory_order_relaxed) == 2) {
+    // A RESP2 subscriber's reply is shaped as a message: ["pong", message or ""].
+    ctx.out.ArrayHeader(2);
+    ctx.out.Bulk("pong");
+    ctx.out.Bulk(ctx.args.size() > 1 ? ctx.args[1] : "");
   } else if (ctx.args.size() > 1) {
     ctx.out.Bulk(ctx.args[1]);
   } else {
@@ -153,6 +160,8 @@ void CmdQuit(CommandContext& ctx) {
 void CmdReset(CommandContext& ctx) {
   ClientState& c = ctx.client;
   DiscardTransaction(ctx.keyspace(), c);
+  // Messages published before this go out before its reply, none after.
+  ctx.services.pubsub.UnsubscribeAll(c, &ctx.out);
   c.db.store(0, std::memory_order_relaxed);
   c.reply_mode = ReplyMode::kOn;
   ctx.services.clients.SetName(&c, "");
@@ -208,15 +217,16 @@ void CmdClientKill(CommandContext& ctx) {
 void CmdClientList(CommandContext& ctx) {
   std::vector<uint64_t> ids;
   bool filter_ids = false;
+  std::optional<ClientType> type;
   for (size_t i = 2; i < ctx.args.size(); ++i) {
     if (EqualsIgnoreCase(ctx.args[i], "TYPE") && i + 1 < ctx.args.size()) {
       std::string_view name = ctx.args[++i];
-      ClientType type;
-      if (!ParseClientType(name, &type)) {
+      ClientType parsed;
+      if (!ParseClientType(name, &parsed)) {
         ctx.out.Error(errors::UnknownClientType(name));
         return;
       }
-      if (type != ClientType::kNormal) filter_ids = true;  // only normal clients exist
+      type = parsed;
     } else if (EqualsIgnoreCase(ctx.args[i], "ID") && i + 1 < ctx.args.size()) {
       filter_ids = true;
       for (++i; i < ctx.args.size(); ++i) {
@@ -236,6 +246,7 @@ void CmdClientList(CommandContext& ctx) {
   int64_t now_ms = NowMs();
   ctx.services.clients.ForEach([&](ClientState& c) {
     if (filter_ids && std::find(ids.begin(), ids.end(), c.id) == ids.end()) return;
+    if (type && *type != TypeOf(c)) return;
     AppendClientInfo(ctx.services.commands, c, now_ms, &text);
   });
   ctx.out.Verbatim("txt", text);
@@ -334,7 +345,7 @@ void RegisterConnectionFamily(CommandTable* table) {
   // One row per command.
   // clang-format off
   table->Register({
-      {"ping", -1, kFast, 0, 0, 0, CmdPing, "connection", "Ping the server"},
+      {"ping", -1, kFast | kSubscriberMode, 0, 0, 0, CmdPing, "connection", "Ping the server"},
       {"echo", 2, kFast, 0, 0, 0, CmdEcho, "connection", "Echo the given string"},
       {"auth", -2, kAllowBusy | kNoAuth | kFast | kNoScript | kLoading | kStale, 0, 0, 0, CmdAuth, "connection",
        "Authenticate to the server"},
@@ -342,9 +353,9 @@ void RegisterConnectionFamily(CommandTable* table) {
        "connection", "Handshake with Redis"},
       {"select", 2, kFast | kLoading | kStale, 0, 0, 0, CmdSelect, "connection",
        "Change the selected database for the current connection"},
-      {"quit", -1, kAllowBusy |kNoScript | kNoAuth | kFast | kTransactionControl | kLoading | kStale, 0, 0, 0, CmdQuit, "connection",
+      {"quit", -1, kAllowBusy | kNoScript | kNoAuth | kFast | kTransactionControl | kLoading | kStale | kSubscriberMode, 0, 0, 0, CmdQuit, "connection",
        "Close the connection"},
-      {"reset", 1, kAllowBusy | kNoAuth | kFast | kTransactionControl | kNoScript | kLoading | kStale, 0, 0, 0, CmdReset,
+      {"reset", 1, kAllowBusy | kNoAuth | kFast | kTransactionControl | kNoScript | kLoading | kStale | kSubscriberMode, 0, 0, 0, CmdReset,
        "connection", "Reset the connection"},
       {"client", -2, kNoScript | kLoading | kStale, 0, 0, 0, nullptr, "connection",
        "A container for client connection commands",

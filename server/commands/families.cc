@@ -24,6 +24,7 @@ const CommandTable& AllCommands() {
     RegisterZSetAlgebraFamily(t);
     RegisterPersistenceFamily(t);
     RegisterScriptingFamily(t);
+    RegisterPubSubFamily(t);
     t->Freeze();
     return t;
   }();

@@ -25,6 +25,7 @@ void RegisterZSetRangeFamily(CommandTable* table);
 void RegisterZSetAlgebraFamily(CommandTable* table);
 void RegisterPersistenceFamily(CommandTable* table);
 void RegisterScriptingFamily(CommandTable* table);
+void RegisterPubSubFamily(CommandTable* table);
 
 // The table with every family registered; built once, read-only afterwards.
 const CommandTable& AllCommands();

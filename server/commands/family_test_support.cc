@@ -239,6 +239,34 @@ Reply DecodeReply(std::string_view bytes) {
   return reply;
 }
 
+std::vector<Reply> DecodeReplies(std::string_view bytes) {
+  Decoder decoder(bytes);
+  std::vector<Reply> replies;
+  while (!decoder.done()) {
+    Reply reply;
+    if (!decoder.Next(&reply)) {
+      ADD_FAILURE() << "not RESP replies: " << ::testing::PrintToString(std::string(bytes));
+      break;
+    }
+    replies.push_back(std::move(reply));
+  }
+  return replies;
+}
+
+Reply Message(std::vector<std::string> parts) { return Strings(std::move(parts)); }
+
+Reply PushMessage(std::vector<std::string> parts) {
+  Reply r = Strings(std::move(parts));
+  r.type = Reply::Type::kPush;
+  return r;
+}
+
+Reply Subscribed(std::string_view verb, const char* channel, int64_t count, bool resp3) {
+  Reply r = Array({Bulk(verb), channel != nullptr ? Bulk(channel) : Nil(), Int(count)});
+  if (resp3) r.type = Reply::Type::kPush;
+  return r;
+}
+
 // The server's parts a command needs, without its sockets and threads.
 struct FamilyTest::Env {
   explicit Env(std::unique_ptr<Config> config)
@@ -260,6 +288,7 @@ namespace {
 // Test clients live on no I/O thread: CLIENT KILL only sets their kill_requested flag.
 struct NoThread final : ConnectionHost {
   void CloseConnection(uint64_t) override {}
+  void DeliverPushes(uint64_t) override {}  // TestClient::TakeMessages takes them
 };
 NoThread no_thread;
 
@@ -297,6 +326,16 @@ std::string TestClient::RunRaw(std::vector<std::string> args) {
   impl_->runner.EndBatch();
   impl_->runner.EndTurn();
   return Drain(impl_->out);
+}
+
+std::vector<Reply> TestClient::RunAll(std::vector<std::string> args) {
+  return DecodeReplies(RunRaw(std::move(args)));
+}
+
+std::vector<Reply> TestClient::TakeMessages() {
+  resp::OutBuffer out;
+  if (impl_->session->pushes.Take(&out)) ADD_FAILURE() << "the client passed its output limit";
+  return DecodeReplies(Drain(out));
 }
 
 Reply TestClient::Run(std::vector<std::string> args) {
@@ -337,6 +376,10 @@ TestClient& FamilyTest::NewClient() {
   auto impl = std::make_unique<TestClient::Impl>(env_->sink, *env_->runner);
   clients_.push_back(std::unique_ptr<TestClient>(new TestClient(std::move(impl))));
   return *clients_.back();
+}
+
+void FamilyTest::CloseClient(TestClient& client) {
+  std::erase_if(clients_, [&](const std::unique_ptr<TestClient>& c) { return c.get() == &client; });
 }
 
 Reply FamilyTest::WatchedExec(std::string_view key, std::vector<std::string> change) {

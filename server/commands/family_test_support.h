@@ -82,6 +82,14 @@ Reply Boolean(bool b);
 
 // Decodes exactly one reply from bytes; fails the test on malformed or trailing bytes.
 Reply DecodeReply(std::string_view bytes);
+// Decodes every reply in bytes (pub/sub messages and replies back to back).
+std::vector<Reply> DecodeReplies(std::string_view bytes);
+// A pub/sub frame as RESP2 sends it (an array of bulks and integers: {"message", "ch", "hi"}) or
+// RESP3 (a push).
+Reply Message(std::vector<std::string> parts);
+Reply PushMessage(std::vector<std::string> parts);
+// A (un)subscribe reply: {"subscribe", "ch"} and its count; a nil channel when channel is null.
+Reply Subscribed(std::string_view verb, const char* channel, int64_t count, bool resp3 = false);
 
 class FamilyTest;
 
@@ -94,6 +102,12 @@ class TestClient {
   Reply Run(std::vector<std::string> args);
   // The reply bytes exactly as they would go to the socket.
   std::string RunRaw(std::vector<std::string> args);
+  // Every frame a command wrote (SUBSCRIBE a b: two replies; PUBLISH to oneself: the message,
+  // then the reply).
+  std::vector<Reply> RunAll(std::vector<std::string> args);
+  // The pub/sub messages published to this client since the last call, as its connection would
+  // send them.
+  std::vector<Reply> TakeMessages();
   ClientState& state();
 
  private:
@@ -115,8 +129,10 @@ class FamilyTest : public ::testing::Test {
   std::string RunRaw(std::vector<std::string> args) { return client().RunRaw(std::move(args)); }
 
   TestClient& client() { return *clients_.front(); }
-  // A further client, alive until the end of the test.
+  // A further client, alive until the end of the test or CloseClient.
   TestClient& NewClient();
+  // Ends the session of a client NewClient made, as its connection closing would.
+  void CloseClient(TestClient& client);
 
   // EXEC's reply after the default client WATCHes key, another client runs change, and the
   // default client queues a PING: a nil array iff change counts as modifying key.

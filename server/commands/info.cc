@@ -179,6 +179,9 @@ void StatsSection(CommandContext& ctx, InfoBuilder& b) {
   b.Field("evicted_keys", ctx.keyspace().evicted_keys());
   b.Field("keyspace_hits", t.Sum(Stat::kKeyspaceHits));
   b.Field("keyspace_misses", t.Sum(Stat::kKeyspaceMisses));
+  b.Field("pubsub_channels", ctx.services.pubsub.Count(SubscriptionKind::kChannel));
+  b.Field("pubsub_patterns", ctx.services.pubsub.Count(SubscriptionKind::kPattern));
+  b.Field("pubsubshard_channels", ctx.services.pubsub.Count(SubscriptionKind::kShard));
   b.Field("client_output_buffer_limit_disconnections", t.Sum(Stat::kOutputLimitDisconnections));
   b.Field("total_error_replies", t.Sum(Stat::kErrorReplies));
   b.Field("acl_access_denied_auth", t.Sum(Stat::kAclDeniedAuth));

@@ -592,14 +592,17 @@ void Config::Mirror(const std::string& name) {
     std::vector<std::string> words;
     SplitArgs(v, &words);
     for (size_t i = 0; i + 3 < words.size(); i += 4) {
-      if (words[i] != "normal") continue;
+      AtomicOutputLimit* limit = words[i] == "normal"   ? &normal_limit_
+                                 : words[i] == "pubsub" ? &pubsub_limit_
+                                                        : nullptr;
+      if (limit == nullptr) continue;
       int64_t hard = 0, soft = 0, seconds = 0;
       ParseInt64(words[i + 1], &hard);
       ParseInt64(words[i + 2], &soft);
       ParseInt64(words[i + 3], &seconds);
-      out_hard_ = hard;
-      out_soft_ = soft;
-      out_soft_seconds_ = seconds;
+      limit->hard = hard;
+      limit->soft = soft;
+      limit->soft_seconds = seconds;
     }
   }
 }

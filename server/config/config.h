@@ -94,10 +94,9 @@ class Config {
   int64_t busy_reply_threshold_ms() const {
     return busy_reply_threshold_ms_.load(std::memory_order_relaxed);
   }
-  OutputBufferLimit normal_output_limit() const {
-    return {out_hard_.load(std::memory_order_relaxed), out_soft_.load(std::memory_order_relaxed),
-            out_soft_seconds_.load(std::memory_order_relaxed)};
-  }
+  // client-output-buffer-limit's normal and pubsub classes.
+  OutputBufferLimit normal_output_limit() const { return normal_limit_.Load(); }
+  OutputBufferLimit pubsub_output_limit() const { return pubsub_limit_.Load(); }
   int64_t query_buffer_limit() const { return query_buffer_limit_.load(std::memory_order_relaxed); }
   // zset-max-listpack-entries / zset-max-listpack-value, read by every sorted-set insertion.
   int64_t zset_max_listpack_entries() const {
@@ -151,9 +150,15 @@ class Config {
   std::atomic<bool> lazy_user_del_{false};
   std::atomic<bool> lazy_user_flush_{false};
   std::atomic<bool> tier_prefetch_{true};
-  std::atomic<int64_t> out_hard_{0};
-  std::atomic<int64_t> out_soft_{0};
-  std::atomic<int64_t> out_soft_seconds_{0};
+  struct AtomicOutputLimit {
+    std::atomic<int64_t> hard{0}, soft{0}, soft_seconds{0};
+    OutputBufferLimit Load() const {
+      return {hard.load(std::memory_order_relaxed), soft.load(std::memory_order_relaxed),
+              soft_seconds.load(std::memory_order_relaxed)};
+    }
+  };
+  AtomicOutputLimit normal_limit_;
+  AtomicOutputLimit pubsub_limit_;
   std::atomic<int64_t> query_buffer_limit_{1ll << 30};
   std::atomic<int64_t> zset_max_listpack_entries_{128};
   std::atomic<int64_t> zset_max_listpack_value_{64};

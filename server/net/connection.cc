@@ -96,9 +96,29 @@ void Connection::Attach() {
     Close();
     return;
   }
-  // Replies the old thread could not send yet (a client slow to read) go on from here; input
-  // holds at most an incomplete command, finished by the next read.
+  // Replies the old thread could not send yet (a client slow to read) go on from here, with
+  // messages whose nudge went to the old thread; input holds at most an incomplete command,
+  // finished by the next read.
+  DeliverPushes();
+}
+
+void Connection::DeliverPushes() {
+  if (closed_) return;
+  if (session_->pushes.Take(&out_)) {
+    log::Warning("Client id={} addr={} closed for overcoming of output buffer limits.",
+                 session_->id, session_->addr);
+    Bump(thread_->stats()[Stat::kOutputLimitDisconnections]);
+    Close();
+    return;
+  }
+  if (flush_scheduled_) return;  // behind replies waiting for the log's commit
   if (!out_.empty()) Flush();
+  if (!closed_) OverHardLimit();
+}
+
+OutputBufferLimit Connection::OutputLimit() const {
+  return session_->pubsub.load(std::memory_order_relaxed) ? thread_->config().pubsub_output_limit()
+                                                          : thread_->config().normal_output_limit();
 }
 
 void Connection::Close() {
@@ -282,7 +302,7 @@ bool Connection::OverHardLimit() {
     Close();
     return true;
   }
-  OutputBufferLimit limit = thread_->config().normal_output_limit();
+  const OutputBufferLimit limit = OutputLimit();
   if (limit.hard_bytes > 0 && static_cast<int64_t>(out_.size()) > limit.hard_bytes) {
     Bump(thread_->stats()[Stat::kOutputLimitDisconnections]);
     Close();
@@ -296,7 +316,7 @@ bool Connection::CheckLimits(int64_t now_ms) {
     Close();
     return false;
   }
-  OutputBufferLimit limit = thread_->config().normal_output_limit();
+  const OutputBufferLimit limit = OutputLimit();
   if (limit.soft_bytes > 0 && static_cast<int64_t>(out_.size()) > limit.soft_bytes) {
     if (soft_limit_since_ms_ < 0) soft_limit_since_ms_ = now_ms;
     if (now_ms - soft_limit_since_ms_ >= limit.soft_seconds * 1000) {

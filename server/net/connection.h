@@ -68,6 +68,10 @@ class Connection {
   size_t output_size() const { return out_.size(); }
   // Called by cron: enforces the soft output limit and the idle timeout. Returns false if closed.
   bool CheckLimits(int64_t now_ms);
+  // Nudged by a publisher (ConnectionHost::DeliverPushes): moves the session's waiting pub/sub
+  // messages to the output and sends them, unless replies of this loop turn wait for the log's
+  // commit (the messages then leave with them). A client past its output limit is closed.
+  void DeliverPushes();
   // Called by the thread at the end of a loop turn, after the append-only log was committed:
   // sends the replies ProcessInput produced.
   void FlushScheduled();
@@ -89,6 +93,8 @@ class Connection {
   // in the turn shares one commit of the log, and no reply leaves before its write is logged.
   bool flush_scheduled_ = false;
   bool OverHardLimit();
+  // The client-output-buffer-limit class the client is in: pubsub while subscribed, else normal.
+  OutputBufferLimit OutputLimit() const;
 
   IoThread* thread_;  // the owning thread
   int fd_;

@@ -10,6 +10,9 @@ class ConnectionHost {
   // Any thread: closes the connection of client `id` soon. The caller first sets the client's
   // kill_requested flag, so a connection that moved to another thread meanwhile is closed there.
   virtual void CloseConnection(uint64_t id) = 0;
+  // Any thread: pub/sub messages wait in client `id`'s outbox (net/push_outbox.h); its connection
+  // takes them soon. A connection that moved meanwhile takes them on adoption.
+  virtual void DeliverPushes(uint64_t id) = 0;
 
  protected:
   ~ConnectionHost() = default;

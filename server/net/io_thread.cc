@@ -89,11 +89,17 @@ void IoThread::OnNotify(evutil_socket_t fd, short, void* arg) {
   uint64_t count;
   [[maybe_unused]] ssize_t n = read(fd, &count, sizeof(count));
   std::vector<std::function<void()>> tasks;
+  std::vector<uint64_t> pushes;
   {
     std::lock_guard lock(self->tasks_mu_);
     tasks.swap(self->tasks_);
+    pushes.swap(self->pushes_);
   }
   for (auto& task : tasks) task();
+  for (uint64_t id : pushes) {
+    auto it = self->connections_.find(id);  // gone, or moved: its new thread takes them
+    if (it != self->connections_.end()) it->second->DeliverPushes();
+  }
 }
 
 void IoThread::OnCron(evutil_socket_t, short, void* arg) { static_cast<IoThread*>(arg)->Cron(); }
@@ -154,6 +160,20 @@ void IoThread::CloseConnection(uint64_t id) {
     // Not here: it moved away, and its kill_requested flag closes it on its new thread.
     if (it != connections_.end()) it->second->Close();
   });
+}
+
+void IoThread::DeliverPushes(uint64_t id) {
+  bool wake;
+  {
+    std::lock_guard lock(tasks_mu_);
+    // Non-empty lists mean the eventfd was written and OnNotify has not taken them yet.
+    wake = tasks_.empty() && pushes_.empty();
+    pushes_.push_back(id);
+  }
+  if (wake) {
+    uint64_t one = 1;
+    [[maybe_unused]] ssize_t n = write(notify_fd_, &one, sizeof(one));
+  }
 }
 
 void IoThread::QueueInput(uint64_t client_id) {

@@ -10,8 +10,8 @@
 // cold values must be read first waits, and runs in the turn after they landed); run the
 // commands; commit the append-only log once; send every connection's replies.
 //
-// Thread safety: Post(), Stop(), CloseConnection(), assigned(), AddAssigned() and cpu_clock() may
-// be called from any thread; everything else runs on the thread itself.
+// Thread safety: Post(), Stop(), CloseConnection(), DeliverPushes(), assigned(), AddAssigned() and
+// cpu_clock() may be called from any thread; everything else runs on the thread itself.
 #pragma once
 
 #include <event2/event.h>
@@ -52,6 +52,7 @@ class IoThread : public ConnectionHost {
   void RemoveConnection(Connection* conn);
   // ConnectionHost.
   void CloseConnection(uint64_t id) override;
+  void DeliverPushes(uint64_t id) override;
   // On this thread: hands up to `count` connections to `to`, as soon as none of them has replies
   // waiting for the end of the loop turn.
   void MoveConnections(IoThread* to, size_t count);
@@ -124,6 +125,9 @@ class IoThread : public ConnectionHost {
 
   std::mutex tasks_mu_;
   std::vector<std::function<void()>> tasks_;  // GUARDED_BY(tasks_mu_)
+  // Clients whose outboxes hold messages (DeliverPushes): ids rather than tasks, so a publish
+  // reaching many subscribers allocates nothing per subscriber. GUARDED_BY(tasks_mu_)
+  std::vector<uint64_t> pushes_;
 
   absl::flat_hash_map<uint64_t, std::unique_ptr<Connection>> connections_;  // by client id
 };

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <string>
 
+#include "server/net/push_outbox.h"
+
 namespace ordis::server {
 
 struct Session {
@@ -35,6 +37,11 @@ struct Session {
   // CLIENT KILL from any thread. The owner is nudged to close it at once; a connection moving
   // between threads when the nudge arrives is closed by its new owner (on adoption, or by cron).
   std::atomic<bool> kill_requested{false};
+  // Subscribed to a channel, pattern or shard channel (pub/sub): the client is of the pubsub class
+  // for client-output-buffer-limit, and CLIENT LIST flags it P. Set by the command layer.
+  std::atomic<bool> pubsub{false};
+  // Messages published to the client, waiting for its connection's thread (thread safe).
+  PushOutbox pushes;
 };
 
 }  // namespace ordis::server
