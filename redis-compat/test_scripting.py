@@ -664,7 +664,6 @@ class LibrariesTest(ScriptTestCase):
                         args=[b"\x00\xff" * 1000])
         self.assertScriptErr("ERR wrong number of arguments", "return redis.sha1hex()")
 
-    @ordis_bug
     def test_struct(self):
         self.assertEval(b"\x01\x02", "return struct.pack('>I2', 258)")
         self.assertEval([258, 3], "return {struct.unpack('>I2', ARGV[1])}", args=[b"\x01\x02"])

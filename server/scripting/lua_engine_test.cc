@@ -202,6 +202,23 @@ TEST_F(LuaEngineTest, LibrariesAsRedis) {
   EXPECT_EQ(Eval("return cmsgpack.unpack(cmsgpack.pack({x='y'})).x"), "$1\r\ny\r\n");
 }
 
+TEST_F(LuaEngineTest, StructAsRedis) {
+  EXPECT_EQ(Eval("return struct.pack('>I2', 258)"), "$2\r\n\x01\x02\r\n");
+  EXPECT_EQ(Eval("return {struct.unpack('<i4', struct.pack('<i4', -2))}"), "*2\r\n:-2\r\n:5\r\n");
+  EXPECT_EQ(Eval("return {struct.unpack('>i3', '\\255\\255\\254')}"), "*2\r\n:-2\r\n:4\r\n");
+  EXPECT_EQ(Eval("return struct.size('!8bd')"), ":16\r\n");
+  EXPECT_EQ(Eval("return {struct.unpack('bc0', '\\3abcd')}"), "*2\r\n$3\r\nabc\r\n:5\r\n");
+  EXPECT_EQ(Eval("return {struct.unpack('s', 'ab\\0cd')}"), "*2\r\n$2\r\nab\r\n:4\r\n");
+  const char* short_data = "return struct.unpack('>I4', 'ab')";
+  EXPECT_EQ(
+      Eval(short_data),
+      Named(short_data, "-ERR user_script:1: bad argument #2 to 'unpack' (data string too short)"));
+  const char* bad_option = "return struct.pack('q', 1)";
+  EXPECT_EQ(Eval(bad_option),
+            Named(bad_option,
+                  "-ERR user_script:1: bad argument #1 to 'pack' (invalid format option 'q')"));
+}
+
 TEST_F(LuaEngineTest, KillStopsTheScriptEvenThroughPcall) {
   caller.killed = true;
   const char* loop = "while true do pcall(function() while true do end end) end";

@@ -200,7 +200,7 @@ local function readonly(t)
   readonly_set[proxy] = true
   return proxy
 end
-for _, name in pairs({'string', 'table', 'math', 'coroutine', 'cjson', 'bit', 'cmsgpack', 'redis'}) do
+for _, name in pairs({'string', 'table', 'math', 'coroutine', 'cjson', 'bit', 'cmsgpack', 'struct', 'redis'}) do
   if type(real[name]) == 'table' then real[name] = readonly(real[name]) end
 end
 real.rawset = safe_rawset
@@ -242,6 +242,7 @@ void OpenLibraries(lua_State* lua) {
   lua_setglobal(lua, "bit");
   OpenCmsgpack(lua);
   GuardBitToHex(lua);
+  OpenStruct(lua);
   // Not in Redis's sandbox: files, modules, printing to the server's stdout.
   for (const char* name : {"loadfile", "dofile", "print", "require", "module", "newproxy"}) {
     lua_pushnil(lua);

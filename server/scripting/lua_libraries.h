@@ -15,6 +15,9 @@ void OpenLibraries(lua_State* lua);
 // "Script attempted to access nonexistent global variable"; rawset refuses the proxies. The real
 // globals table stays reachable from C (pushed by PushRealGlobals) for KEYS and ARGV.
 void ProtectGlobals(lua_State* lua);
+
+// The struct library (lua_struct.cc), as global `struct`.
+void OpenStruct(lua_State* lua);
 void PushRealGlobals(lua_State* lua);
 
 }  // namespace ordis::server::scripting
