@@ -530,7 +530,6 @@ class SandboxTest(ScriptTestCase):
                 "redis}) do for _ in pairs(lib) do n = n + 1 end end return n")
         self.assertGreater(self.ev(body), 100)
 
-    @ordis_bug
     def test_math_random_is_redis_rand48(self):
         # Redis's math.random is its own rand48: the same seed gives the same numbers everywhere.
         self.assertEval([745, 343], "math.randomseed(42) return {math.random(1000), "

@@ -186,6 +186,9 @@ TEST_F(LuaEngineTest, LibrariesAsRedis) {
             ":1\r\n");
   EXPECT_EQ(Eval("return bit.band(7,3)"), ":3\r\n");
   EXPECT_EQ(Eval("return bit.tohex(255)"), "$8\r\n000000ff\r\n");
+  // Redis's rand48: a seed gives Redis's numbers.
+  EXPECT_EQ(Eval("math.randomseed(42) return {math.random(1000), math.random(1000)}"),
+            "*2\r\n:745\r\n:343\r\n");
   // CVE-2024-31449: a digit count of -2^31 overflowed lua-bitop's buffer.
   EXPECT_EQ(Eval("return bit.tohex(65535, -2147483648)"), "$8\r\n0000FFFF\r\n");
   EXPECT_EQ(Eval("return bit.tohex(1, 2^31)"), "$8\r\n00000001\r\n");

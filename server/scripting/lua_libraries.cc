@@ -1,5 +1,8 @@
 #include "server/scripting/lua_libraries.h"
 
+#include <climits>
+#include <cmath>
+#include <cstdint>
 #include <lua.hpp>
 #include <string>
 #include <string_view>
@@ -171,6 +174,62 @@ end
   RunChunk(lua, kGuard, "=bit", 1, 0);
 }
 
+// math.random and math.randomseed as Redis's: rand48 (the 48-bit linear congruential generator
+// of POSIX's lrand48, state in the closures' userdata), so a seeded script draws Redis's numbers.
+uint64_t& Rand48State(lua_State* lua) {
+  return *static_cast<uint64_t*>(lua_touserdata(lua, lua_upvalueindex(1)));
+}
+
+int32_t NextRand48(lua_State* lua) {
+  uint64_t& x = Rand48State(lua);
+  x = (0x5DEECE66Dull * x + 0xB) & ((uint64_t{1} << 48) - 1);
+  return static_cast<int32_t>(x >> 17);
+}
+
+int MathRandom(lua_State* lua) {
+  constexpr int32_t kMax = INT32_MAX;
+  const lua_Number r =
+      static_cast<lua_Number>(NextRand48(lua) % kMax) / static_cast<lua_Number>(kMax);
+  switch (lua_gettop(lua)) {
+    case 0:
+      lua_pushnumber(lua, r);
+      return 1;
+    case 1: {
+      const int upper = luaL_checkint(lua, 1);
+      luaL_argcheck(lua, 1 <= upper, 1, "interval is empty");
+      lua_pushnumber(lua, std::floor(r * upper) + 1);
+      return 1;
+    }
+    case 2: {
+      const int lower = luaL_checkint(lua, 1);
+      const int upper = luaL_checkint(lua, 2);
+      luaL_argcheck(lua, lower <= upper, 2, "interval is empty");
+      lua_pushnumber(lua, std::floor(r * (upper - lower + 1)) + lower);
+      return 1;
+    }
+    default:
+      return luaL_error(lua, "wrong number of arguments");
+  }
+}
+
+int MathRandomSeed(lua_State* lua) {
+  const uint32_t seed = static_cast<uint32_t>(luaL_checkint(lua, 1));
+  Rand48State(lua) = (uint64_t{seed} << 16) | 0x330E;
+  return 0;
+}
+
+void OpenRand48(lua_State* lua) {
+  lua_getglobal(lua, "math");
+  auto* state = static_cast<uint64_t*>(lua_newuserdata(lua, sizeof(uint64_t)));
+  *state = 0x1234ABCD330Eull;  // rand48's state before any seed
+  lua_pushvalue(lua, -1);
+  lua_pushcclosure(lua, MathRandom, 1);
+  lua_setfield(lua, -3, "random");
+  lua_pushcclosure(lua, MathRandomSeed, 1);
+  lua_setfield(lua, -2, "randomseed");
+  lua_pop(lua, 1);
+}
+
 // rawset, refusing the read-only proxies (Redis's read-only tables refuse it too).
 int SafeRawset(lua_State* lua) {
   luaL_checktype(lua, 1, LUA_TTABLE);
@@ -243,6 +302,7 @@ void OpenLibraries(lua_State* lua) {
   OpenCmsgpack(lua);
   GuardBitToHex(lua);
   OpenStruct(lua);
+  OpenRand48(lua);
   // Not in Redis's sandbox: files, modules, printing to the server's stdout.
   for (const char* name : {"loadfile", "dofile", "print", "require", "module", "newproxy"}) {
     lua_pushnil(lua);
