@@ -112,6 +112,7 @@ Server::Server(std::unique_ptr<Config> config, MemoryGuard::UsedMemoryFn used_me
                 memory_,
                 scripts_,
                 running_script_,
+                functions_,
                 pubsub_},
       commands_(services_, [this](int64_t now_ms) {
         persistence_.Cron(now_ms);

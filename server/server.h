@@ -87,6 +87,7 @@ class Server : public ServerControl {
   MemoryGuard memory_;
   scripting::ScriptCache scripts_;
   scripting::RunningScript running_script_;
+  scripting::FunctionLibraries functions_;
   PubSub pubsub_{*config_};
   const Services services_;
   CommandService commands_;

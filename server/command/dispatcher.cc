@@ -510,6 +510,11 @@ scripting::LuaEngine& Dispatcher::lua() {
   } else if (lua_->generation() != generation) {
     lua_->Reset(generation);
   }
+  // The generation read before the libraries: a load in between is seen by the next call.
+  const uint64_t function_generation = services_.functions.generation();
+  if (lua_->function_generation() != function_generation) {
+    lua_->LoadFunctions(services_.functions.All(), function_generation);
+  }
   ReportLuaBytes();
   return *lua_;
 }
@@ -550,7 +555,11 @@ void Dispatcher::RunScript(ClientState& client, const ScriptRun& run,
   ScriptCaller caller(*this, run);
   scripting::LuaEngine& engine = lua();
   services_.running_script.Begin(NowMs());
-  engine.Run(run.name, keys, argv, caller, out);
+  if (run.function) {
+    engine.CallFunction(run.name, keys, argv, caller, out);
+  } else {
+    engine.Run(run.name, keys, argv, caller, out);
+  }
   services_.running_script.End();
   ReportLuaBytes();
   if (group) {

@@ -53,8 +53,10 @@ class Dispatcher : public CommandRunner {
     std::string_view name;  // what its errors name: the SHA-1 (or the function)
     scripting::ScriptFlags flags;
     bool read_only = false;  // an _RO command or a no-writes script: writes are refused
+    bool function = false;   // FCALL: name is a function of the loaded libraries
   };
-  // This thread's Lua engine, current with the script cache (reset by a SCRIPT FLUSH since).
+  // This thread's Lua engine, current with the script cache (reset by a SCRIPT FLUSH since) and
+  // the function libraries.
   scripting::LuaEngine& lua();
   // Runs the script compiled in lua() as run.name for client, under the exclusive lock its
   // command's flags took: redis.call runs commands as Redis runs a script's (refusing noscript

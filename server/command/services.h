@@ -14,6 +14,7 @@
 #include "server/config/config.h"
 #include "server/keyspace/keyspace.h"
 #include "server/keyspace/scan_cursors.h"
+#include "server/scripting/function_libraries.h"
 #include "server/scripting/running_script.h"
 #include "server/scripting/script_cache.h"
 #include "server/stats/stats.h"
@@ -42,6 +43,7 @@ struct Services {
   MemoryGuard& memory;
   scripting::ScriptCache& scripts;
   scripting::RunningScript& running_script;
+  scripting::FunctionLibraries& functions;
   PubSub& pubsub;
 
   // True iff the default user needs a password (it has none, or it is off): clients then start

@@ -102,7 +102,8 @@ void MemorySection(CommandContext& ctx, InfoBuilder& b) {
   b.Field("allocator_resident", a.resident);
   b.Field("total_system_memory", m.total_system_memory);
   b.Field("total_system_memory_human", HumanBytes(m.total_system_memory));
-  // Scripts: every I/O thread's Lua engine together; no FUNCTION libraries yet.
+  // Scripts: every I/O thread's Lua engine together (it holds the functions too: Redis's
+  // separate functions VM is 0 here).
   const scripting::ScriptCache& scripts = ctx.services.scripts;
   const uint64_t lua = static_cast<uint64_t>(std::max<int64_t>(0, scripts.engine_bytes()));
   b.Field("used_memory_lua", lua);
@@ -110,14 +111,15 @@ void MemorySection(CommandContext& ctx, InfoBuilder& b) {
   b.Field("used_memory_lua_human", HumanBytes(lua));
   b.Field("used_memory_scripts_eval", scripts.bytes());
   b.Field("number_of_cached_scripts", scripts.size());
-  b.Field("number_of_functions", 0);
-  b.Field("number_of_libraries", 0);
+  b.Field("number_of_functions", ctx.services.functions.function_count());
+  b.Field("number_of_libraries", ctx.services.functions.library_count());
   b.Field("used_memory_vm_functions", 0);
   b.Field("used_memory_vm_total", lua);
   b.Field("used_memory_vm_total_human", HumanBytes(lua));
-  b.Field("used_memory_functions", 0);
-  b.Field("used_memory_scripts", scripts.bytes());
-  b.Field("used_memory_scripts_human", HumanBytes(scripts.bytes()));
+  const size_t function_bytes = ctx.services.functions.code_bytes();
+  b.Field("used_memory_functions", function_bytes);
+  b.Field("used_memory_scripts", scripts.bytes() + function_bytes);
+  b.Field("used_memory_scripts_human", HumanBytes(scripts.bytes() + function_bytes));
   b.Field("maxmemory", m.maxmemory);
   b.Field("maxmemory_human", HumanBytes(static_cast<uint64_t>(m.maxmemory)));
   b.Field("maxmemory_policy", m.policy);

@@ -1,15 +1,18 @@
-// Scripting: EVAL EVALSHA EVAL_RO EVALSHA_RO and SCRIPT LOAD|EXISTS|FLUSH|KILL|HELP.
+// Scripting: EVAL EVALSHA EVAL_RO EVALSHA_RO, SCRIPT LOAD|EXISTS|FLUSH|KILL|HELP, FCALL FCALL_RO
+// and FUNCTION LOAD|DELETE|FLUSH|LIST|STATS|KILL|HELP.
 //
 // A script runs under the keyspace's exclusive lock (its commands' flags ask for it), so no other
 // client's command interleaves with it on any thread. Each I/O thread has a Lua engine of its
 // own, compiling from the server's one script cache on first use. Replies are Redis 7.0's.
 #include <string>
 
+#include "base/glob.h"
 #include "server/command/arg_parser.h"
 #include "server/command/dispatcher.h"
 #include "server/command/errors.h"
 #include "server/command/services.h"
 #include "server/commands/families.h"
+#include "server/scripting/function_libraries.h"
 #include "server/scripting/script.h"
 
 namespace ordis::server {
@@ -136,6 +139,206 @@ void CmdScriptKill(CommandContext& ctx) {
   }
 }
 
+// FCALL function numkeys [key ...] [arg ...], and FCALL_RO.
+void Fcall(CommandContext& ctx, bool read_only) {
+  const std::optional<ScriptFlags> flags = ctx.services.functions.FindFunction(ctx.args[1]);
+  if (!flags) {
+    ctx.out.Error("ERR Function not found");
+    return;
+  }
+  int64_t numkeys = 0;
+  if (!ParseInt64(ctx.args[2], &numkeys)) {
+    ctx.out.Error("ERR Bad number of keys provided");
+    return;
+  }
+  if (numkeys < 0) {
+    ctx.out.Error(errors::kNumKeysNegative);
+    return;
+  }
+  if (numkeys > static_cast<int64_t>(ctx.args.size()) - 3) {
+    ctx.out.Error(errors::kNumKeysTooMany);
+    return;
+  }
+  if (read_only && !flags->no_writes) {
+    ctx.out.Error(errors::kScriptWriteFlagInRo);
+    return;
+  }
+  if (!flags->no_writes && !flags->allow_oom && ctx.services.memory.OverLimit()) {
+    ctx.out.Error(errors::kOom);
+    return;
+  }
+  Dispatcher::ScriptRun run{.name = ctx.args[1],
+                            .flags = *flags,
+                            .read_only = read_only || flags->no_writes,
+                            .function = true};
+  ctx.dispatcher.lua();  // current with the libraries
+  const auto keys = ctx.args.subspan(3, static_cast<size_t>(numkeys));
+  const auto argv = ctx.args.subspan(3 + static_cast<size_t>(numkeys));
+  ctx.dispatcher.RunScript(ctx.client, run, keys, argv, ctx.out);
+}
+
+void CmdFcall(CommandContext& ctx) { Fcall(ctx, /*read_only=*/false); }
+void CmdFcallRo(CommandContext& ctx) { Fcall(ctx, /*read_only=*/true); }
+
+// FUNCTION LOAD [REPLACE] code: checked by running it in this thread's engine, then shared.
+void CmdFunctionLoad(CommandContext& ctx) {
+  bool replace = false;
+  if (ctx.args.size() == 4) {
+    if (!EqualsIgnoreCase(ctx.args[2], "REPLACE")) {
+      ctx.out.Error("ERR Unknown option given: " + std::string(ctx.args[2]));
+      return;
+    }
+    replace = true;
+  } else if (ctx.args.size() > 4) {
+    ctx.out.Error(errors::kSyntax);
+    return;
+  }
+  const std::string_view code = ctx.args.back();
+  scripting::Library library;
+  size_t code_start = 0;
+  if (std::string error = scripting::ParseLibraryShebang(code, &library.name, &code_start);
+      !error.empty()) {
+    ctx.out.Error(error);
+    return;
+  }
+  std::string error =
+      ctx.dispatcher.lua().CheckLibrary(code.substr(code_start), &library.functions);
+  if (error.empty()) {
+    library.code = std::string(code);
+    const std::string name = library.name;
+    error = ctx.services.functions.Add(std::move(library), replace);
+    if (error.empty()) {
+      ctx.out.Bulk(name);
+      return;
+    }
+  }
+  ctx.out.Error(error);
+}
+
+// FUNCTION DELETE library
+void CmdFunctionDelete(CommandContext& ctx) {
+  if (!ctx.services.functions.Delete(ctx.args[2])) {
+    ctx.out.Error("ERR Library not found");
+    return;
+  }
+  ctx.out.Ok();
+}
+
+// FUNCTION FLUSH [ASYNC|SYNC]
+void CmdFunctionFlush(CommandContext& ctx) {
+  if (ctx.args.size() > 3 || (ctx.args.size() == 3 && !EqualsIgnoreCase(ctx.args[2], "ASYNC") &&
+                              !EqualsIgnoreCase(ctx.args[2], "SYNC"))) {
+    ctx.out.Error("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
+    return;
+  }
+  ctx.services.functions.Flush();
+  ctx.out.Ok();
+}
+
+// FUNCTION LIST [LIBRARYNAME pattern] [WITHCODE]
+void CmdFunctionList(CommandContext& ctx) {
+  bool with_code = false;
+  std::optional<std::string_view> pattern;
+  for (size_t i = 2; i < ctx.args.size(); ++i) {
+    if (EqualsIgnoreCase(ctx.args[i], "WITHCODE") && !with_code) {
+      with_code = true;
+    } else if (EqualsIgnoreCase(ctx.args[i], "LIBRARYNAME") && !pattern) {
+      if (i + 1 == ctx.args.size()) {
+        ctx.out.Error("ERR library name argument was not given");
+        return;
+      }
+      pattern = ctx.args[++i];
+    } else {
+      ctx.out.Error("ERR Unknown argument " + std::string(ctx.args[i]));
+      return;
+    }
+  }
+  std::vector<scripting::Library> libraries = ctx.services.functions.All();
+  if (pattern) {
+    std::erase_if(libraries, [&](const scripting::Library& l) {
+      return !GlobMatch(*pattern, l.name, /*nocase=*/false);
+    });
+  }
+  resp::Writer& out = ctx.out;
+  out.ArrayHeader(static_cast<int64_t>(libraries.size()));
+  for (const scripting::Library& library : libraries) {
+    out.MapHeader(with_code ? 4 : 3);
+    out.Bulk("library_name");
+    out.Bulk(library.name);
+    out.Bulk("engine");
+    out.Bulk("LUA");
+    out.Bulk("functions");
+    out.ArrayHeader(static_cast<int64_t>(library.functions.size()));
+    for (const scripting::FunctionInfo& f : library.functions) {
+      out.MapHeader(3);
+      out.Bulk("name");
+      out.Bulk(f.name);
+      out.Bulk("description");
+      f.description ? out.Bulk(*f.description) : out.NullBulk();
+      out.Bulk("flags");
+      out.SetHeader(static_cast<int64_t>(f.flag_names.size()));
+      for (const std::string& flag : f.flag_names) out.SimpleString(flag);
+    }
+    if (with_code) {
+      out.Bulk("library_code");
+      out.Bulk(library.code);
+    }
+  }
+}
+
+// FUNCTION STATS: the running script is not named (ordis keeps no name for it): nil.
+void CmdFunctionStats(CommandContext& ctx) {
+  resp::Writer& out = ctx.out;
+  out.MapHeader(2);
+  out.Bulk("running_script");
+  out.NullBulk();
+  out.Bulk("engines");
+  out.MapHeader(1);
+  out.Bulk("LUA");
+  out.MapHeader(2);
+  out.Bulk("libraries_count");
+  out.Integer(static_cast<int64_t>(ctx.services.functions.library_count()));
+  out.Bulk("functions_count");
+  out.Integer(static_cast<int64_t>(ctx.services.functions.function_count()));
+}
+
+void CmdFunctionHelp(CommandContext& ctx) {
+  static constexpr std::string_view kLines[] = {
+      "FUNCTION <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+      "LOAD [REPLACE] <FUNCTION CODE>",
+      "    Create a new library with the given library name and code.",
+      "DELETE <LIBRARY NAME>",
+      "    Delete the given library.",
+      "LIST [LIBRARYNAME PATTERN] [WITHCODE]",
+      "    Return general information on all the libraries:",
+      "    * Library name",
+      "    * The engine used to run the Library",
+      "    * Library description",
+      "    * Functions list",
+      "    * Library code (if WITHCODE is given)",
+      "    It also possible to get only function that matches a pattern using LIBRARYNAME "
+      "argument.",
+      "STATS",
+      "    Return information about the current function running:",
+      "    * Function name",
+      "    * Command used to run the function",
+      "    * Duration in MS that the function is running",
+      "    If no function is running, return nil",
+      "    In addition, returns a list of available engines.",
+      "KILL",
+      "    Kill the current running function.",
+      "FLUSH [ASYNC|SYNC]",
+      "    Delete all the libraries.",
+      "    When called without the optional mode argument, the behavior is determined by the",
+      "    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
+      "    * ASYNC: Asynchronously flush the libraries.",
+      "    * SYNC: Synchronously flush the libraries.",
+      "HELP",
+      "    Prints this help.",
+  };
+  ReplyHelp(ctx.out, kLines);
+}
+
 void CmdScriptHelp(CommandContext& ctx) {
   static constexpr std::string_view kLines[] = {
       "SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
@@ -182,6 +385,25 @@ void RegisterScriptingFamily(CommandTable* table) {
            {"script|kill", 2, kNoScript | kAllowBusy, 0, 0, 0, CmdScriptKill, "scripting",
             "Kill the script currently in execution."},
            {"script|help", 2, kLoading | kStale, 0, 0, 0, CmdScriptHelp, "scripting",
+            "Show helpful text about the different subcommands"},
+       }},
+      {"fcall", -3, kScript, 0, 0, 0, CmdFcall, "scripting", "Invoke a function", {}, 2},
+      {"fcall_ro", -3, kScript, 0, 0, 0, CmdFcallRo, "scripting", "Invoke a read-only function", {}, 2},
+      {"function", -2, 0, 0, 0, 0, nullptr, "scripting", "A container for function commands",
+       {
+           {"function|load", -3, kNoScript | kDenyOom, 0, 0, 0, CmdFunctionLoad, "scripting",
+            "Create a function with the given arguments (name, code, description)"},
+           {"function|delete", 3, kNoScript, 0, 0, 0, CmdFunctionDelete, "scripting",
+            "Delete a function by name"},
+           {"function|flush", -2, kNoScript, 0, 0, 0, CmdFunctionFlush, "scripting",
+            "Deleting all functions"},
+           {"function|list", -2, kNoScript, 0, 0, 0, CmdFunctionList, "scripting",
+            "List information about all the functions"},
+           {"function|stats", 2, kNoScript | kAllowBusy, 0, 0, 0, CmdFunctionStats, "scripting",
+            "Return information about the function currently running (name, description, duration)"},
+           {"function|kill", 2, kNoScript | kAllowBusy, 0, 0, 0, CmdScriptKill, "scripting",
+            "Kill the function currently in execution."},
+           {"function|help", 2, kLoading | kStale, 0, 0, 0, CmdFunctionHelp, "scripting",
             "Show helpful text about the different subcommands"},
        }},
   });

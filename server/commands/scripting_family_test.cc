@@ -160,5 +160,67 @@ TEST_F(ScriptingFamilyTest, CommandsAScriptRunsCountInCommandStats) {
   EXPECT_NE(info.find("cmdstat_eval:calls=1,"), std::string::npos) << info;
 }
 
+constexpr const char* kLibrary =
+    "#!lua name=mylib\n"
+    "redis.register_function('myfunc', function(keys, args) return redis.call('set', keys[1], "
+    "args[1]) end)\n"
+    "redis.register_function{function_name='ro', callback=function(keys, args) return "
+    "redis.call('get', keys[1]) end, flags={'no-writes'}, description='reads'}";
+
+TEST_F(ScriptingFamilyTest, FunctionsLoadCallListDelete) {
+  EXPECT_EQ(Run({"function", "load", kLibrary}), Bulk("mylib"));
+  EXPECT_EQ(Run({"function", "load", kLibrary}), Err("ERR Library 'mylib' already exists"));
+  EXPECT_EQ(Run({"function", "load", "replace", kLibrary}), Bulk("mylib"));
+  EXPECT_EQ(Run({"fcall", "myfunc", "1", "k", "v"}), Ok());
+  EXPECT_EQ(Run({"fcall", "RO", "1", "k"}), Bulk("v"));  // names have no case
+  // Another client (as on another thread) loads the library into its own engine.
+  EXPECT_EQ(NewClient().Run({"fcall_ro", "ro", "1", "k"}), Bulk("v"));
+  EXPECT_EQ(Run({"fcall_ro", "myfunc", "1", "k", "v"}),
+            Err("ERR Can not execute a script with write flag using *_ro command."));
+  EXPECT_EQ(Run({"fcall", "nosuch", "0"}), Err("ERR Function not found"));
+  EXPECT_EQ(Run({"fcall", "myfunc", "x"}), Err("ERR Bad number of keys provided"));
+  EXPECT_EQ(
+      Run({"function", "list"}),
+      Array({Array({Bulk("library_name"), Bulk("mylib"), Bulk("engine"), Bulk("LUA"),
+                    Bulk("functions"),
+                    Array({Array({Bulk("name"), Bulk("myfunc"), Bulk("description"), Nil(),
+                                  Bulk("flags"), Array({})}),
+                           Array({Bulk("name"), Bulk("ro"), Bulk("description"), Bulk("reads"),
+                                  Bulk("flags"), Array({Status("no-writes")})})})})}));
+  EXPECT_EQ(Run({"function", "list", "libraryname", "x*"}), Array({}));
+  EXPECT_EQ(Run({"function", "list", "bogus"}), Err("ERR Unknown argument bogus"));
+  const std::string memory = Run({"info", "memory"}).str;
+  EXPECT_NE(memory.find("\r\nnumber_of_functions:2\r\n"), std::string::npos) << memory;
+  EXPECT_EQ(Run({"function", "delete", "nosuch"}), Err("ERR Library not found"));
+  EXPECT_EQ(Run({"function", "delete", "mylib"}), Ok());
+  EXPECT_EQ(Run({"fcall", "myfunc", "1", "k", "v"}), Err("ERR Function not found"));
+}
+
+TEST_F(ScriptingFamilyTest, FunctionLoadErrorsAsRedis) {
+  EXPECT_EQ(Run({"function", "load", "return 1"}), Err("ERR Missing library metadata"));
+  EXPECT_EQ(Run({"function", "load", "#!lua\nreturn 1"}), Err("ERR Library name was not given"));
+  EXPECT_EQ(Run({"function", "load", "#!lua name=x\nreturn 1"}),
+            Err("ERR No functions registered"));
+  EXPECT_EQ(Run({"function", "load", "#!lua name=z\nredis.call('set','a','b')"}),
+            Err("ERR Error registering functions: ERR user_function:2: Script attempted to access "
+                "nonexistent global variable 'call'"));
+  EXPECT_EQ(Run({"function", "load", "#!lua name=z4\nsyntax error"}),
+            Err("ERR Error compiling function: user_function:2: '=' expected near 'error'"));
+  EXPECT_EQ(Run({"function", "load",
+                 "#!lua name=z6\nredis.register_function{function_name='g', callback=function() "
+                 "return 1 end, flags={'bad'}}"}),
+            Err("ERR Error registering functions: ERR unknown flag given"));
+  EXPECT_EQ(Run({"function", "load",
+                 "#!lua name=y\nredis.register_function('f', function() error('boom') end)"}),
+            Bulk("y"));
+  EXPECT_EQ(Run({"fcall", "f", "0"}),
+            Err("ERR user_function:2: boom script: f, on @user_function:2."));
+  EXPECT_EQ(Run({"function", "flush", "bad"}),
+            Err("ERR FUNCTION FLUSH only supports SYNC|ASYNC option"));
+  EXPECT_EQ(Run({"function", "flush"}), Ok());
+  EXPECT_EQ(Run({"function", "list"}), Array({}));
+  EXPECT_EQ(Run({"function", "kill"}), Err("NOTBUSY No scripts in execution right now."));
+}
+
 }  // namespace
 }  // namespace ordis::server::test

@@ -368,6 +368,11 @@ void LuaEngine::Open() {
   lua_pushstring(lua_, kRedisVersion);
   lua_setfield(lua_, -2, "REDIS_VERSION");
   lua_setglobal(lua_, "redis");
+  // Lua's own pcall and setfenv, for the function loader (scripts see neither).
+  lua_getglobal(lua_, "pcall");
+  lua_setfield(lua_, LUA_REGISTRYINDEX, "ordis.lua_pcall");
+  lua_getglobal(lua_, "setfenv");
+  lua_setfield(lua_, LUA_REGISTRYINDEX, "ordis.setfenv");
   lua_pushcfunction(lua_, ScriptPcall);
   lua_setglobal(lua_, "pcall");
   ProtectGlobals(lua_);
@@ -375,6 +380,7 @@ void LuaEngine::Open() {
   lua_setfield(lua_, LUA_REGISTRYINDEX, kScriptsKey);
   lua_pushcfunction(lua_, ErrorHandler);
   lua_setfield(lua_, LUA_REGISTRYINDEX, kErrorHandlerKey);
+  OpenFunctionLoader();
 }
 
 void LuaEngine::Reset(uint64_t generation) {
@@ -382,6 +388,7 @@ void LuaEngine::Reset(uint64_t generation) {
   compiled_.clear();
   Open();
   generation_ = generation;
+  function_generation_ = UINT64_MAX;  // the new state has no functions: load them again
 }
 
 size_t LuaEngine::memory_bytes() const {
@@ -452,24 +459,29 @@ std::string ScriptError(lua_State* lua, std::string_view name) {
 void LuaEngine::Run(std::string_view sha, std::span<const std::string_view> keys,
                     std::span<const std::string_view> argv, CommandCaller& caller,
                     resp::Writer& out) {
-  const int base = lua_gettop(lua_);
-  lua_getfield(lua_, LUA_REGISTRYINDEX, kErrorHandlerKey);
   lua_getfield(lua_, LUA_REGISTRYINDEX, kScriptsKey);
   lua_pushlstring(lua_, sha.data(), sha.size());
   lua_gettable(lua_, -2);
   lua_remove(lua_, -2);
   SetArrayGlobal(lua_, "KEYS", keys);
   SetArrayGlobal(lua_, "ARGV", argv);
+  Invoke(sha, 0, caller, out);
+}
+
+void LuaEngine::Invoke(std::string_view name, int nargs, CommandCaller& caller, resp::Writer& out) {
+  const int base = lua_gettop(lua_) - nargs - 1;
+  lua_getfield(lua_, LUA_REGISTRYINDEX, kErrorHandlerKey);
+  lua_insert(lua_, base + 1);
   caller_ = &caller;
   script_protocol_ = 2;
   lua_sethook(lua_, KillHook, LUA_MASKCOUNT, kHookPeriod);
-  const int status = lua_pcall(lua_, 0, 1, base + 1);
+  const int status = lua_pcall(lua_, nargs, 1, base + 1);
   lua_sethook(lua_, nullptr, 0, 0);
   caller_ = nullptr;
   if (status == 0) {
     WriteLuaValue(lua_, script_protocol_, out);
   } else {
-    out.Error(ScriptError(lua_, sha));
+    out.Error(ScriptError(lua_, name));
   }
   lua_settop(lua_, base);
   if (++runs_ % kGcPeriod == 0) lua_gc(lua_, LUA_GCSTEP, static_cast<int>(kGcPeriod));

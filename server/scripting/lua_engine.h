@@ -16,6 +16,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "resp/writer.h"
+#include "server/scripting/function_libraries.h"
 #include "server/scripting/script.h"
 
 struct lua_State;
@@ -59,6 +60,18 @@ class LuaEngine {
   void Run(std::string_view sha, std::span<const std::string_view> keys,
            std::span<const std::string_view> argv, CommandCaller& caller, resp::Writer& out);
 
+  // FUNCTION LOAD's check: runs a library's Lua code (after its shebang) with the load-time
+  // redis table (register_function, log) and lists the functions it registered; "" or Redis's
+  // error ("ERR Error compiling function: ...", "ERR Error registering functions: ...").
+  std::string CheckLibrary(std::string_view code, std::vector<FunctionInfo>* functions);
+  // Makes this engine's functions those of `libraries`, the registry's at `generation`.
+  void LoadFunctions(const std::vector<Library>& libraries, uint64_t generation);
+  uint64_t function_generation() const { return function_generation_; }
+  // Runs function `name` (loaded) with its keys and arguments, as Run runs a script.
+  void CallFunction(std::string_view name, std::span<const std::string_view> keys,
+                    std::span<const std::string_view> argv, CommandCaller& caller,
+                    resp::Writer& out);
+
   // A fresh state: every compiled script forgotten (SCRIPT FLUSH). generation is the script
   // cache's, for the caller to tell when it must reset.
   void Reset(uint64_t generation);
@@ -73,6 +86,11 @@ class LuaEngine {
   lua_State* lua_ = nullptr;
   absl::flat_hash_map<std::string, ScriptFlags> compiled_;
   uint64_t generation_ = 0;
+  uint64_t function_generation_ = UINT64_MAX;  // none loaded
+  // Runs the function on the stack's top (keys and arguments pushed by push_args) under the
+  // error handler and the kill hook; replies through out, errors naming `name`.
+  void Invoke(std::string_view name, int nargs, CommandCaller& caller, resp::Writer& out);
+  void OpenFunctionLoader();
   uint64_t runs_ = 0;
   // The running script's: what its redis.call reaches, the protocol redis.setresp chose.
   CommandCaller* caller_ = nullptr;
