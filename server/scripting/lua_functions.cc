@@ -14,9 +14,9 @@ namespace {
 constexpr const char* kLoaderKey = "ordis.function_loader";
 constexpr const char* kFunctionsKey = "ordis.functions";
 
-// Given the real globals, the scripts' redis table, Lua's own pcall and setfenv, returns load(chunk): runs
-// a library's chunk and returns the functions it registered ({name, callback, flags, description}
-// each), or nil and the error.
+// Given the real globals, the scripts' redis table, Lua's own pcall and setfenv, returns
+// load(chunk): runs a library's chunk and returns the functions it registered ({name, callback,
+// flags, description} each), or nil and the error.
 constexpr std::string_view kLoaderGlue = R"lua(
 local real, full_redis, lua_pcall, setfenv = ...
 local error, type, tostring, setmetatable, find = error, type, tostring, setmetatable, string.find
