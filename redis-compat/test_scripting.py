@@ -18,6 +18,8 @@ import json
 import os
 import unittest
 
+import redis
+
 from harness import IS_ORDIS, Err, Map, RawClient, Server, ServerTestCase, info, wait_until
 
 
@@ -805,6 +807,64 @@ class RestrictionsTest(ScriptTestCase):
 # -------------------------------------------------------------------------------------------------
 # Atomicity
 # -------------------------------------------------------------------------------------------------
+
+
+
+# -------------------------------------------------------------------------------------------------
+# FUNCTION and FCALL
+# -------------------------------------------------------------------------------------------------
+
+LIBRARY = ("#!lua name=lib\n"
+           "redis.register_function('incr_by', function(keys, args) "
+           "return redis.call('incrby', keys[1], args[1]) end)\n"
+           "redis.register_function{function_name='peek', description='reads a key', "
+           "flags={'no-writes'}, callback=function(keys) return redis.call('get', keys[1]) end}")
+
+
+class FunctionTest(ScriptTestCase):
+    def setUp(self):
+        super().setUp()
+        self.assertEqual(self.raw.call("FUNCTION", "FLUSH"), "OK")
+
+    def test_redis_py_function_load_fcall_list(self):
+        r = redis.Redis(port=self.port)
+        self.addCleanup(r.close)
+        self.assertEqual(r.function_load(LIBRARY), b"lib")
+        self.assertEqual(r.fcall("incr_by", 1, "n", 5), 5)
+        self.assertEqual(r.fcall("INCR_BY", 1, "n", 2), 7)
+        self.assertEqual(r.fcall_ro("peek", 1, "n"), b"7")
+        with self.assertRaises(redis.exceptions.ResponseError) as e:
+            r.fcall_ro("incr_by", 1, "n", 1)
+        self.assertEqual(str(e.exception),
+                         "Can not execute a script with write flag using *_ro command.")
+        listing = r.function_list(withcode=True)
+        self.assertEqual(len(listing), 1)
+        entry = dict(zip(listing[0][::2], listing[0][1::2]))
+        self.assertEqual(entry[b"library_name"], b"lib")
+        self.assertEqual(entry[b"library_code"], LIBRARY.encode())
+        functions = [dict(zip(f[::2], f[1::2])) for f in entry[b"functions"]]
+        self.assertEqual(sorted((f[b"name"], f[b"description"], f[b"flags"]) for f in functions),
+                         [(b"incr_by", None, []), (b"peek", b"reads a key", [b"no-writes"])])
+        with self.assertRaises(redis.exceptions.ResponseError) as e:
+            r.function_load(LIBRARY)
+        self.assertEqual(str(e.exception), "Library 'lib' already exists")
+        self.assertEqual(r.function_load(LIBRARY, replace=True), b"lib")
+        self.assertTrue(r.function_delete("lib"))
+        with self.assertRaises(redis.exceptions.ResponseError) as e:
+            r.fcall("incr_by", 1, "n", 1)
+        self.assertEqual(str(e.exception), "Function not found")
+
+    def test_errors_name_the_function(self):
+        self.assertEqual(self.raw.call(
+            "FUNCTION", "LOAD", "#!lua name=e\nredis.register_function('boom', function() "
+            "return redis.call('incr', 'e:s') end)"), b"e")
+        self.assertReply("OK", "SET", "e:s", "x")
+        self.assertReply(Err(NOT_INTEGER + " script: boom, on @user_function:2."), "FCALL", "boom",
+                         "0")
+        self.assertReply(Err("ERR Error registering functions: ERR user_function:2: Script "
+                             "attempted to access nonexistent global variable 'KEYS'"),
+                         "FUNCTION", "LOAD", "#!lua name=k\nlocal k = KEYS redis.register_function("
+                         "'k', function() return 1 end)")
 
 
 if __name__ == "__main__":
