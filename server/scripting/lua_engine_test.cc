@@ -107,6 +107,10 @@ TEST_F(LuaEngineTest, ConvertsScriptResultsAsRedis) {
   EXPECT_EQ(Eval("return {set={a=true}}", {}, {}, 3), "~1\r\n$1\r\na\r\n");
   EXPECT_EQ(Eval("return {big_number='123'}"), "$3\r\n123\r\n");
   EXPECT_EQ(Eval("return KEYS[1]..ARGV[1]..#KEYS..#ARGV", {"k"}, {"a", "b"}), "$4\r\nka12\r\n");
+  // A table containing itself ends where Lua's stack does, as in Redis (it crashed the server).
+  const std::string circular = Eval("local t = {} t[1] = t return t");
+  EXPECT_TRUE(circular.ends_with("*1\r\n-ERR reached lua stack limit\r\n")) << circular.size();
+  EXPECT_GT(circular.size(), 7000u * 4);
 }
 
 TEST_F(LuaEngineTest, ConvertsCommandRepliesAsRedis) {

@@ -165,7 +165,11 @@ std::string WithoutNewlines(std::string s) {
 }  // namespace
 
 void WriteLuaValue(lua_State* lua, int script_protocol, resp::Writer& out) {
-  lua_checkstack(lua, 8);
+  // A table nested too deep (or containing itself) ends where Lua's stack does, as in Redis.
+  if (!lua_checkstack(lua, 4)) {
+    out.Error("ERR reached lua stack limit");
+    return;
+  }
   switch (lua_type(lua, -1)) {
     case LUA_TSTRING: {
       size_t len = 0;
