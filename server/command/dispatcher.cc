@@ -553,7 +553,11 @@ void Dispatcher::RunScript(ClientState& client, const ScriptRun& run,
   const bool group = aof != nullptr && !in_exec_;
   if (group) aof->BeginGroup();
   ScriptCaller caller(*this, run);
-  scripting::LuaEngine& engine = lua();
+  // The engine as the command left it when it compiled the script or looked the function up: a
+  // SCRIPT FLUSH or FUNCTION change on another thread since is for the next command to see
+  // (resetting here would lose the script just compiled).
+  if (lua_ == nullptr) lua();
+  scripting::LuaEngine& engine = *lua_;
   services_.running_script.Begin(NowMs());
   if (run.function) {
     engine.CallFunction(run.name, keys, argv, caller, out);

@@ -58,7 +58,8 @@ class Dispatcher : public CommandRunner {
   // This thread's Lua engine, current with the script cache (reset by a SCRIPT FLUSH since) and
   // the function libraries.
   scripting::LuaEngine& lua();
-  // Runs the script compiled in lua() as run.name for client, under the exclusive lock its
+  // Runs the script compiled in lua() as run.name for client (lua() is not brought up to date
+  // again first: what the command compiled or looked up is what runs), under the exclusive lock its
   // command's flags took: redis.call runs commands as Redis runs a script's (refusing noscript
   // ones, writes of read-only scripts, denyoom ones over maxmemory, what client's user may not
   // run), on a client of its own that starts in client's db, and the log records what they
