@@ -90,6 +90,10 @@ class Config {
   bool lazyfree_lazy_user_del() const { return lazy_user_del_.load(std::memory_order_relaxed); }
   bool lazyfree_lazy_user_flush() const { return lazy_user_flush_.load(std::memory_order_relaxed); }
   bool tier_prefetch() const { return tier_prefetch_.load(std::memory_order_relaxed); }
+  // notify-keyspace-events as keyspace_events::Class bits.
+  uint32_t notify_keyspace_events() const {
+    return notify_keyspace_events_.load(std::memory_order_relaxed);
+  }
   // client-output-buffer-limit's normal and pubsub classes.
   OutputBufferLimit normal_output_limit() const { return normal_limit_.Load(); }
   OutputBufferLimit pubsub_output_limit() const { return pubsub_limit_.Load(); }
@@ -145,6 +149,7 @@ class Config {
   std::atomic<bool> lazy_user_del_{false};
   std::atomic<bool> lazy_user_flush_{false};
   std::atomic<bool> tier_prefetch_{true};
+  std::atomic<uint32_t> notify_keyspace_events_{0};
   struct AtomicOutputLimit {
     std::atomic<int64_t> hard{0}, soft{0}, soft_seconds{0};
     OutputBufferLimit Load() const {
