@@ -3,8 +3,8 @@
 # server by server within each round, and prints requests/s (median over rounds) and the ratio
 # ordis/redis per line. Quote the ratio, not the absolute numbers: the machine is shared.
 #
-#   bench/vs-redis.sh [rounds] [section...]   (default 3 rounds; sections: strings zset persistence
-#                                              snapshot, default strings zset)
+#   bench/vs-redis.sh [rounds] [section...]   (default 3 rounds; sections: strings zset pubsub
+#                                              persistence snapshot, default strings zset)
 #   ORDIS_THREADS=2 bench/vs-redis.sh   (I/O threads for ordis; default: its own default)
 #   ORDIS_ARGS="--index map" bench/vs-redis.sh   (any further ordis-server flags)
 #   ROW_TIMEOUT=20 bench/vs-redis.sh    (seconds one redis-benchmark run may take before it counts as n/a)
@@ -20,6 +20,9 @@
 # much each appendonlydir grew over the rows (and the rewrites). Not run unless named.
 # snapshot: SNAPSHOT_KEYS keys (default 10M; bench/snapshot.sh [keys] runs it alone): SAVE time, file
 # size and the time a restart takes to load the snapshot, one server at a time. Not run unless named.
+# pubsub: PUBLISH to a channel with 10 subscribers (one reader process holding 10 connections), then
+# SET with notify-keyspace-events KEA (nobody subscribed: the cost of raising the events) beside SET
+# with notifications off; requests/s and the server's CPU per request. Not run unless named.
 # Every server runs in a fresh scratch directory with --save '' (and --appendonly no unless the
 # section turns the log on).
 # A row whose run fails (error reply, timeout) prints n/a; the reason is listed below the table.
@@ -75,7 +78,7 @@ start_servers() {
   wait_ready "$redis_port"
 }
 
-declare -A results errors
+declare -A results errors cpu
 # port args... -> prints requests/s, or nothing when the run failed (reason in $workdir/run.err).
 run() {
   local out
@@ -88,25 +91,38 @@ run() {
   fi
 }
 
-# Runs the rows of the named array for all rounds, alternating the servers, into results[row,server,round].
+# Runs the rows of the named array for all rounds, alternating the servers, into results[row,server,round],
+# and the server's CPU microseconds per request (its -n) into cpu[row,server,round].
 # A row is "name|redis-benchmark arguments for ordis|for redis" ("=" means the same).
 measure() {
   local -n rows=$1
-  local round row name ordis_cmd redis_cmd server port args
+  local round row name ordis_cmd redis_cmd server port pid args t0 t1
   for round in $(seq 1 "$rounds"); do
     for row in "${rows[@]}"; do
       IFS='|' read -r name ordis_cmd redis_cmd <<<"$row"
       [ "$redis_cmd" = "=" ] && redis_cmd=$ordis_cmd
       for server in ordis redis; do
-        if [ $server = ordis ]; then port=$ordis_port; read -ra args <<<"$ordis_cmd"
-        else port=$redis_port; read -ra args <<<"$redis_cmd"; fi
+        if [ $server = ordis ]; then port=$ordis_port pid=$ordis_pid; read -ra args <<<"$ordis_cmd"
+        else port=$redis_port pid=$redis_pid; read -ra args <<<"$redis_cmd"; fi
+        t0=$(cpu_ticks "$pid")
         results[$name,$server,$round]=$(run "$port" "${args[@]}")
+        t1=$(cpu_ticks "$pid")
+        cpu[$name,$server,$round]=$(us_per_request $((t1 - t0)) "$(requests_of "${args[@]}")")
         if [ -z "${results[$name,$server,$round]}" ] && [ -z "${errors[$name,$server]:-}" ]; then
           errors[$name,$server]=$(head -c 200 "$workdir/run.err" | tr '\n' ' ' | sed 's/ *$//')
         fi
       done
     done
   done
+}
+
+requests_of() {  # redis-benchmark arguments -> the -n they ask for (its default 100000)
+  local n=100000
+  while [ $# -gt 0 ]; do
+    [ "$1" = -n ] && n=$2
+    shift
+  done
+  echo "$n"
 }
 
 # Sends each row's command once to both servers, __rand_int__ as 000000123456, and notes under the
@@ -475,13 +491,112 @@ section_snapshot() {
   echo "snapshot load speedup, redis / ordis restart time: $(ratio "${snap[redis,load]}" "${snap[ordis,load]}") (target: at least 1.50x)"
 }
 
+# As report, with the server's CPU per request (us, median of the rounds) beside requests/s.
+report_cpu() {
+  local name om rm_ oc rc round o r oc_ rc_
+  printf '| %-40s | %11s | %11s | %6s | %8s | %8s | %6s |\n' "benchmark (median of $rounds)" \
+    "ordis req/s" "redis req/s" "ratio" "ordis us" "redis us" "ratio"
+  printf '|%s|%s|%s|%s|%s|%s|%s|\n' "------------------------------------------" "-------------" \
+    "-------------" "--------" "----------" "----------" "--------"
+  local -n rows_
+  for rows_ in "$@"; do
+    for row in "${rows_[@]}"; do
+      IFS='|' read -r name _ _ <<<"$row"
+      o=(); r=(); oc_=(); rc_=()
+      for round in $(seq 1 "$rounds"); do
+        o+=("${results[$name,ordis,$round]}"); r+=("${results[$name,redis,$round]}")
+        oc_+=("${cpu[$name,ordis,$round]}"); rc_+=("${cpu[$name,redis,$round]}")
+      done
+      om=$(median "${o[@]}"); rm_=$(median "${r[@]}")
+      oc=$(median "${oc_[@]}"); rc=$(median "${rc_[@]}")
+      printf '| %-40s | %11s | %11s | %6s | %8s | %8s | %6s |\n' "$name" "$(num "$om")" "$(num "$rm_")" \
+        "$(ratio "$om" "$rm_")" "$oc" "$rc" "$(ratio "$oc" "$rc")"
+    done
+  done
+  for rows_ in "$@"; do
+    for row in "${rows_[@]}"; do
+      IFS='|' read -r name _ _ <<<"$row"
+      for server in ordis redis; do
+        [ -n "${errors[$name,$server]:-}" ] && echo "n/a: $server, $name: ${errors[$name,$server]}"
+      done
+      [ -n "${errors[$name,reply]:-}" ] && echo "warning: $name: ${errors[$name,reply]}"
+    done
+  done
+  return 0
+}
+
+# pubsub: 10 subscribers of channel ch on each server, held by one reader process per server that
+# discards what arrives (so the readers take little of the machine the servers share).
+publish_rows=(
+  "PUBLISH (10 subscribers) -P 1 -c 50|-c 50 -P 1 -n 200000 PUBLISH ch hello-subscribers|="
+  "PUBLISH (10 subscribers) -P 16 -c 50|-c 50 -P 16 -n 500000 PUBLISH ch hello-subscribers|="
+)
+# SET with notifications off, then on for every class (KEA) with nobody listening.
+notify_off_rows=(
+  "SET -P 16 -c 50 (notifications off)|-c 50 -P 16 -n 1000000 -r 1000000 -t set|="
+)
+notify_on_rows=(
+  "SET -P 16 -c 50 (notify KEA)|-c 50 -P 16 -n 1000000 -r 1000000 -t set|="
+  "SET -P 1 -c 50 (notify KEA)|-c 50 -P 1 -n 200000 -r 1000000 -t set|="
+)
+start_subscribers() {  # port count channel: a reader process holding count subscriptions
+  /usr/bin/python3 - "$@" <<'EOF' &
+import selectors, socket, sys
+port, count, channel = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3].encode()
+sel = selectors.DefaultSelector()
+for _ in range(count):
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(b"*2\r\n$9\r\nSUBSCRIBE\r\n$%d\r\n%s\r\n" % (len(channel), channel))
+    s.setblocking(False)
+    sel.register(s, selectors.EVENT_READ)
+while sel.get_map():
+    for key, _ in sel.select():
+        try:
+            if not key.fileobj.recv(1 << 20):
+                sel.unregister(key.fileobj)
+        except (BlockingIOError, ConnectionResetError):
+            pass
+EOF
+  subscriber_pids+=($!)
+}
+numsub() { redis-cli -p "$1" pubsub numsub "$2" | tail -n 1; }  # port channel
+section_pubsub() {
+  subscriber_pids=()
+  start_servers
+  local server port
+  for port in "$ordis_port" "$redis_port"; do start_subscribers "$port" 10 ch; done
+  for port in "$ordis_port" "$redis_port"; do
+    for _ in $(seq 1 100); do [ "$(numsub "$port" ch)" = 10 ] && break; sleep 0.1; done
+  done
+  same_replies publish_rows
+  measure publish_rows
+  for server in ordis redis; do
+    [ $server = ordis ] && port=$ordis_port || port=$redis_port
+    # A subscriber closed at its output limit would make the rows compare different work.
+    if [ "$(numsub "$port" ch)" != 10 ]; then
+      errors[${publish_rows[0]%%|*},reply]="$server: $(numsub "$port" ch) of 10 subscribers left"
+    fi
+  done
+  kill "${subscriber_pids[@]}" 2>/dev/null || true
+  preload_keys
+  measure notify_off_rows
+  for port in "$ordis_port" "$redis_port"; do
+    redis-cli -p "$port" config set notify-keyspace-events KEA >/dev/null
+  done
+  measure notify_on_rows
+  stop_servers
+  echo "pubsub: 10 subscribers of ch (one reader process per server); then 1M keys loaded, SET without and with notify-keyspace-events KEA, nobody subscribed"
+  report_cpu publish_rows notify_off_rows notify_on_rows
+}
+
 for section in "${sections[@]}"; do
   case $section in
     strings) section_strings ;;
     zset) section_zset ;;
+    pubsub) section_pubsub ;;
     persistence) section_persistence ;;
     snapshot) section_snapshot ;;
-    *) echo "unknown section $section (strings, zset, persistence, snapshot)" >&2; exit 2 ;;
+    *) echo "unknown section $section (strings, zset, pubsub, persistence, snapshot)" >&2; exit 2 ;;
   esac
   echo
 done
