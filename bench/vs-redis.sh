@@ -6,7 +6,8 @@
 # machine is shared.
 #
 #   bench/vs-redis.sh [rounds] [section...]   (default 3 rounds; sections: strings zset scripting
-#                                              persistence snapshot, default strings zset scripting)
+#                                              pubsub persistence snapshot, default strings zset
+#                                              scripting)
 #   ORDIS_THREADS=2 bench/vs-redis.sh   (I/O threads for ordis; default: its own default)
 #   ORDIS_ARGS="--index map" bench/vs-redis.sh   (any further ordis-server flags)
 #   ROW_TIMEOUT=20 bench/vs-redis.sh    (seconds one redis-benchmark run may take before it counts as n/a)
@@ -25,6 +26,9 @@
 # much each appendonlydir grew over the rows (and the rewrites). Not run unless named.
 # snapshot: SNAPSHOT_KEYS keys (default 10M; bench/snapshot.sh [keys] runs it alone): SAVE time, file
 # size and the time a restart takes to load the snapshot, one server at a time. Not run unless named.
+# pubsub: PUBLISH to a channel with 10 subscribers (one reader process holding 10 connections), then
+# SET with notify-keyspace-events KEA (nobody subscribed: the cost of raising the events) beside SET
+# with notifications off; requests/s and the server's CPU per request. Not run unless named.
 # Every server runs in a fresh scratch directory with --save '' (and --appendonly no unless the
 # section turns the log on).
 # A row whose run fails (error reply, timeout) prints n/a; the reason is listed below the table.
@@ -552,14 +556,79 @@ section_snapshot() {
   echo "snapshot load speedup, redis / ordis restart time: $(ratio "${snap[redis,load]}" "${snap[ordis,load]}") (target: at least 1.50x)"
 }
 
+# pubsub: 10 subscribers of channel ch on each server, held by one reader process per server that
+# discards what arrives (so the readers take little of the machine the servers share).
+publish_rows=(
+  "PUBLISH (10 subscribers) -P 1 -c 50|-c 50 -P 1 -n 200000 PUBLISH ch hello-subscribers|="
+  "PUBLISH (10 subscribers) -P 16 -c 50|-c 50 -P 16 -n 500000 PUBLISH ch hello-subscribers|="
+)
+# SET with notifications off, then on for every class (KEA) with nobody listening.
+notify_off_rows=(
+  "SET -P 16 -c 50 (notifications off)|-c 50 -P 16 -n 1000000 -r 1000000 -t set|="
+)
+notify_on_rows=(
+  "SET -P 16 -c 50 (notify KEA)|-c 50 -P 16 -n 1000000 -r 1000000 -t set|="
+  "SET -P 1 -c 50 (notify KEA)|-c 50 -P 1 -n 200000 -r 1000000 -t set|="
+)
+start_subscribers() {  # port count channel: a reader process holding count subscriptions
+  /usr/bin/python3 - "$@" <<'EOF' &
+import selectors, socket, sys
+port, count, channel = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3].encode()
+sel = selectors.DefaultSelector()
+for _ in range(count):
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(b"*2\r\n$9\r\nSUBSCRIBE\r\n$%d\r\n%s\r\n" % (len(channel), channel))
+    s.setblocking(False)
+    sel.register(s, selectors.EVENT_READ)
+while sel.get_map():
+    for key, _ in sel.select():
+        try:
+            if not key.fileobj.recv(1 << 20):
+                sel.unregister(key.fileobj)
+        except (BlockingIOError, ConnectionResetError):
+            pass
+EOF
+  subscriber_pids+=($!)
+}
+numsub() { redis-cli -p "$1" pubsub numsub "$2" | tail -n 1; }  # port channel
+section_pubsub() {
+  subscriber_pids=()
+  start_servers
+  local server port
+  for port in "$ordis_port" "$redis_port"; do start_subscribers "$port" 10 ch; done
+  for port in "$ordis_port" "$redis_port"; do
+    for _ in $(seq 1 100); do [ "$(numsub "$port" ch)" = 10 ] && break; sleep 0.1; done
+  done
+  same_replies publish_rows
+  measure publish_rows
+  for server in ordis redis; do
+    [ $server = ordis ] && port=$ordis_port || port=$redis_port
+    # A subscriber closed at its output limit would make the rows compare different work.
+    if [ "$(numsub "$port" ch)" != 10 ]; then
+      errors[${publish_rows[0]%%|*},reply]="$server: $(numsub "$port" ch) of 10 subscribers left"
+    fi
+  done
+  kill "${subscriber_pids[@]}" 2>/dev/null || true
+  preload_keys
+  measure notify_off_rows
+  for port in "$ordis_port" "$redis_port"; do
+    redis-cli -p "$port" config set notify-keyspace-events KEA >/dev/null
+  done
+  measure notify_on_rows
+  stop_servers
+  echo "pubsub: 10 subscribers of ch (one reader process per server); then 1M keys loaded, SET without and with notify-keyspace-events KEA, nobody subscribed"
+  report publish_rows notify_off_rows notify_on_rows
+}
+
 for section in "${sections[@]}"; do
   case $section in
     strings) section_strings ;;
     zset) section_zset ;;
     scripting) section_scripting ;;
+    pubsub) section_pubsub ;;
     persistence) section_persistence ;;
     snapshot) section_snapshot ;;
-    *) echo "unknown section $section (strings, zset, scripting, persistence, snapshot)" >&2; exit 2 ;;
+    *) echo "unknown section $section (strings, zset, scripting, pubsub, persistence, snapshot)" >&2; exit 2 ;;
   esac
   echo
 done

@@ -1,5 +1,5 @@
-"""Tasks and jobs of the application tests (test_apps.py), imported both by the test and by the worker
-processes it starts: a Celery app with its tasks, and plain functions for RQ jobs.
+"""Tasks and jobs of the application tests (test_apps.py), imported both by the test and by the
+worker processes it starts: a Celery app with its tasks, and plain functions for RQ jobs.
 
 The Celery app takes its broker and result backend from ORDIS_APPS_REDIS_URL (the worker's
 environment); the test process calls configure() once its server runs.

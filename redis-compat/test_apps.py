@@ -44,8 +44,19 @@ class AppTestCase(ServerTestCase):
         self.enterContext(warnings.catch_warnings())
         warnings.filterwarnings("ignore", "SelectableGroups dict", DeprecationWarning)
         self.url = "redis://127.0.0.1:%d/0" % self.port
+        # kombu retries a publish forever while the server is down: a server that dies must fail
+        # the test, not hang it. Checked every half second, in the main thread (the handler's
+        # exception interrupts whatever the test waits in).
+        previous = signal.signal(signal.SIGALRM, self.check_server_alive)
+        signal.setitimer(signal.ITIMER_REAL, 0.5, 0.5)
+        self.addCleanup(signal.signal, signal.SIGALRM, previous)
+        self.addCleanup(signal.setitimer, signal.ITIMER_REAL, 0)
         self.work_dir = tempfile.mkdtemp(prefix="ordis-apps-")
         self.addCleanup(shutil.rmtree, self.work_dir, ignore_errors=True)
+
+    def check_server_alive(self, signum=None, frame=None):
+        if not self.server.alive():
+            raise AssertionError("the server died; log tail:\n" + self.server.log_tail())
 
     def app_env(self):
         env = dict(os.environ)
@@ -113,7 +124,9 @@ class CeleryTest(AppTestCase):
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", "SelectableGroups dict", DeprecationWarning)
             import apps_fixture
+            from celery.exceptions import TimeoutError as ResultTimeout
         cls.fx = apps_fixture
+        cls.ResultTimeout = ResultTimeout
         cls.fx.configure("redis://127.0.0.1:%d/0" % cls.port)
 
     @classmethod
@@ -122,8 +135,9 @@ class CeleryTest(AppTestCase):
         cls.fx.app.close()  # the producer pool and the result backend's connections
         super().tearDownClass()
 
-    def setUp(self):
-        super().setUp()
+    def start_worker(self):
+        """Starts the worker and returns once it consumes. Not in setUp: on ordis, where the
+        worker cannot run, the test is an expected failure; a failing setUp would be an error."""
         self.worker, self.log = self.start_process(
             "celery", [PYTHON, "-m", "celery", "-A", "apps_fixture", "worker", "--pool=solo",
                        "--loglevel=INFO", "--hostname=ordis-compat@%h"])
@@ -133,6 +147,7 @@ class CeleryTest(AppTestCase):
         self.assertTrue(pong, "the worker never answered ping; log:\n" + file_tail(self.log))
 
     def ping_worker(self):
+        self.check_server_alive()
         if self.worker.poll() is not None:
             self.fail("the worker exited (%s); log:\n%s" % (self.worker.returncode,
                                                           file_tail(self.log)))
@@ -141,9 +156,7 @@ class CeleryTest(AppTestCase):
     def wait_result(self, result, **kw):
         try:
             return result.get(timeout=WORK_TIMEOUT_S, **kw)
-        except Exception as e:
-            if type(e).__name__ != "TimeoutError":
-                raise
+        except self.ResultTimeout:
             self.fail("no result within %.0fs; worker log:\n%s" % (WORK_TIMEOUT_S,
                                                                   file_tail(self.log)))
 
@@ -153,7 +166,9 @@ class CeleryTest(AppTestCase):
         self.assertIsNotNone(raw, "no stored result for task %s" % task_id)
         return json.loads(raw)
 
+    @ordis_bug  # no BRPOP: kombu's Redis transport consumes every queue with it
     def test_group_and_chain(self):
+        self.start_worker()
         from celery import group
         fx = self.fx
         res = group(fx.add.s(i, i) for i in range(10))()
@@ -168,11 +183,14 @@ class CeleryTest(AppTestCase):
         self.assertEqual(self.wait_result(chain), 10)
         self.assertEqual(self.wait_result(chain.parent), 6)
         self.assertEqual(self.stored_meta(chain.parent.parent.id)["result"], 3)
-        # The queue is drained and every delivery acknowledged.
+        # The queue is drained, and every delivery acknowledged (the last maybe just after its
+        # result was sent).
         self.assertEqual(self.r.llen("celery"), 0)
-        self.assertEqual(self.r.hlen("unacked"), 0)
+        self.assertTrue(wait_until(lambda: self.r.hlen("unacked") == 0, 5.0))
 
+    @ordis_bug  # no BRPOP: kombu's Redis transport consumes every queue with it
     def test_chord(self):
+        self.start_worker()
         from celery import chord
         fx = self.fx
         res = chord(fx.add.s(i, i) for i in range(10))(fx.tsum.s())
@@ -198,7 +216,9 @@ class CeleryTest(AppTestCase):
         meta = self.stored_meta(bad.id)
         self.assertEqual((meta["status"], meta["result"]["exc_type"]), ("FAILURE", "ChordError"))
 
+    @ordis_bug  # no BRPOP: kombu's Redis transport consumes every queue with it
     def test_failure_and_countdown(self):
+        self.start_worker()
         fx = self.fx
         res = fx.fail.delay("boom")
         with self.assertRaises(ValueError) as e:
@@ -210,7 +230,7 @@ class CeleryTest(AppTestCase):
         self.assertIsInstance(self.wait_result(fx.fail.delay("quiet"), propagate=False), ValueError)
         # A task with a countdown: the worker holds it unacknowledged (in the unacked hash and
         # its index zset) until it is due, then runs it.
-        res = fx.add.apply_async((20, 22), countdown=1)
+        res = fx.add.apply_async((20, 22), countdown=2)
         self.assertTrue(wait_until(lambda: self.r.hlen("unacked") == 1, WORK_TIMEOUT_S),
                         "the worker never reserved the task; log:\n" + file_tail(self.log))
         self.assertEqual(self.r.zcard("unacked_index"), 1)
@@ -241,6 +261,7 @@ class RqTest(AppTestCase):
         self.assertEqual(status, 0, "rq worker --burst failed:\n" + out)
         return out
 
+    @ordis_bug  # no streams: RQ 1.13 keeps results with XADD and reads them with XREVRANGE
     def test_jobs_run_and_results_are_kept(self):
         from rq import Worker
         from rq.job import Job, JobStatus
@@ -264,13 +285,14 @@ class RqTest(AppTestCase):
         first.refresh()
         self.assertEqual(first.return_value(), 144)
         # The higher-priority queue ran first.
-        self.assertLess(first.ended_at, squares[0].started_at)
+        self.assertLessEqual(first.ended_at, squares[0].started_at)
         self.assertEqual((self.q.count, self.high.count), (0, 0))
         self.assertEqual(set(self.q.finished_job_registry.get_job_ids()),
                          {j.id for j in squares + [joined]})
         self.assertEqual(self.q.started_job_registry.count, 0)
         self.assertEqual(Worker.all(connection=self.r), [])  # the burst worker unregistered
 
+    @ordis_bug  # no streams: RQ 1.13 keeps results with XADD and reads them with XREVRANGE
     def test_failed_job_and_dependencies(self):
         from rq.job import JobStatus
         fx = self.fx

@@ -328,6 +328,21 @@ class AclChannelsTest(ServerTestCase):
         self.assertEqual(self.raw.call("ACL", "DRYRUN", "u", "PUBLISH", "sports", "x"),
                          b"This user has no permissions to access the 'sports' channel")
 
+    def test_revoked_channels_close_their_subscribers(self):
+        self.assertEqual(self.raw.call("ACL", "SETUSER", "v", "on", "nopass", "+@all", "~*",
+                                       "resetchannels", "&a*", "&b"), "OK")
+        clients = {}
+        for name, command in (("channel", ("SUBSCRIBE", "ab")), ("pattern", ("PSUBSCRIBE", "a*")),
+                              ("other", ("SUBSCRIBE", "b")), ("idle", ("GET", "x"))):
+            c = clients[name] = self.raw_client()
+            self.assertEqual(c.call("AUTH", "v", "x"), "OK")
+            c.call(*command)
+        self.assertEqual(self.raw.call("ACL", "SETUSER", "v", "resetchannels", "&ab"), "OK")
+        self.assertEqual(clients["pattern"].wait_closed(), b"")
+        self.assertEqual(clients["other"].wait_closed(), b"")
+        self.assertEqual(clients["channel"].call("PING"), [b"pong", b""])
+        self.assertEqual(clients["idle"].call("PING"), "PONG")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -119,6 +119,8 @@ Server::Server(std::unique_ptr<Config> config, MemoryGuard::UsedMemoryFn used_me
         memory_.TierCron();
       }) {
   keyspace_->SetLazyFreePolicy(LazyFreePolicyOf(*config_));
+  keyspace_->notifier().SetSink(&pubsub_);
+  keyspace_->notifier().SetClasses(config_->notify_keyspace_events());
 }
 
 Server::~Server() = default;

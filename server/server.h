@@ -78,6 +78,8 @@ class Server : public ServerControl {
   std::unique_ptr<CommandTable> command_table_;
   std::unique_ptr<acl::Users> users_;  // from requirepass, the user lines or the ACL file
   acl::AclLog acl_log_;
+  // Before the keyspace: its events (expiry, eviction threads) publish here until it is gone.
+  PubSub pubsub_{*config_};
   std::unique_ptr<Keyspace> keyspace_;
   ActiveExpiry active_expiry_{*keyspace_};  // runs from after loading until the I/O threads end
   ClientRegistry clients_;
@@ -88,7 +90,6 @@ class Server : public ServerControl {
   scripting::ScriptCache scripts_;
   scripting::RunningScript running_script_;
   scripting::FunctionLibraries functions_;
-  PubSub pubsub_{*config_};
   const Services services_;
   CommandService commands_;
   std::unique_ptr<IoThreadPool> threads_;  // made by Run

@@ -68,6 +68,11 @@ struct CommandContext {
   Keyspace& keyspace() const;
   Config& config() const;
   int db() const;
+  // Raises keyspace event `event` of class cls (keyspace_events::Class) on key of the client's
+  // database: where every command's notifications go (nothing but a bit test when they are off).
+  void Notify(uint32_t cls, std::string_view event, std::string_view key) const {
+    keyspace().notifier().Notify(cls, event, db(), key);
+  }
   ThreadStats& stats() { return thread_stats; }
 };
 

@@ -253,4 +253,22 @@ size_t PubSub::Count(SubscriptionKind kind) const {
   return MapOf(kind).size();
 }
 
+bool PubSub::SubscribedOutside(
+    const ClientState& client,
+    absl::FunctionRef<bool(std::string_view name, bool is_pattern)> allowed) const {
+  // Under the lock: the client's own thread changes its subscriptions only while holding it.
+  std::lock_guard lock(mu_);
+  const Subscriptions& subs = client.subscriptions;
+  for (const std::string& c : subs.channels) {
+    if (!allowed(c, false)) return true;
+  }
+  for (const std::string& c : subs.shard) {
+    if (!allowed(c, false)) return true;
+  }
+  for (const std::string& p : subs.patterns) {
+    if (!allowed(p, true)) return true;
+  }
+  return false;
+}
+
 }  // namespace ordis::server

@@ -24,15 +24,17 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/functional/function_ref.h"
 #include "resp/writer.h"
 #include "server/command/client_state.h"
 #include "server/config/config.h"
+#include "server/keyspace/notifier.h"
 
 namespace ordis::server {
 
 enum class SubscriptionKind { kChannel, kPattern, kShard };
 
-class PubSub {
+class PubSub final : public KeyspaceEventSink {
  public:
   explicit PubSub(const Config& config) : config_(config) {}
   PubSub(const PubSub&) = delete;
@@ -62,6 +64,16 @@ class PubSub {
   size_t Subscribers(SubscriptionKind kind, std::string_view channel) const;
   // Channels, distinct patterns (PUBSUB NUMPAT) or shard channels with subscribers (INFO).
   size_t Count(SubscriptionKind kind) const;
+  // Any thread: whether client holds a subscription allowed(name, is_pattern) refuses (ACL
+  // SETUSER revoking channels; shard channels are channels there).
+  bool SubscribedOutside(
+      const ClientState& client,
+      absl::FunctionRef<bool(std::string_view name, bool is_pattern)> allowed) const;
+
+  // KeyspaceEventSink: keyspace notifications are PUBLISHes.
+  void PublishEvent(std::string_view channel, std::string_view message) override {
+    Publish(SubscriptionKind::kChannel, channel, message);
+  }
 
   // While client's command runs on this thread, replying through out: messages to client go to
   // out, after those waiting in its outbox. Restores the previous one on destruction (EXEC runs

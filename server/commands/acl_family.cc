@@ -50,9 +50,27 @@ void CmdAclCat(CommandContext& ctx) {
 }
 
 // ACL SETUSER username [rule ...]
+// As Redis 7.0's ACLKillPubsubClientsIfNeeded: the clients of user `name` subscribed to a channel
+// or pattern its rules no longer allow are closed.
+void KillRevokedSubscribers(CommandContext& ctx, std::string_view name) {
+  std::shared_ptr<const acl::User> user = ctx.services.users.Find(name);
+  if (user == nullptr) return;
+  std::vector<uint64_t> ids;
+  ctx.services.clients.ForEach([&](ClientState& c) {
+    if (c.user_name != name || !c.pubsub.load(std::memory_order_relaxed)) return;
+    if (ctx.services.pubsub.SubscribedOutside(c, [&](std::string_view channel, bool pattern) {
+          return user->CheckChannel(channel, pattern);
+        })) {
+      ids.push_back(c.id);
+    }
+  });
+  for (uint64_t id : ids) KillClient(ctx, id);
+}
+
 void CmdAclSetUser(CommandContext& ctx) {
   std::string error = ctx.services.users.SetUser(ctx.args[2], Rest(ctx, 3));
   if (error.empty()) {
+    KillRevokedSubscribers(ctx, ctx.args[2]);
     ctx.out.Ok();
   } else {
     ctx.out.Error(error);

@@ -10,6 +10,8 @@
 namespace ordis::server {
 namespace {
 
+using keyspace_events::kGeneric;
+
 // EXPIRE key seconds [NX | XX | GT | LT] and its PEXPIRE / EXPIREAT / PEXPIREAT variants.
 void ExpireGeneric(CommandContext& ctx, TimeUnit unit, bool absolute, std::string_view name) {
   bool nx = false, xx = false, gt = false, lt = false;
@@ -63,8 +65,10 @@ void ExpireGeneric(CommandContext& ctx, TimeUnit unit, bool absolute, std::strin
   }
   if (expire_at <= ctx.now_ms && !ks.loading()) {  // a replayed log keeps the TTL (Redis)
     ks.Delete(ctx.db(), key, ks.expire_free_mode());
+    ctx.Notify(kGeneric, "del", key);
   } else {
     obj = ks.SetExpire(ctx.db(), key, obj, expire_at);
+    ctx.Notify(kGeneric, "expire", key);
   }
   ctx.out.Integer(1);
 }
@@ -122,6 +126,7 @@ void CmdPersist(CommandContext& ctx) {
     return;
   }
   obj = ctx.keyspace().SetExpire(ctx.db(), ctx.args[1], obj, kNoExpire);
+  ctx.Notify(kGeneric, "persist", ctx.args[1]);
   ctx.out.Integer(1);
 }
 

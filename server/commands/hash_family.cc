@@ -53,6 +53,7 @@ void SetFields(CommandContext& ctx, bool reply_ok, std::string_view command) {
     it->second.assign(ctx.args[i + 1]);
   }
   ctx.keyspace().SignalModified(ctx.db(), key);
+  ctx.Notify(keyspace_events::kHash, "hset", key);
   if (reply_ok) {
     ctx.out.Ok();
   } else {
@@ -78,6 +79,7 @@ void CmdHSetNx(CommandContext& ctx) {
   }
   it->second.assign(ctx.args[3]);
   ctx.keyspace().SignalModified(ctx.db(), key);
+  ctx.Notify(keyspace_events::kHash, "hset", key);
   ctx.out.Integer(1);
 }
 
@@ -153,7 +155,10 @@ void CmdHDel(CommandContext& ctx) {
   for (size_t i = 2; i < ctx.args.size(); ++i) {
     deleted += static_cast<int64_t>(obj->hash().erase(Field(ctx.args[i])));
   }
-  if (deleted > 0) FinishCollectionWrite(ctx, key, obj);
+  if (deleted > 0) {
+    ctx.Notify(keyspace_events::kHash, "hdel", key);
+    FinishCollectionWrite(ctx, key, obj);
+  }
   ctx.out.Integer(deleted);
 }
 
@@ -218,6 +223,7 @@ void CmdHIncrBy(CommandContext& ctx) {
   it->second.clear();
   AppendInt64(&it->second, result);
   ctx.keyspace().SignalModified(ctx.db(), key);
+  ctx.Notify(keyspace_events::kHash, "hincrby", key);
   ctx.out.Integer(result);
 }
 
@@ -256,6 +262,7 @@ void CmdHIncrByFloat(CommandContext& ctx) {
     it->second = text;
   }
   ctx.keyspace().SignalModified(ctx.db(), key);
+  ctx.Notify(keyspace_events::kHash, "hincrbyfloat", key);
   ctx.out.Bulk(text);
 }
 

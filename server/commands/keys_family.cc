@@ -64,6 +64,7 @@ void Delete(CommandContext& ctx, FreeMode free) {
     // An expired key is deleted on sight and not counted; a cold value is not read to go.
     if (ctx.keyspace().FindForReplace(ctx.db(), ctx.args[i], ctx.now_ms) != nullptr &&
         ctx.keyspace().Delete(ctx.db(), ctx.args[i], free)) {
+      ctx.Notify(keyspace_events::kGeneric, "del", ctx.args[i]);
       ++deleted;
     }
   }
@@ -92,7 +93,9 @@ void CmdTouch(CommandContext& ctx) { CmdExists(ctx); }
 
 // TYPE key
 void CmdType(CommandContext& ctx) {
+  // Counted, but not an access (Redis's LOOKUP_NOTOUCH).
   Object* obj = ctx.keyspace().FindHeader(ctx.db(), ctx.args[1], ctx.now_ms, ctx.expired);
+  CountLookup(ctx, ctx.args[1], obj);
   ctx.out.SimpleString(obj == nullptr ? "none" : TypeName(obj->type()));
 }
 
@@ -111,11 +114,17 @@ void Rename(CommandContext& ctx, bool nx) {
     }
     return;
   }
-  if (ks.FindForWrite(ctx.db(), to, ctx.now_ms) != nullptr && nx) {
-    ctx.out.Integer(0);
-    return;
+  if (ks.FindForWrite(ctx.db(), to, ctx.now_ms) != nullptr) {
+    if (nx) {
+      ctx.out.Integer(0);
+      return;
+    }
+    // As Redis: the target goes first, so the key is added anew ("new" event).
+    ks.Delete(ctx.db(), to);
   }
   ks.Move(ctx.db(), from, ctx.db(), to);
+  ctx.Notify(keyspace_events::kGeneric, "rename_from", from);
+  ctx.Notify(keyspace_events::kGeneric, "rename_to", to);
   if (nx) {
     ctx.out.Integer(1);
   } else {
@@ -164,17 +173,23 @@ void CmdCopy(CommandContext& ctx) {
   }
   Keyspace& ks = ctx.keyspace();
   Object* src = ks.FindForWrite(ctx.db(), from, ctx.now_ms);
+  CountLookup(ctx, from, src);  // the source is read (Redis's lookupKeyRead)
   if (src == nullptr) {
     ctx.out.Integer(0);
     return;
   }
-  if (ks.FindForWrite(dst_db, to, ctx.now_ms) != nullptr && !replace) {
-    ctx.out.Integer(0);
-    return;
+  if (ks.FindForWrite(dst_db, to, ctx.now_ms) != nullptr) {
+    if (!replace) {
+      ctx.out.Integer(0);
+      return;
+    }
+    // As Redis: the target goes first, so the copy is added anew ("new" event).
+    ks.Delete(dst_db, to);
   }
   auto copy = CloneObject(*src);
   copy->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
   ks.Set(dst_db, to, std::move(copy));
+  ks.notifier().Notify(keyspace_events::kGeneric, "copy_to", dst_db, to);
   ctx.out.Integer(1);
 }
 
@@ -194,6 +209,8 @@ void CmdMove(CommandContext& ctx) {
     return;
   }
   ks.Move(ctx.db(), key, dst_db, key);
+  ctx.Notify(keyspace_events::kGeneric, "move_from", key);
+  ks.notifier().Notify(keyspace_events::kGeneric, "move_to", dst_db, key);
   ctx.out.Integer(1);
 }
 

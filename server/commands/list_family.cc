@@ -56,6 +56,10 @@ bool ResolveRange(int64_t start, int64_t stop, size_t len, size_t* first, size_t
   return true;
 }
 
+// The keyspace events of a push or pop at end.
+std::string_view PushEvent(End end) { return end == End::kLeft ? "lpush" : "rpush"; }
+std::string_view PopEvent(End end) { return end == End::kLeft ? "lpop" : "rpop"; }
+
 void PushOne(ListValue& list, End end, std::string_view value) {
   if (end == End::kLeft) {
     list.emplace_front(value);
@@ -90,6 +94,7 @@ void Push(CommandContext& ctx, End end, bool only_existing) {
   ListValue& list = obj->list();
   for (size_t i = 2; i < ctx.args.size(); ++i) PushOne(list, end, ctx.args[i]);
   ctx.keyspace().SignalModified(ctx.db(), key);
+  ctx.Notify(keyspace_events::kList, PushEvent(end), key);
   ctx.out.Integer(static_cast<int64_t>(list.size()));
 }
 
@@ -139,6 +144,7 @@ void Pop(CommandContext& ctx, End end, std::string_view command) {
     ctx.out.ArrayHeader(static_cast<int64_t>(n));
     for (size_t i = 0; i < n; ++i) ctx.out.Bulk(PopOne(list, end));
   }
+  ctx.Notify(keyspace_events::kList, PopEvent(end), key);
   FinishCollectionWrite(ctx, key, obj);
 }
 
@@ -219,6 +225,7 @@ void CmdLSet(CommandContext& ctx) {
   }
   obj->list()[pos].assign(ctx.args[3]);
   ctx.keyspace().SignalModified(ctx.db(), key);
+  ctx.Notify(keyspace_events::kList, "lset", key);
   ctx.out.Ok();
 }
 
@@ -266,7 +273,10 @@ void CmdLRem(CommandContext& ctx) {
   // count < 0 removes from the tail (negated in unsigned arithmetic: INT64_MIN fits).
   size_t limit = count >= 0 ? static_cast<size_t>(count) : 0 - static_cast<size_t>(count);
   size_t removed = OpRemove(obj->list(), ctx.args[3], limit, count < 0);
-  if (removed > 0) FinishCollectionWrite(ctx, key, obj);
+  if (removed > 0) {
+    ctx.Notify(keyspace_events::kList, "lrem", key);
+    FinishCollectionWrite(ctx, key, obj);
+  }
   ctx.out.Integer(static_cast<int64_t>(removed));
 }
 
@@ -293,7 +303,9 @@ void CmdLTrim(CommandContext& ctx) {
     list.erase(list.begin() + static_cast<ptrdiff_t>(last) + 1, list.end());
     list.erase(list.begin(), list.begin() + static_cast<ptrdiff_t>(first));
   }
-  FinishCollectionWrite(ctx, key, obj);  // Redis signals even when nothing was trimmed
+  // Redis signals, and raises the event, even when nothing was trimmed.
+  ctx.Notify(keyspace_events::kList, "ltrim", key);
+  FinishCollectionWrite(ctx, key, obj);
   ctx.out.Ok();
 }
 
@@ -325,6 +337,7 @@ void CmdLInsert(CommandContext& ctx) {
   if (after) ++it;
   list.emplace(it, ctx.args[4]);
   ctx.keyspace().SignalModified(ctx.db(), key);
+  ctx.Notify(keyspace_events::kList, "linsert", key);
   ctx.out.Integer(static_cast<int64_t>(list.size()));
 }
 
@@ -411,6 +424,9 @@ void Move(CommandContext& ctx, std::string_view source, std::string_view destina
   std::string value = PopOne(src->list(), from);
   PushOne(dst->list(), to, value);
   ctx.out.Bulk(value);
+  // Redis's order of events: the push, then the pop (and the source's deletion).
+  ctx.Notify(keyspace_events::kList, PushEvent(to), destination);
+  ctx.Notify(keyspace_events::kList, PopEvent(from), source);
   FinishCollectionWrite(ctx, source, src);
   if (destination != source) ctx.keyspace().SignalModified(ctx.db(), destination);
 }

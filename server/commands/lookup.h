@@ -25,27 +25,33 @@ inline void RecordAccess(CommandContext& ctx, Object* obj) {
   obj->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
 }
 
-// Counts a read lookup's hit or miss and records the access.
-inline Object* CountRead(CommandContext& ctx, Object* obj) {
+// Counts a read lookup of key's hit or miss; a miss raises "keymiss" (Redis's lookupKey).
+inline void CountLookup(CommandContext& ctx, std::string_view key, const Object* obj) {
   ThreadStats& stats = ctx.stats();
   if (obj == nullptr) {
     Bump(stats[Stat::kKeyspaceMisses]);
+    ctx.Notify(keyspace_events::kKeyMiss, "keymiss", key);
   } else {
     Bump(stats[Stat::kKeyspaceHits]);
-    RecordAccess(ctx, obj);
   }
+}
+
+// Counts a read lookup's hit or miss and records the access.
+inline Object* CountRead(CommandContext& ctx, std::string_view key, Object* obj) {
+  CountLookup(ctx, key, obj);
+  if (obj != nullptr) RecordAccess(ctx, obj);
   return obj;
 }
 
 // A read lookup: counts a hit or miss and records the access.
 inline Object* LookupRead(CommandContext& ctx, std::string_view key) {
-  return CountRead(ctx, ctx.keyspace().Find(ctx.db(), key, ctx.now_ms, ctx.expired));
+  return CountRead(ctx, key, ctx.keyspace().Find(ctx.db(), key, ctx.now_ms, ctx.expired));
 }
 
 // The same for a command that never looks at the value (EXISTS, TTL): the object may be cold
 // (Keyspace::FindHeader), and no cold value is read for it.
 inline Object* LookupReadHeader(CommandContext& ctx, std::string_view key) {
-  return CountRead(ctx, ctx.keyspace().FindHeader(ctx.db(), key, ctx.now_ms, ctx.expired));
+  return CountRead(ctx, key, ctx.keyspace().FindHeader(ctx.db(), key, ctx.now_ms, ctx.expired));
 }
 
 // The collection of type t at key for a write command. A missing key yields a new empty object
@@ -84,11 +90,13 @@ inline Object* FindCollectionForRead(CommandContext& ctx, std::string_view key, 
   return obj;
 }
 
-// After a write command changed the collection at key in place: signals watchers and deletes the
-// key if the collection is now empty, as Redis does.
+// After a write command changed the collection at key in place (and raised its keyspace event):
+// signals watchers and deletes the key if the collection is now empty, as Redis does, with its
+// "del" event.
 inline void FinishCollectionWrite(CommandContext& ctx, std::string_view key, Object* obj) {
   if (obj->EmptyCollection()) {
     ctx.keyspace().Delete(ctx.db(), key);
+    ctx.Notify(keyspace_events::kGeneric, "del", key);
   } else {
     ctx.keyspace().SignalModified(ctx.db(), key);
   }

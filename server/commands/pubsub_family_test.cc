@@ -307,6 +307,26 @@ TEST_F(PubSubFamilyTest, AclChannelPermissions) {
   EXPECT_NE(stats.find("acl_access_denied_channel:2\r\n"), std::string::npos) << stats;
 }
 
+TEST_F(PubSubFamilyTest, RevokingChannelsClosesTheSubscribersTheyNoLongerAllow) {
+  EXPECT_EQ(
+      Run({"acl", "setuser", "u", "on", "nopass", "+@all", "~*", "resetchannels", "&a*", "&b"}),
+      Ok());
+  TestClient& channel = NewClient();
+  TestClient& pattern = NewClient();
+  TestClient& other = NewClient();
+  TestClient& idle = NewClient();
+  for (TestClient* c : {&channel, &pattern, &other, &idle})
+    EXPECT_EQ(c->Run({"auth", "u", "x"}), Ok());
+  channel.RunAll({"subscribe", "ab"});
+  pattern.RunAll({"psubscribe", "a*"});
+  other.RunAll({"subscribe", "b"});
+  EXPECT_EQ(Run({"acl", "setuser", "u", "resetchannels", "&ab"}), Ok());
+  EXPECT_FALSE(channel.state().kill_requested.load());  // ab still matches
+  EXPECT_TRUE(pattern.state().kill_requested.load());   // a* is no longer an ACL pattern of u
+  EXPECT_TRUE(other.state().kill_requested.load());
+  EXPECT_FALSE(idle.state().kill_requested.load());  // subscribed to nothing
+}
+
 TEST_F(PubSubFamilyTest, ASubscriberPastItsOutputLimitIsDroppedNotThePublisher) {
   EXPECT_EQ(Run({"config", "set", "client-output-buffer-limit", "pubsub 1kb 0 0"}), Ok());
   TestClient& slow = NewClient();

@@ -50,6 +50,7 @@ void CmdConfigSet(CommandContext& ctx) {
     // Parameters whose values live in the ACL's objects or the keyspace, and a lower maxmemory,
     // which evicts at once (in the background, step by step).
     ctx.keyspace().SetLazyFreePolicy(LazyFreePolicyOf(ctx.config()));
+    ctx.keyspace().notifier().SetClasses(ctx.config().notify_keyspace_events());
     for (const auto& [name, value] : pairs) {
       if (EqualsIgnoreCase(name, "maxmemory")) ctx.services.memory.LimitChanged();
       if (EqualsIgnoreCase(name, "requirepass")) ctx.services.users.SetRequirePass(value);

@@ -40,7 +40,10 @@ void CmdSAdd(CommandContext& ctx) {
   SetValue& set = obj->set();
   int64_t added = 0;
   for (size_t i = 2; i < ctx.args.size(); ++i) added += set.insert(ctx.args[i]);
-  if (added > 0) FinishCollectionWrite(ctx, ctx.args[1], obj);
+  if (added > 0) {
+    ctx.Notify(keyspace_events::kSet, "sadd", ctx.args[1]);
+    FinishCollectionWrite(ctx, ctx.args[1], obj);
+  }
   ctx.out.Integer(added);
 }
 
@@ -55,7 +58,10 @@ void CmdSRem(CommandContext& ctx) {
     for (size_t i = 2; i < ctx.args.size() && !set.empty(); ++i) {
       removed += set.erase(ctx.args[i]);
     }
-    if (removed > 0) FinishCollectionWrite(ctx, ctx.args[1], obj);
+    if (removed > 0) {
+      ctx.Notify(keyspace_events::kSet, "srem", ctx.args[1]);
+      FinishCollectionWrite(ctx, ctx.args[1], obj);
+    }
   }
   ctx.out.Integer(removed);
 }
@@ -145,6 +151,7 @@ void CmdSPop(CommandContext& ctx) {
     ctx.out.SetHeader(count);  // O(count): each pop is O(1) expected
     for (int64_t i = 0; i < count; ++i) pop();
   }
+  ctx.Notify(keyspace_events::kSet, "spop", key);
   FinishCollectionWrite(ctx, key, obj);
 }
 
@@ -210,10 +217,14 @@ void CmdSMove(CommandContext& ctx) {
     ctx.out.Integer(0);
     return;
   }
+  ctx.Notify(keyspace_events::kSet, "srem", src_key);
   FinishCollectionWrite(ctx, src_key, src);
   bool unused;
   dst = FindCollectionForWrite(ctx, dst_key, ObjType::kSet, true, &unused);
-  if (dst->set().insert(member)) ks.SignalModified(ctx.db(), dst_key);
+  if (dst->set().insert(member)) {
+    ks.SignalModified(ctx.db(), dst_key);
+    ctx.Notify(keyspace_events::kSet, "sadd", dst_key);
+  }
   ctx.out.Integer(1);
 }
 
@@ -304,7 +315,10 @@ void SetAlgebraStore(CommandContext& ctx, SetOp op) {
   std::string_view dst = ctx.args[1];
   Keyspace& ks = ctx.keyspace();
   if (members.empty()) {
-    if (ks.FindForWrite(ctx.db(), dst, ctx.now_ms) != nullptr) ks.Delete(ctx.db(), dst);
+    if (ks.FindForWrite(ctx.db(), dst, ctx.now_ms) != nullptr) {
+      ks.Delete(ctx.db(), dst);
+      ctx.Notify(keyspace_events::kGeneric, "del", dst);
+    }
     ctx.out.Integer(0);
     return;
   }
@@ -315,6 +329,11 @@ void SetAlgebraStore(CommandContext& ctx, SetOp op) {
   set.reserve(members.size());
   for (std::string_view m : members) set.insert(m);
   ks.Set(ctx.db(), dst, std::move(result));
+  ctx.Notify(keyspace_events::kSet,
+             op == SetOp::kInter   ? "sinterstore"
+             : op == SetOp::kUnion ? "sunionstore"
+                                   : "sdiffstore",
+             dst);
   ctx.out.Integer(static_cast<int64_t>(members.size()));
 }
 

@@ -14,18 +14,22 @@
 namespace ordis::server {
 namespace {
 
+using keyspace_events::kExpired;
+using keyspace_events::kGeneric;
+using keyspace_events::kString;
+
 // Writes value at key as a string encoded by rule, with the given TTL (kNoExpire for none).
 // `existing` is what the caller's FindForReplace (or FindForWrite) returned for key (nullptr if
 // nothing): a resident string there whose block has the new value's size is overwritten in place,
 // saving a second index lookup and an allocation. An absolute TTL already in the past deletes the
-// key instead, as Redis does. The LFU counter carries over to the new value, as Redis's dbSetValue
-// keeps it.
-void StoreString(CommandContext& ctx, std::string_view key, std::string_view value,
+// key instead (false returned), where Redis stores it expired. The LFU counter carries over to the
+// new value, as Redis's dbSetValue keeps it. The caller raises the command's keyspace event.
+bool StoreString(CommandContext& ctx, std::string_view key, std::string_view value,
                  int64_t expire_at_ms, Object* existing, StringRule rule = StringRule::kTryInt) {
   Keyspace& ks = ctx.keyspace();
   if (expire_at_ms != kNoExpire && expire_at_ms <= ctx.now_ms) {
     ks.Delete(ctx.db(), key);
-    return;
+    return false;
   }
   if (existing != nullptr && existing->type() == ObjType::kString && !existing->cold() &&
       existing->has_ttl() == (expire_at_ms != kNoExpire) &&
@@ -33,7 +37,7 @@ void StoreString(CommandContext& ctx, std::string_view key, std::string_view val
     existing->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
     // The TTL only changes its time here, so the object stays where it is.
     existing = ks.SetExpire(ctx.db(), key, existing, expire_at_ms);  // also signals watchers
-    return;
+    return true;
   }
   ObjectPtr obj = NewString(value, expire_at_ms, rule);
   obj->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
@@ -41,6 +45,7 @@ void StoreString(CommandContext& ctx, std::string_view key, std::string_view val
     obj->lfu.store(existing->lfu.load(std::memory_order_relaxed), std::memory_order_relaxed);
   }
   ks.Set(ctx.db(), key, std::move(obj));
+  return true;
 }
 
 // The string value of obj as bytes, an int rendered into *scratch.
@@ -115,6 +120,7 @@ void CmdSet(CommandContext& ctx) {
   // Only GET needs the old value: a cold one is not read back otherwise.
   Object* old = get ? ctx.keyspace().FindForWrite(ctx.db(), key, ctx.now_ms)
                     : ctx.keyspace().FindForReplace(ctx.db(), key, ctx.now_ms);
+  if (get) CountLookup(ctx, key, old);  // GET reads it as Redis's lookupKeyRead
   if (get && old != nullptr && old->type() != ObjType::kString) {
     ctx.out.Error(errors::kWrongType);
     return;
@@ -130,7 +136,11 @@ void CmdSet(CommandContext& ctx) {
   }
   if (write) {
     if (ttl_kind == kKeepTtl && old != nullptr) expire_at = old->expire_at_ms();
-    StoreString(ctx, key, ctx.args[2], expire_at, old);
+    const bool kept = StoreString(ctx, key, ctx.args[2], expire_at, old);
+    ctx.Notify(kString, "set", key);
+    if (ttl_kind != kNone && ttl_kind != kKeepTtl) ctx.Notify(kGeneric, "expire", key);
+    // Redis keeps the key, expired, until a lookup or its expiry cycle deletes it.
+    if (!kept) ctx.Notify(kExpired, "expired", key);
   }
   if (!get) {
     if (write) {
@@ -148,6 +158,7 @@ void CmdSetNx(CommandContext& ctx) {
     return;
   }
   StoreString(ctx, ctx.args[1], ctx.args[2], kNoExpire, nullptr);
+  ctx.Notify(kString, "set", ctx.args[1]);
   ctx.out.Integer(1);
 }
 
@@ -164,6 +175,8 @@ void SetWithTtl(CommandContext& ctx, TimeUnit unit, std::string_view command) {
   }
   Object* existing = ctx.keyspace().FindForReplace(ctx.db(), ctx.args[1], ctx.now_ms);
   StoreString(ctx, ctx.args[1], ctx.args[3], expire_at, existing);
+  ctx.Notify(kString, "set", ctx.args[1]);
+  ctx.Notify(kGeneric, "expire", ctx.args[1]);
   ctx.out.Ok();
 }
 
@@ -173,9 +186,12 @@ void CmdSetEx(CommandContext& ctx) { SetWithTtl(ctx, TimeUnit::kSeconds, "setex"
 void CmdPSetEx(CommandContext& ctx) { SetWithTtl(ctx, TimeUnit::kMilliseconds, "psetex"); }
 
 // The string at key for a write command, or nullptr; replies WRONGTYPE and sets *failed when the
-// key holds another type.
-Object* FindStringForWrite(CommandContext& ctx, std::string_view key, bool* failed) {
+// key holds another type. `reads`: the command returns the value it replaces (GETSET, GETDEL,
+// GETEX), which Redis looks up as a read: the hit or miss is counted, a miss raises "keymiss".
+Object* FindStringForWrite(CommandContext& ctx, std::string_view key, bool* failed,
+                           bool reads = false) {
   Object* obj = ctx.keyspace().FindForWrite(ctx.db(), key, ctx.now_ms);
+  if (reads) CountLookup(ctx, key, obj);
   *failed = false;
   if (obj != nullptr && obj->type() != ObjType::kString) {
     ctx.out.Error(errors::kWrongType);
@@ -189,7 +205,7 @@ Object* FindStringForWrite(CommandContext& ctx, std::string_view key, bool* fail
 // GETSET key value
 void CmdGetSet(CommandContext& ctx) {
   bool failed;
-  Object* old = FindStringForWrite(ctx, ctx.args[1], &failed);
+  Object* old = FindStringForWrite(ctx, ctx.args[1], &failed, /*reads=*/true);
   if (failed) return;
   if (old == nullptr) {
     ctx.out.NullBulk();
@@ -198,12 +214,13 @@ void CmdGetSet(CommandContext& ctx) {
     ctx.out.Bulk(Bytes(old, &scratch));
   }
   StoreString(ctx, ctx.args[1], ctx.args[2], kNoExpire, old);
+  ctx.Notify(kString, "set", ctx.args[1]);
 }
 
 // GETDEL key
 void CmdGetDel(CommandContext& ctx) {
   bool failed;
-  Object* obj = FindStringForWrite(ctx, ctx.args[1], &failed);
+  Object* obj = FindStringForWrite(ctx, ctx.args[1], &failed, /*reads=*/true);
   if (failed) return;
   if (obj == nullptr) {
     ctx.out.NullBulk();
@@ -212,6 +229,7 @@ void CmdGetDel(CommandContext& ctx) {
   IntText scratch;
   ctx.out.Bulk(Bytes(obj, &scratch));
   ctx.keyspace().Delete(ctx.db(), ctx.args[1]);
+  ctx.Notify(kGeneric, "del", ctx.args[1]);
 }
 
 // GETEX key [EX seconds | PX milliseconds | EXAT unix-time-seconds |
@@ -255,7 +273,7 @@ void CmdGetEx(CommandContext& ctx) {
     }
   }
   bool failed;
-  Object* obj = FindStringForWrite(ctx, ctx.args[1], &failed);
+  Object* obj = FindStringForWrite(ctx, ctx.args[1], &failed, /*reads=*/true);
   if (failed) return;
   if (obj == nullptr) {
     ctx.out.NullBulk();
@@ -265,12 +283,17 @@ void CmdGetEx(CommandContext& ctx) {
   ctx.out.Bulk(Bytes(obj, &scratch));
   Keyspace& ks = ctx.keyspace();
   if (kind == kPersist) {
-    if (obj->has_ttl()) obj = ks.SetExpire(ctx.db(), ctx.args[1], obj, kNoExpire);
+    if (obj->has_ttl()) {
+      obj = ks.SetExpire(ctx.db(), ctx.args[1], obj, kNoExpire);
+      ctx.Notify(kGeneric, "persist", ctx.args[1]);
+    }
   } else if (kind != kNone) {
     if (expire_at <= ctx.now_ms) {
       ks.Delete(ctx.db(), ctx.args[1]);
+      ctx.Notify(kGeneric, "del", ctx.args[1]);
     } else {
       obj = ks.SetExpire(ctx.db(), ctx.args[1], obj, expire_at);
+      ctx.Notify(kGeneric, "expire", ctx.args[1]);
     }
   }
 }
@@ -298,6 +321,7 @@ void CmdMSet(CommandContext& ctx) {
   for (size_t i = 1; i < ctx.args.size(); i += 2) {
     Object* existing = ctx.keyspace().FindForReplace(ctx.db(), ctx.args[i], ctx.now_ms);
     StoreString(ctx, ctx.args[i], ctx.args[i + 1], kNoExpire, existing);
+    ctx.Notify(kString, "set", ctx.args[i]);
   }
   ctx.out.Ok();
 }
@@ -318,6 +342,7 @@ void CmdMSetNx(CommandContext& ctx) {
     // Looked up again: a key named twice exists the second time.
     Object* existing = ctx.keyspace().FindForReplace(ctx.db(), ctx.args[i], ctx.now_ms);
     StoreString(ctx, ctx.args[i], ctx.args[i + 1], kNoExpire, existing);
+    ctx.Notify(kString, "set", ctx.args[i]);
   }
   ctx.out.Integer(1);
 }
@@ -337,12 +362,14 @@ void CmdAppend(CommandContext& ctx) {
   if (failed) return;
   if (obj == nullptr) {
     StoreString(ctx, ctx.args[1], ctx.args[2], kNoExpire, nullptr);
+    ctx.Notify(kString, "append", ctx.args[1]);
     ctx.out.Integer(static_cast<int64_t>(ctx.args[2].size()));
     return;
   }
   if (!WithinBulkLimit(ctx, obj->StringSize() + ctx.args[2].size())) return;
   obj->AppendString(ctx.args[2]);
   ctx.keyspace().SignalModified(ctx.db(), ctx.args[1]);
+  ctx.Notify(kString, "append", ctx.args[1]);
   ctx.out.Integer(static_cast<int64_t>(obj->StringSize()));
 }
 
@@ -381,6 +408,7 @@ void IncrBy(CommandContext& ctx, int64_t delta) {
     obj->SetInt(result);  // "int" afterwards, as Redis's new or updated object is
     ctx.keyspace().SignalModified(ctx.db(), key);
   }
+  ctx.Notify(kString, "incrby", key);
   ctx.out.Integer(result);
 }
 
@@ -438,6 +466,7 @@ void CmdIncrByFloat(CommandContext& ctx) {
   std::string text = FormatLongDouble(result);
   StoreString(ctx, key, text, obj == nullptr ? kNoExpire : obj->expire_at_ms(), obj,
               StringRule::kBytes);
+  ctx.Notify(kString, "incrbyfloat", key);
   ctx.out.Bulk(text);
 }
 
@@ -502,6 +531,7 @@ void CmdSetRange(CommandContext& ctx) {
     std::string text(static_cast<size_t>(offset), '\0');
     text.append(value);
     StoreString(ctx, ctx.args[1], text, kNoExpire, nullptr, StringRule::kRaw);
+    ctx.Notify(kString, "setrange", ctx.args[1]);
     ctx.out.Integer(static_cast<int64_t>(text.size()));
     return;
   }
@@ -512,6 +542,7 @@ void CmdSetRange(CommandContext& ctx) {
   if (!WithinBulkLimit(ctx, static_cast<uint64_t>(offset) + value.size())) return;
   obj->WriteString(static_cast<size_t>(offset), value);
   ctx.keyspace().SignalModified(ctx.db(), ctx.args[1]);
+  ctx.Notify(kString, "setrange", ctx.args[1]);
   ctx.out.Integer(static_cast<int64_t>(obj->StringSize()));
 }
 

@@ -78,10 +78,14 @@ RankInterval RanksInLexRange(const ZSetValue& z, const LexRange& range) {
   return out;
 }
 
-void StoreZSetResult(CommandContext& ctx, std::string_view dst, ZSetValue result) {
+void StoreZSetResult(CommandContext& ctx, std::string_view dst, ZSetValue result,
+                     std::string_view event) {
   Keyspace& ks = ctx.keyspace();
   if (result.empty()) {
-    if (ks.FindForWrite(ctx.db(), dst, ctx.now_ms) != nullptr) ks.Delete(ctx.db(), dst);
+    if (ks.FindForWrite(ctx.db(), dst, ctx.now_ms) != nullptr) {
+      ks.Delete(ctx.db(), dst);
+      ctx.Notify(keyspace_events::kGeneric, "del", dst);
+    }
     ctx.out.Integer(0);
     return;
   }
@@ -90,6 +94,7 @@ void StoreZSetResult(CommandContext& ctx, std::string_view dst, ZSetValue result
   obj->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
   obj->zset() = std::move(result);
   ks.Set(ctx.db(), dst, std::move(obj));
+  ctx.Notify(keyspace_events::kZset, event, dst);
   ctx.out.Integer(size);
 }
 

@@ -67,8 +67,9 @@ inline void ReplyEntry(CommandContext& ctx, std::string_view member, double scor
   if (withscores) ctx.out.Double(score);
 }
 
-// ZRANGESTORE and Z*STORE: stores result at dst, replacing what is there (its TTL too), and
-// replies its size; an empty result deletes dst instead and replies 0.
-void StoreZSetResult(CommandContext& ctx, std::string_view dst, ZSetValue result);
+// ZRANGESTORE and Z*STORE: stores result at dst, replacing what is there (its TTL too), raises
+// event on it and replies its size; an empty result deletes dst instead ("del") and replies 0.
+void StoreZSetResult(CommandContext& ctx, std::string_view dst, ZSetValue result,
+                     std::string_view event);
 
 }  // namespace ordis::server

@@ -235,7 +235,10 @@ void ZAlgebraStore(CommandContext& ctx, ZSetOp op) {
   ZSetValue result;
   const ZSetLimits limits = ZSetLimitsOf(ctx);
   for (const auto& [member, score] : entries) result.Insert(member, score, limits);
-  StoreZSetResult(ctx, ctx.args[1], std::move(result));
+  StoreZSetResult(ctx, ctx.args[1], std::move(result),
+                  op == ZSetOp::kUnion   ? "zunionstore"
+                  : op == ZSetOp::kInter ? "zinterstore"
+                                         : "zdiffstore");
 }
 
 void CmdZUnionStore(CommandContext& ctx) { ZAlgebraStore(ctx, ZSetOp::kUnion); }

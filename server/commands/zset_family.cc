@@ -145,7 +145,12 @@ void ZAddGeneric(CommandContext& ctx, ZAddFlags flags) {
           break;
       }
     }
-    if (added + updated > 0 || obj->EmptyCollection()) FinishCollectionWrite(ctx, key, obj);
+    if (added + updated > 0) {
+      ctx.Notify(keyspace_events::kZset, flags.incr ? "zincr" : "zadd", key);
+      FinishCollectionWrite(ctx, key, obj);
+    } else if (obj->EmptyCollection()) {
+      ctx.keyspace().Delete(ctx.db(), key);  // made for the command, never a key of its own
+    }
   }
   if (nan) {
     ctx.out.Error(errors::kScoreNaN);
@@ -172,7 +177,10 @@ void CmdZRem(CommandContext& ctx) {
   if (obj != nullptr) {
     ZSetValue& z = obj->zset();
     for (size_t i = 2; i < ctx.args.size() && !z.empty(); ++i) removed += z.Erase(ctx.args[i]);
-    if (removed > 0) FinishCollectionWrite(ctx, ctx.args[1], obj);
+    if (removed > 0) {
+      ctx.Notify(keyspace_events::kZset, "zrem", ctx.args[1]);
+      FinishCollectionWrite(ctx, ctx.args[1], obj);
+    }
   }
   ctx.out.Integer(removed);
 }
@@ -253,6 +261,7 @@ void ZPopCommand(CommandContext& ctx, bool max) {
   } else {
     z.EraseRanks(0, n - 1);
   }
+  ctx.Notify(keyspace_events::kZset, max ? "zpopmax" : "zpopmin", key);
   FinishCollectionWrite(ctx, key, obj);
 }
 

@@ -209,7 +209,7 @@ void CmdZRangeStore(CommandContext& ctx) {
     VisitWalk(z, SelectRanks(z, req),
               [&](std::string_view member, double score) { result.Insert(member, score, limits); });
   }
-  StoreZSetResult(ctx, ctx.args[1], std::move(result));
+  StoreZSetResult(ctx, ctx.args[1], std::move(result), "zrangestore");
 }
 
 // ZCOUNT key min max
@@ -284,6 +284,11 @@ void ZRemRangeGeneric(CommandContext& ctx, RangeBy by) {
   const size_t removed = in.size();
   if (removed > 0) {
     z.EraseRanks(in.first, in.end - 1);
+    ctx.Notify(keyspace_events::kZset,
+               by == RangeBy::kScore ? "zremrangebyscore"
+               : by == RangeBy::kLex ? "zremrangebylex"
+                                     : "zremrangebyrank",
+               key);
     FinishCollectionWrite(ctx, key, obj);
   }
   ctx.out.Integer(static_cast<int64_t>(removed));

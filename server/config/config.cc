@@ -13,13 +13,15 @@
 #include <thread>
 
 #include "base/glob.h"
+#include "base/keyspace_events.h"
 #include "base/logging.h"
 #include "base/number.h"
 #include "base/split_args.h"
 
 namespace ordis::server {
 
-enum class Kind { kInt, kMemory, kBool, kString, kEnum, kOutputLimit, kSave };
+// kKeyspaceEvents: notify-keyspace-events's class letters (base/keyspace_events.h).
+enum class Kind { kInt, kMemory, kBool, kString, kEnum, kOutputLimit, kSave, kKeyspaceEvents };
 
 // One row of the parameter table. Rows are written with designated initializers and name only the
 // fields that differ from the defaults below.
@@ -161,8 +163,7 @@ const std::vector<Config::Param>& Params() {
        .no_effect_yet = true},
       {.name = "latency-tracking", .kind = Kind::kBool, .default_value = "yes",
        .no_effect_yet = true},
-      {.name = "notify-keyspace-events", .kind = Kind::kString, .default_value = "",
-       .no_effect_yet = true},
+      {.name = "notify-keyspace-events", .kind = Kind::kKeyspaceEvents, .default_value = ""},
       {.name = "stop-writes-on-bgsave-error", .kind = Kind::kBool, .default_value = "yes",
        .no_effect_yet = true},
       {.name = "rdbcompression", .kind = Kind::kBool, .default_value = "yes",
@@ -290,6 +291,14 @@ std::string Canonicalize(const Config::Param& p, const std::string& value, std::
         canon += (canon.empty() ? "" : " ") + std::to_string(v);
       }
       *out = canon;
+      return "";
+    }
+    case Kind::kKeyspaceEvents: {
+      uint32_t classes;
+      if (!keyspace_events::Parse(value, &classes)) {
+        return "Invalid event class character. Use 'Ag$lshzxeKEtmdn'.";
+      }
+      *out = keyspace_events::Text(classes);
       return "";
     }
     case Kind::kOutputLimit: {
@@ -539,6 +548,12 @@ std::string Config::SetLocked(const std::string& name, const std::string& value,
   values_[name] = canon;
   if (!startup) changed_[name] = canon;
   Mirror(name);
+  if (p->kind == Kind::kKeyspaceEvents) {
+    // The classes as given: with A, the text Redis reports drops n, but n stays on.
+    uint32_t classes = 0;
+    keyspace_events::Parse(value, &classes);
+    notify_keyspace_events_ = classes;
+  }
   return "";
 }
 
@@ -575,6 +590,11 @@ void Config::Mirror(const std::string& name) {
     const std::string value = v;
     values_["busy-reply-threshold"] = value;
     values_["lua-time-limit"] = value;
+  }
+  else if (name == "notify-keyspace-events") {
+    uint32_t classes = 0;
+    keyspace_events::Parse(v, &classes);
+    notify_keyspace_events_ = classes;
   }
   else if (name == "maxmemory-policy") {
     // The canonical name in the parameter table: static storage, so readers hold a plain view.

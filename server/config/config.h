@@ -94,6 +94,10 @@ class Config {
   int64_t busy_reply_threshold_ms() const {
     return busy_reply_threshold_ms_.load(std::memory_order_relaxed);
   }
+  // notify-keyspace-events as keyspace_events::Class bits.
+  uint32_t notify_keyspace_events() const {
+    return notify_keyspace_events_.load(std::memory_order_relaxed);
+  }
   // client-output-buffer-limit's normal and pubsub classes.
   OutputBufferLimit normal_output_limit() const { return normal_limit_.Load(); }
   OutputBufferLimit pubsub_output_limit() const { return pubsub_limit_.Load(); }
@@ -150,6 +154,7 @@ class Config {
   std::atomic<bool> lazy_user_del_{false};
   std::atomic<bool> lazy_user_flush_{false};
   std::atomic<bool> tier_prefetch_{true};
+  std::atomic<uint32_t> notify_keyspace_events_{0};
   struct AtomicOutputLimit {
     std::atomic<int64_t> hard{0}, soft{0}, soft_seconds{0};
     OutputBufferLimit Load() const {

@@ -253,6 +253,7 @@ Object* Keyspace::Set(int db, std::string_view key, ObjectPtr obj) {
     Free(prev, ServerDelMode());
   } else {
     ++d.keys;
+    notifier_.Notify(keyspace_events::kNew, "new", db, key);
   }
   if (raw->has_ttl()) {
     TtlAdd(db, d, key, raw);
@@ -289,12 +290,14 @@ void Keyspace::DeleteExpired(int db, std::string_view key) {
   if (!Delete(db, key, ModeOf(lazy_expire_))) return;
   expired_keys_.fetch_add(1, std::memory_order_relaxed);
   if (observer_ != nullptr) observer_->KeyExpired(db, key);
+  notifier_.Notify(keyspace_events::kExpired, "expired", db, key);
 }
 
 void Keyspace::RemoveExpired(int db, Db& d, std::string_view key, Object* obj) {
   DeleteFound(db, d, key, obj, ModeOf(lazy_expire_));
   expired_keys_.fetch_add(1, std::memory_order_relaxed);
   if (observer_ != nullptr) observer_->KeyExpired(db, key);
+  notifier_.Notify(keyspace_events::kExpired, "expired", db, key);
 }
 
 bool Keyspace::Evict(int db, std::string_view key, bool only_with_ttl) {
@@ -312,6 +315,7 @@ bool Keyspace::Evict(int db, std::string_view key, bool only_with_ttl) {
   }
   evicted_keys_.fetch_add(1, std::memory_order_relaxed);
   if (observer_ != nullptr) observer_->KeyEvicted(db, key);
+  notifier_.Notify(keyspace_events::kEvicted, "evicted", db, key);
   return true;
 }
 

@@ -61,6 +61,7 @@
 #include "index/rw_lock.h"
 #include "server/keyspace/cold_tier.h"
 #include "server/keyspace/lazy_free.h"
+#include "server/keyspace/notifier.h"
 #include "server/keyspace/object.h"
 #include "server/keyspace/watch_registry.h"
 
@@ -124,6 +125,10 @@ class Keyspace {
   index::RwLock& mu() { return mu_; }
   int num_dbs() const { return static_cast<int>(physical_.size()); }
   WatchRegistry& watches() { return watches_; }
+  // Any lock. Keyspace notifications: the keyspace raises "expired", "evicted" and "new" (a key
+  // added by Set or Move, as Redis's dbAdd) itself, commands the rest.
+  KeyspaceNotifier& notifier() { return notifier_; }
+  const KeyspaceNotifier& notifier() const { return notifier_; }
 
   // shared. The live object at key, or nullptr. An expired key yields nullptr and is appended to
   // *expired when given. A cold value comes as a resident copy, held for the calling thread until
@@ -401,6 +406,7 @@ class Keyspace {
   std::vector<std::atomic<uint8_t>> physical_;
   std::vector<Db> dbs_;  // by physical id
   WatchRegistry watches_;
+  KeyspaceNotifier notifier_;
   std::atomic<uint64_t> expired_keys_{0};
   std::atomic<uint64_t> evicted_keys_{0};
   std::atomic<bool> lazy_eviction_{false};
