@@ -41,21 +41,28 @@ const ScriptFlags* CompileScript(CommandContext& ctx, const std::string& sha,
   return lua.Compiled(sha);
 }
 
+// The numkeys argument of EVAL and FCALL and their kin (args[2]); false after replying with the
+// error (not_integer: the command's own text for a numkeys that is no integer).
+bool ParseNumKeys(CommandContext& ctx, std::string_view not_integer, int64_t* numkeys) {
+  if (!ParseInt64(ctx.args[2], numkeys)) {
+    ctx.out.Error(not_integer);
+    return false;
+  }
+  if (*numkeys < 0) {
+    ctx.out.Error(errors::kNumKeysNegative);
+    return false;
+  }
+  if (*numkeys > static_cast<int64_t>(ctx.args.size()) - 3) {
+    ctx.out.Error(errors::kNumKeysTooMany);
+    return false;
+  }
+  return true;
+}
+
 // EVAL script numkeys [key ...] [arg ...], and EVALSHA, EVAL_RO, EVALSHA_RO.
 void Eval(CommandContext& ctx, bool by_sha, bool read_only) {
   int64_t numkeys = 0;
-  if (!ParseInt64(ctx.args[2], &numkeys)) {
-    ctx.out.Error(errors::kNotInteger);
-    return;
-  }
-  if (numkeys < 0) {
-    ctx.out.Error(errors::kNumKeysNegative);
-    return;
-  }
-  if (numkeys > static_cast<int64_t>(ctx.args.size()) - 3) {
-    ctx.out.Error(errors::kNumKeysTooMany);
-    return;
-  }
+  if (!ParseNumKeys(ctx, errors::kNotInteger, &numkeys)) return;
   std::string sha;
   const ScriptFlags* flags = nullptr;
   if (by_sha) {
@@ -113,10 +120,15 @@ void CmdScriptExists(CommandContext& ctx) {
   }
 }
 
+// SCRIPT FLUSH's and FUNCTION FLUSH's optional ASYNC or SYNC.
+bool FlushModeOk(const CommandContext& ctx) {
+  return ctx.args.size() == 2 || (ctx.args.size() == 3 && (EqualsIgnoreCase(ctx.args[2], "ASYNC") ||
+                                                           EqualsIgnoreCase(ctx.args[2], "SYNC")));
+}
+
 // SCRIPT FLUSH [ASYNC|SYNC]: the cache is small; both modes empty it at once.
 void CmdScriptFlush(CommandContext& ctx) {
-  if (ctx.args.size() > 3 || (ctx.args.size() == 3 && !EqualsIgnoreCase(ctx.args[2], "ASYNC") &&
-                              !EqualsIgnoreCase(ctx.args[2], "SYNC"))) {
+  if (!FlushModeOk(ctx)) {
     ctx.out.Error("ERR SCRIPT FLUSH only support SYNC|ASYNC option");
     return;
   }
@@ -147,18 +159,7 @@ void Fcall(CommandContext& ctx, bool read_only) {
     return;
   }
   int64_t numkeys = 0;
-  if (!ParseInt64(ctx.args[2], &numkeys)) {
-    ctx.out.Error("ERR Bad number of keys provided");
-    return;
-  }
-  if (numkeys < 0) {
-    ctx.out.Error(errors::kNumKeysNegative);
-    return;
-  }
-  if (numkeys > static_cast<int64_t>(ctx.args.size()) - 3) {
-    ctx.out.Error(errors::kNumKeysTooMany);
-    return;
-  }
+  if (!ParseNumKeys(ctx, "ERR Bad number of keys provided", &numkeys)) return;
   if (read_only && !flags->no_writes) {
     ctx.out.Error(errors::kScriptWriteFlagInRo);
     return;
@@ -226,8 +227,7 @@ void CmdFunctionDelete(CommandContext& ctx) {
 
 // FUNCTION FLUSH [ASYNC|SYNC]
 void CmdFunctionFlush(CommandContext& ctx) {
-  if (ctx.args.size() > 3 || (ctx.args.size() == 3 && !EqualsIgnoreCase(ctx.args[2], "ASYNC") &&
-                              !EqualsIgnoreCase(ctx.args[2], "SYNC"))) {
+  if (!FlushModeOk(ctx)) {
     ctx.out.Error("ERR FUNCTION FLUSH only supports SYNC|ASYNC option");
     return;
   }
