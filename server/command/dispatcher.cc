@@ -504,18 +504,23 @@ void Dispatcher::RunSpec(const CommandSpec& spec, ClientState& client, resp::Wri
 
 scripting::LuaEngine& Dispatcher::lua() {
   const uint64_t generation = services_.scripts.generation();
+  bool changed = false;
   if (lua_ == nullptr) {
     lua_ = std::make_unique<scripting::LuaEngine>();
     lua_->Reset(generation);
+    changed = true;
   } else if (lua_->generation() != generation) {
     lua_->Reset(generation);
+    changed = true;
   }
   // The generation read before the libraries: a load in between is seen by the next call.
   const uint64_t function_generation = services_.functions.generation();
   if (lua_->function_generation() != function_generation) {
     lua_->LoadFunctions(services_.functions.All(), function_generation);
+    changed = true;
   }
-  ReportLuaBytes();
+  // What a run holds is reported after it (RunScript); here only what a reset or load changed.
+  if (changed) ReportLuaBytes();
   return *lua_;
 }
 

@@ -25,6 +25,8 @@ struct LuaEngineAccess {
   static int& script_protocol(LuaEngine& e) { return e.script_protocol_; }
   static std::vector<std::string>& args(LuaEngine& e) { return e.args_; }
   static std::string& reply(LuaEngine& e) { return e.reply_; }
+  static std::vector<std::string_view>& arg_views(LuaEngine& e) { return e.arg_views_; }
+  static resp::OutBuffer& reply_buffer(LuaEngine& e) { return e.reply_buffer_; }
 };
 
 namespace {
@@ -87,8 +89,10 @@ bool CallCommand(lua_State* lua, LuaEngine& engine) {
     PushErrorTable(lua, "ERR redis.call is not allowed outside of a running script");
     return true;
   }
-  std::vector<std::string_view> views(args.begin(), args.end());
-  resp::OutBuffer buffer;
+  // The engine's scratch, reused call after call: redis.call allocates nothing in the steady state.
+  std::vector<std::string_view>& views = LuaEngineAccess::arg_views(engine);
+  views.assign(args.begin(), args.end());
+  resp::OutBuffer& buffer = LuaEngineAccess::reply_buffer(engine);
   resp::Writer writer(&buffer);
   writer.set_protocol(LuaEngineAccess::script_protocol(engine));
   caller->Call(views, writer);

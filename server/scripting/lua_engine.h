@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "resp/out_buffer.h"
 #include "resp/writer.h"
 #include "server/scripting/function_libraries.h"
 #include "server/scripting/script.h"
@@ -95,7 +96,10 @@ class LuaEngine {
   // The running script's: what its redis.call reaches, the protocol redis.setresp chose.
   CommandCaller* caller_ = nullptr;
   int script_protocol_ = 2;
-  std::vector<std::string> args_;  // redis.call's scratch
+  // redis.call's scratch: the arguments, views of them, the reply's bytes.
+  std::vector<std::string> args_;
+  std::vector<std::string_view> arg_views_;
+  resp::OutBuffer reply_buffer_;
   std::string reply_;
 };
 

@@ -135,6 +135,26 @@ void PackInteger(lua_State* lua, luaL_Buffer* out, int arg, int endian, size_t s
   luaL_addlstring(out, bytes, size);
 }
 
+// A float or double in the byte order asked for.
+template <typename T>
+void PackFloat(lua_State* lua, luaL_Buffer* out, int arg, int endian) {
+  const T value = static_cast<T>(luaL_checknumber(lua, arg));
+  char bytes[sizeof(T)];
+  std::memcpy(bytes, &value, sizeof(T));
+  Reorder(bytes, sizeof(T), endian);
+  luaL_addlstring(out, bytes, sizeof(T));
+}
+
+template <typename T>
+lua_Number UnpackFloat(const char* data, int endian) {
+  char bytes[sizeof(T)];
+  std::memcpy(bytes, data, sizeof(T));
+  Reorder(bytes, sizeof(T), endian);
+  T value;
+  std::memcpy(&value, bytes, sizeof(T));
+  return value;
+}
+
 int Pack(lua_State* lua) {
   const char* fmt = luaL_checkstring(lua, 1);
   Options options;
@@ -164,22 +184,12 @@ int Pack(lua_State* lua) {
       case 'x':
         luaL_addchar(&out, '\0');
         break;
-      case 'f': {
-        float f = static_cast<float>(luaL_checknumber(lua, arg++));
-        char bytes[sizeof(f)];
-        std::memcpy(bytes, &f, sizeof(f));
-        Reorder(bytes, sizeof(f), options.endian);
-        luaL_addlstring(&out, bytes, sizeof(f));
+      case 'f':
+        PackFloat<float>(lua, &out, arg++, options.endian);
         break;
-      }
-      case 'd': {
-        double d = luaL_checknumber(lua, arg++);
-        char bytes[sizeof(d)];
-        std::memcpy(bytes, &d, sizeof(d));
-        Reorder(bytes, sizeof(d), options.endian);
-        luaL_addlstring(&out, bytes, sizeof(d));
+      case 'd':
+        PackFloat<double>(lua, &out, arg++, options.endian);
         break;
-      }
       case 'c':
       case 's': {
         size_t len = 0;
@@ -245,26 +255,14 @@ int Unpack(lua_State* lua) {
         break;
       case 'x':
         break;
-      case 'f': {
-        char bytes[sizeof(float)];
-        std::memcpy(bytes, data + pos, sizeof(bytes));
-        Reorder(bytes, sizeof(bytes), options.endian);
-        float f;
-        std::memcpy(&f, bytes, sizeof(f));
-        lua_pushnumber(lua, f);
+      case 'f':
+        lua_pushnumber(lua, UnpackFloat<float>(data + pos, options.endian));
         ++results;
         break;
-      }
-      case 'd': {
-        char bytes[sizeof(double)];
-        std::memcpy(bytes, data + pos, sizeof(bytes));
-        Reorder(bytes, sizeof(bytes), options.endian);
-        double d;
-        std::memcpy(&d, bytes, sizeof(d));
-        lua_pushnumber(lua, d);
+      case 'd':
+        lua_pushnumber(lua, UnpackFloat<double>(data + pos, options.endian));
         ++results;
         break;
-      }
       case 'c': {
         if (size == 0) {
           if (results == 0 || !lua_isnumber(lua, -1)) {
