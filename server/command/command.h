@@ -51,6 +51,23 @@ enum Flag : uint32_t {
 };
 }  // namespace cmd
 
+// What a blocking command (BLPOP, BZPOPMIN, XREAD BLOCK ...) asks for when it finds nothing to
+// serve: the client waits until a write to one of keys (in its db) may serve it, then the command
+// runs again for it (command/blocking.h).
+struct BlockRequest {
+  enum class TimeoutReply : uint8_t { kNullArray, kNullBulk };
+  bool blocked = false;  // set by the handler, which then replies nothing
+  std::vector<std::string> keys;
+  int64_t timeout_ms = 0;  // 0: forever
+  TimeoutReply on_timeout = TimeoutReply::kNullArray;
+  // The type of value that can serve it: a key of another type leaves the client waiting.
+  ObjType type = ObjType::kList;
+  // XREADGROUP: the client is unblocked with an error when the key is deleted or changes type.
+  bool unblock_on_delete = false;
+  // What runs again when a key is ready, if not the command itself (XREAD's $ resolved to an ID).
+  std::vector<std::string> args;
+};
+
 struct CommandContext {
   const Services& services;
   ClientState& client;
@@ -64,6 +81,10 @@ struct CommandContext {
   // A write command whose effect its arguments do not determine (SPOP's random pick) sets this to
   // the command that replays its effect; the append-only log records that instead.
   std::vector<std::string>* propagate = nullptr;
+  // Non-null when the command may block: a blocking command that finds nothing to serve fills it
+  // in (BlockRequest::blocked) and replies nothing. Null inside MULTI and scripts, where it
+  // replies as its timeout would.
+  BlockRequest* block = nullptr;
 
   Keyspace& keyspace() const;
   Config& config() const;
