@@ -3,7 +3,13 @@
 // from another client serves it (TestClient::Resume takes the reply its wait ended with), or its
 // deadline passes, or CLIENT UNBLOCK ends it. Every expectation was first checked against
 // redis-server 7.0.15.
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <optional>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "server/command/client_state.h"
 #include "server/commands/family_test_support.h"
@@ -265,6 +271,131 @@ TEST_F(BlockingFamilyTest, Resp3Replies) {
   EXPECT_EQ(waiter.Resume(), Array({Bulk("z"), Bulk("m"), Double("1.5")}));
   Block(waiter, {"blpop", "l", "0.5"});
   EXPECT_EQ(waiter.Resume(/*timed_out=*/true), Nil());
+}
+
+// Random pushes, pops, blocking pops, timeouts and CLIENT UNBLOCKs by six clients over three keys,
+// against a model: lists of strings, and the waiters in the order they blocked. After a push the
+// model serves the key's waiters in that order while the list has elements (the other keys of a
+// waiter are empty, or it would not wait), each taking one from the left. After every step each
+// client's reply (or its still waiting) and every list must match the model's.
+TEST_F(BlockingFamilyTest, DifferentialAgainstAModel) {
+  const std::vector<std::string> keys = {"a", "b", "c"};
+  for (uint32_t seed = 1; seed <= 20; ++seed) {
+    Run({"flushall"});
+    std::mt19937 rng(seed);
+    std::vector<TestClient*> clients;
+    for (int i = 0; i < 6; ++i) clients.push_back(&NewClient());
+    std::map<std::string, std::deque<std::string>> lists;
+    struct Waiter {
+      size_t client;
+      std::vector<std::string> keys;
+    };
+    std::deque<Waiter> waiters;                             // in the order they blocked
+    std::vector<std::optional<Reply>> due(clients.size());  // what each must get now
+    auto waiting = [&](size_t c) {
+      for (const Waiter& w : waiters) {
+        if (w.client == c) return true;
+      }
+      return false;
+    };
+    auto end_wait = [&](size_t c) {
+      for (auto it = waiters.begin(); it != waiters.end(); ++it) {
+        if (it->client == c) {
+          waiters.erase(it);
+          return;
+        }
+      }
+    };
+    int next_value = 0;
+    for (int step = 0; step < 300; ++step) {
+      const size_t c = rng() % clients.size();
+      const std::string& key = keys[rng() % keys.size()];
+      switch (rng() % 5) {
+        case 0: {  // BLPOP on some keys, in some order
+          if (waiting(c)) break;
+          std::vector<std::string> mine = keys;
+          std::shuffle(mine.begin(), mine.end(), rng);
+          mine.resize(1 + rng() % keys.size());
+          std::vector<std::string> args = {"blpop"};
+          args.insert(args.end(), mine.begin(), mine.end());
+          args.push_back("0");
+          std::optional<Reply> want;
+          for (const std::string& k : mine) {
+            if (!lists[k].empty()) {
+              want = Strings({k, lists[k].front()});
+              lists[k].pop_front();
+              break;
+            }
+          }
+          if (want) {
+            ASSERT_EQ(clients[c]->Run(args), *want) << "seed " << seed << " step " << step;
+          } else {
+            ASSERT_EQ(clients[c]->RunRaw(args), "") << "seed " << seed << " step " << step;
+            waiters.push_back({c, mine});
+          }
+          break;
+        }
+        case 1: {  // RPUSH, then the key's waiters are served in order
+          std::vector<std::string> args = {"rpush", key};
+          const int n = 1 + static_cast<int>(rng() % 3);
+          for (int i = 0; i < n; ++i) {
+            args.push_back(std::to_string(next_value));
+            lists[key].push_back(std::to_string(next_value++));
+          }
+          const int64_t len = static_cast<int64_t>(lists[key].size());
+          ASSERT_EQ(Run(args), Int(len)) << "seed " << seed << " step " << step;
+          for (auto it = waiters.begin(); it != waiters.end() && !lists[key].empty();) {
+            if (std::find(it->keys.begin(), it->keys.end(), key) == it->keys.end()) {
+              ++it;
+              continue;
+            }
+            due[it->client] = Strings({key, lists[key].front()});
+            lists[key].pop_front();
+            it = waiters.erase(it);
+          }
+          break;
+        }
+        case 2: {  // LPOP by someone who does not wait
+          std::optional<Reply> want = Nil();
+          if (!lists[key].empty()) {
+            want = Bulk(lists[key].front());
+            lists[key].pop_front();
+          }
+          ASSERT_EQ(Run({"lpop", key}), *want) << "seed " << seed << " step " << step;
+          break;
+        }
+        case 3:  // the deadline passes
+          if (!waiting(c)) break;
+          end_wait(c);
+          ASSERT_EQ(clients[c]->Resume(/*timed_out=*/true), NilArray())
+              << "seed " << seed << " step " << step;
+          break;
+        case 4: {  // CLIENT UNBLOCK, waiting or not
+          const bool was = waiting(c);
+          ASSERT_EQ(Run({"client", "unblock", std::to_string(clients[c]->state().id)}),
+                    Int(was ? 1 : 0))
+              << "seed " << seed << " step " << step;
+          if (was) {
+            end_wait(c);
+            due[c] = NilArray();
+          }
+          break;
+        }
+      }
+      for (size_t i = 0; i < clients.size(); ++i) {
+        if (due[i]) {
+          ASSERT_EQ(clients[i]->Resume(), *due[i]) << "seed " << seed << " step " << step;
+          due[i].reset();
+        }
+        ASSERT_EQ(clients[i]->blocked(), waiting(i)) << "seed " << seed << " step " << step;
+      }
+    }
+    for (const std::string& k : keys) {
+      std::vector<std::string> want(lists[k].begin(), lists[k].end());
+      ASSERT_EQ(Run({"lrange", k, "0", "-1"}), Strings(want)) << "seed " << seed;
+    }
+    for (TestClient* client : clients) CloseClient(*client);
+  }
 }
 
 }  // namespace

@@ -87,6 +87,10 @@ void Connection::Detach(IoThread* to) {
   event_free(read_event_);
   event_free(write_event_);
   read_event_ = write_event_ = nullptr;
+  if (block_timer_ != nullptr) {  // not pending (a blocked client stays); made again there
+    event_free(block_timer_);
+    block_timer_ = nullptr;
+  }
   write_armed_ = false;
   thread_ = to;
 }
