@@ -208,6 +208,10 @@ class Keyspace {
     Touched(db, key);
   }
 
+  // exclusive. A change outside the keys that the log records and persistence counts as unsaved
+  // (FUNCTION LOAD, DELETE, FLUSH: Redis's dirty counter).
+  void CountChange() { ++changes_; }
+
   // exclusive. At most one observer; nullptr removes it.
   void SetObserver(KeyspaceObserver* observer) { observer_ = observer; }
   // exclusive. While loading (replaying the append-only log), nothing expires: a replayed
