@@ -16,8 +16,7 @@ RENAME of waited keys; BLMOVE chains; MULTI and scripts serving waiters; keyspac
 ACL changes around served waiters; clients that block again after moving between ordis's I/O
 threads; a Sidekiq-style worker loop with 8 producers; the append-only log across a restart (clean
 and kill -9); SHUTDOWN and SIGTERM with blocked clients; redis-py's own methods. Every expectation
-holds against redis-server 7.0.15; tests marked @ordis_bug are known discrepancies, expected
-failures against ordis only.
+holds against redis-server 7.0.15 and ordis.
 """
 
 import hashlib
@@ -37,11 +36,6 @@ from harness import (IS_ORDIS, SOCKET_TIMEOUT_S, Err, RawClient, Server, ServerT
 WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value"
 UNBLOCKED = "UNBLOCKED client unblocked via CLIENT UNBLOCK"
 BLOCK_WAIT_S = 10.0  # how long a client may take to show up as blocked
-
-
-def ordis_bug(test):
-    """Redis behaviour ordis does not have yet: an expected failure against ordis only."""
-    return unittest.expectedFailure(test) if IS_ORDIS else test
 
 
 def blocked_clients(client):
@@ -813,10 +807,9 @@ class EndOfWaitTest(BlockingTestCase):
                     self.assertEqual((unblocked, left), (1, 1), i)
                     pusher.call("DEL", "k")
                 else:
-                    self.assertEqual((got, left), ([b"k", b"v"], 0), i)
+                    self.assertEqual((unblocked, got, left), (0, [b"k", b"v"], 0), i)
                 self.wait_blocked(0)
 
-    @ordis_bug
     def test_client_unblock_during_a_long_serve(self):
         # CLIENT UNBLOCK answers 1 only when it ended the wait (the waiter gets its timeout's
         # reply); a waiter the push serves first gets the elements, and CLIENT UNBLOCK 0. The

@@ -107,8 +107,8 @@ class BlockedClients final : public KeyWaiters {
   // A timeout (error empty) or an error (CLIENT UNBLOCK ... ERROR) ends client_id's wait unless
   // it ended already.
   Cancel End(uint64_t client_id, std::string_view error);
-  // CLIENT UNBLOCK (any thread): End, and the client's thread is nudged. False if client_id was
-  // not waiting.
+  // CLIENT UNBLOCK (under the keyspace's exclusive lock, so no serving run holds the client):
+  // End, and the client's thread is nudged. False if client_id was not waiting.
   bool Unblock(uint64_t client_id, std::string_view error);
   // The client's thread: its outcome, if its wait has ended (it is then no longer blocked).
   std::optional<Outcome> Take(uint64_t client_id);

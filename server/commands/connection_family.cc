@@ -214,7 +214,9 @@ void CmdClientKill(CommandContext& ctx) {
 }
 
 // CLIENT UNBLOCK client-id [TIMEOUT|ERROR]: a client blocked by BLPOP and the like gets its
-// timeout's reply now, or with ERROR an UNBLOCKED error.
+// timeout's reply now, or with ERROR an UNBLOCKED error. Under the exclusive lock, as the writes
+// that serve waiters: a client is blocked or served, never caught in between, so the answer is
+// Redis's (0 for one a write just served).
 void CmdClientUnblock(CommandContext& ctx) {
   int64_t id;
   if (!ParseInt64(ctx.args[2], &id)) {
@@ -404,7 +406,7 @@ void RegisterConnectionFamily(CommandTable* table) {
             CmdClientNoEvict, "connection", "Set client eviction mode for the current connection"},
            {"client|reply", 3, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientReply,
             "connection", "Instruct the server whether to reply to commands"},
-           {"client|unblock", -3, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdClientUnblock,
+           {"client|unblock", -3, kAdmin | kNoScript | kLoading | kStale | kExclusiveLock, 0, 0, 0, CmdClientUnblock,
             "connection", "Unblock a client blocked in a blocking command from a different connection"},
            {"client|help", 2, kLoading | kStale, 0, 0, 0, CmdClientHelp, "connection",
             "Show helpful text about the different subcommands"},
