@@ -205,6 +205,11 @@ class Keyspace {
     watches_.Touch(db, key);
   }
 
+  // exclusive. A change to a value in place that Redis does not signal to WATCH (consumer group
+  // bookkeeping: XACK, XREADGROUP, XCLAIM, XGROUP CREATE ...): counted as a change (the log
+  // records the command, SAVE's change count grows), watchers are not told.
+  void NoteChange() { ++changes_; }
+
   // exclusive. At most one observer; nullptr removes it.
   void SetObserver(KeyspaceObserver* observer) { observer_ = observer; }
   // exclusive. While loading (replaying the append-only log), nothing expires: a replayed
