@@ -40,15 +40,15 @@ std::vector<std::string> AclCategoryNames(const CommandSpec& spec) {
   return out;
 }
 
-// A keyword key spec (XREAD's): the keys after the keyword, half of what follows it.
+// A keyword key spec (XREAD's and XREADGROUP's, both RO ACCESS in Redis 7.0): the keys after the
+// keyword, half of what follows it.
 void WriteKeywordKeySpec(resp::Writer& out, const CommandSpec& spec) {
   out.ArrayHeader(1);
   out.MapHeader(3);
   out.Bulk("flags");
-  bool write = spec.flags & cmd::kWrite;
   out.SetHeader(2);
-  out.SimpleString(write ? "RW" : "RO");
-  out.SimpleString(write ? "update" : "access");
+  out.SimpleString("RO");
+  out.SimpleString("access");
   out.Bulk("begin_search");
   out.MapHeader(2);
   out.Bulk("type");
