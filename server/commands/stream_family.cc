@@ -693,15 +693,18 @@ void ReadStreams(CommandContext& ctx, bool xreadgroup) {
         serve = true;
         gt = group->last_id;
       }
+    } else if (!s.empty() && s.LastLiveId() > gt) {
+      serve = true;
+    }
+    if (!serve) continue;
+    if (group != nullptr) {
+      // The consumer is made (and seen) only when it is served, as Redis 7.0.15 does.
       bool created = false;
       consumer = group->CreateConsumer(consumer_name, ctx.now_ms, &created);
       if (created) ctx.Notify(keyspace_events::kStream, "xgroup-createconsumer", key);
       consumer->seen_time = ctx.now_ms;
       changed = true;
-    } else if (!s.empty() && s.LastLiveId() > gt) {
-      serve = true;
     }
-    if (!serve) continue;
     ++served;
     if (w.protocol() == 2) w.ArrayHeader(2);
     w.Bulk(key);
