@@ -15,7 +15,7 @@ import threading
 import time
 import unittest
 
-from harness import Err, Map, RawClient, Server, ServerTestCase, run_threads
+from harness import IS_ORDIS, RawClient, Server, ServerTestCase, run_threads
 
 REFERENCE = os.environ.get("REFERENCE_SERVER", "/usr/bin/redis-server")
 
@@ -356,6 +356,71 @@ class CrashAndClaim(ServerTestCase):
         self.assertTrue(all(v == 1 for v in counts.values()))
         self.assertIn(("by", "rescuer"), acked)
         self.assertEqual(producer.call("XPENDING", "jobs", "workers")[0], 0)
+
+
+# --------------------------------------------------------------------------------------------------
+# Persistence: the append-only log replays to the same stream, groups and PELs; a snapshot keeps them.
+# --------------------------------------------------------------------------------------------------
+
+
+class StreamPersistence(unittest.TestCase):
+    def setUp(self):
+        self.server = Server(["--appendonly", "yes", "--appendfsync", "always"], keep_dir=True)
+        self.server.start()
+
+    def tearDown(self):
+        self.server.stop()
+        self.server.remove_dir()
+
+    def state(self, times, counters=True):
+        """Everything a stream shows; delivery and seen times only when times (a log replay gives
+        them the replay's clock), groups' entries-read and lag only when counters (Redis's log
+        does not carry them: it propagates XREADGROUP as XCLAIMs; ordis's log does)."""
+        c = RawClient(self.server.port)
+        groups = c.call("XINFO", "GROUPS", "s")
+        if not counters:
+            groups = [g[:8] for g in groups]
+        out = [c.call("XRANGE", "s", "-", "+"), c.call("XINFO", "STREAM", "s"), groups]
+        for g in (b"g1", b"g2"):
+            out.append([e[:2] + e[3:] for e in c.call("XPENDING", "s", g, "-", "+", "100")])
+            out.append([e[:2] for e in c.call("XINFO", "CONSUMERS", "s", g)])
+        if times:
+            out.append(c.call("XINFO", "STREAM", "s", "FULL", "COUNT", "0"))
+        c.close()
+        return out
+
+    def test_log_and_snapshot_keep_groups(self):
+        c = RawClient(self.server.port)
+        for i in range(260):
+            c.call("XADD", "s", "*", "n", str(i), "pad", "x" * (i % 50))
+        c.call("XGROUP", "CREATE", "s", "g1", "0")
+        c.call("XGROUP", "CREATE", "s", "g2", "$")
+        c.call("XREADGROUP", "GROUP", "g1", "alice", "COUNT", "30", "STREAMS", "s", ">")
+        c.call("XREADGROUP", "GROUP", "g1", "bob", "COUNT", "20", "NOACK", "STREAMS", "s", ">")
+        c.call("XREADGROUP", "GROUP", "g1", "alice", "COUNT", "5", "STREAMS", "s", "0")
+        first = c.call("XRANGE", "s", "-", "+", "COUNT", "40")
+        c.call("XCLAIM", "s", "g1", "carol", "0", first[3][0], first[4][0], "RETRYCOUNT", "9")
+        c.call("XDEL", "s", first[5][0])
+        c.call("XAUTOCLAIM", "s", "g1", "dave", "0", "0", "COUNT", "6")
+        c.call("XACK", "s", "g1", first[7][0], first[8][0])
+        c.call("XADD", "s", "MAXLEN", "~", "150", "*", "n", "last")
+        c.call("XGROUP", "CREATECONSUMER", "s", "g2", "erin")
+        c.call("XADD", "s", "*", "n", "after")
+        c.call("XREADGROUP", "GROUP", "g2", "erin", "STREAMS", "s", ">")
+        c.close()
+        before = self.state(False, IS_ORDIS)
+        self.server.stop()
+        self.server.start()
+        self.assertEqual(self.state(False, IS_ORDIS), before)
+        # A snapshot keeps delivery times and seen times too.
+        c = RawClient(self.server.port)
+        self.assertEqual(c.call("SAVE"), "OK")
+        c.close()
+        full = self.state(True)
+        self.server.stop()
+        self.server.extra_args = ["--appendonly", "no"]
+        self.server.start()
+        self.assertEqual(self.state(True), full)
 
 
 if __name__ == "__main__":
