@@ -869,3 +869,60 @@ class FunctionTest(ScriptTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class FunctionPersistenceTest(unittest.TestCase):
+    """Function libraries survive a restart from a snapshot and from the append-only log (a crash
+    after FUNCTION LOAD with appendfsync always, and after a rewrite), as Redis keeps them in its
+    RDB and AOF."""
+
+    LIB2 = "#!lua name=lib2\nredis.register_function('two', function() return 2 end)"
+
+    def setUp(self):
+        self.srv = Server(("--appendfsync", "always"), keep_dir=True).start()
+        self.addCleanup(self.srv.remove_dir)
+        self.addCleanup(self.srv.stop)
+
+    def client(self):
+        c = redis.Redis(port=self.srv.port)
+        self.addCleanup(c.close)
+        return c
+
+    @staticmethod
+    def rewrite_done(r, before):
+        persistence = r.info("persistence")
+        return (int(persistence["aof_rewrites"]) > before
+                and persistence["aof_rewrite_in_progress"] == 0)
+
+    def test_snapshot_keeps_libraries(self):
+        r = self.client()
+        self.assertEqual(r.function_load(LIBRARY), b"lib")
+        self.assertEqual(r.save(), True)
+        self.srv.kill()
+        self.srv.start()
+        r = self.client()
+        self.assertEqual(r.fcall("incr_by", 1, "n", 5), 5)
+        self.assertEqual(r.function_list()[0][1], b"lib")
+
+    def test_log_keeps_loads_and_deletes(self):
+        r = self.client()
+        self.assertEqual(r.config_set("appendonly", "yes"), True)
+        # The log is on once its first rewrite is done.
+        self.assertTrue(wait_until(lambda: self.rewrite_done(r, 0), 30))
+        self.assertEqual(r.function_load(LIBRARY), b"lib")
+        self.assertEqual(r.function_load(self.LIB2), b"lib2")
+        self.assertEqual(r.function_delete("lib"), True)
+        self.srv.kill()  # crash: only the log has them
+        self.srv.extra_args = ["--appendfsync", "always", "--appendonly", "yes"]
+        self.srv.start()
+        r = self.client()
+        self.assertEqual(r.fcall("two", 0), 2)
+        self.assertEqual([entry[1] for entry in r.function_list()], [b"lib2"])
+        # A rewrite's base holds them too.
+        before = int(r.info("persistence")["aof_rewrites"])
+        r.bgrewriteaof()
+        self.assertTrue(wait_until(lambda: self.rewrite_done(r, before), 30))
+        self.srv.kill()
+        self.srv.start()
+        r = self.client()
+        self.assertEqual(r.fcall("two", 0), 2)

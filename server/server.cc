@@ -113,13 +113,15 @@ Server::Server(std::unique_ptr<Config> config, MemoryGuard::UsedMemoryFn used_me
                 scripts_,
                 running_script_,
                 functions_,
-                pubsub_},
+                pubsub_,
+                blocked_},
       commands_(services_, [this](int64_t now_ms) {
         persistence_.Cron(now_ms);
         memory_.TierCron();
       }) {
   keyspace_->SetLazyFreePolicy(LazyFreePolicyOf(*config_));
   keyspace_->notifier().SetSink(&pubsub_);
+  keyspace_->SetKeyWaiters(&blocked_);
   keyspace_->notifier().SetClasses(config_->notify_keyspace_events());
 }
 

@@ -17,6 +17,12 @@ void ClientRegistry::Remove(uint64_t id) {
   count_.store(clients_.size(), std::memory_order_relaxed);
 }
 
+ConnectionHost* ClientRegistry::Host(uint64_t id) const {
+  std::lock_guard lock(mu_);
+  auto it = clients_.find(id);
+  return it == clients_.end() ? nullptr : it->second.second;
+}
+
 void ClientRegistry::SetHost(uint64_t id, ConnectionHost* host) {
   std::lock_guard lock(mu_);
   auto it = clients_.find(id);
@@ -68,9 +74,14 @@ void AppendClientInfo(const CommandTable& commands, const ClientState& c, int64_
   num("age", (now_ms - c.created_ms) / 1000);
   num("idle", (now_ms - c.last_interaction_ms.load(std::memory_order_relaxed)) / 1000);
   int multi = c.multi_count.load(std::memory_order_relaxed);
-  const bool pubsub = c.pubsub.load(std::memory_order_relaxed);
-  // Redis's order of flag letters: P (subscribed), x (in MULTI); N when none.
-  str("flags", pubsub ? (multi >= 0 ? "Px" : "P") : (multi >= 0 ? "x" : "N"));
+  // Redis's order of flag letters: P (subscribed), x (in MULTI), b (blocked); N when none.
+  char flags[8];
+  size_t nflags = 0;
+  if (c.pubsub.load(std::memory_order_relaxed)) flags[nflags++] = 'P';
+  if (multi >= 0) flags[nflags++] = 'x';
+  if (c.blocked.load(std::memory_order_relaxed)) flags[nflags++] = 'b';
+  if (nflags == 0) flags[nflags++] = 'N';
+  str("flags", std::string_view(flags, nflags));
   num("db", c.db.load(std::memory_order_relaxed));
   num("sub", c.sub_count.load(std::memory_order_relaxed));
   num("psub", c.psub_count.load(std::memory_order_relaxed));

@@ -30,6 +30,8 @@ class ClientRegistry {
   void SetHost(uint64_t id, ConnectionHost* host);
   // CLIENT KILL: marks client id killed and asks its thread to close it; false if no such client.
   bool Kill(uint64_t id);
+  // The I/O thread client id is on, or nullptr if there is no such client.
+  ConnectionHost* Host(uint64_t id) const;
   size_t size() const { return count_.load(std::memory_order_relaxed); }
 
   void SetName(ClientState* client, std::string_view name);

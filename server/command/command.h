@@ -48,18 +48,18 @@ enum Flag : uint32_t {
   kSubscriberMode = 1 << 16,
   // Redis's allow_busy: runs while a script is busy (past busy-reply-threshold) instead of BUSY.
   kAllowBusy = 1 << 17,
+  kBlocking = 1 << 18,  // may block the client (BLPOP ...; @blocking)
 };
 }  // namespace cmd
 
 // What a blocking command (BLPOP, BZPOPMIN, XREAD BLOCK ...) asks for when it finds nothing to
 // serve: the client waits until a write to one of keys (in its db) may serve it, then the command
 // runs again for it (command/blocking.h).
+// A client that waits past its timeout gets a null array (RESP3 null), whatever the command.
 struct BlockRequest {
-  enum class TimeoutReply : uint8_t { kNullArray, kNullBulk };
   bool blocked = false;  // set by the handler, which then replies nothing
   std::vector<std::string> keys;
   int64_t timeout_ms = 0;  // 0: forever
-  TimeoutReply on_timeout = TimeoutReply::kNullArray;
   // The type of value that can serve it: a key of another type leaves the client waiting.
   ObjType type = ObjType::kList;
   // XREADGROUP: the client is unblocked with an error when the key is deleted or changes type.

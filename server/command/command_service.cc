@@ -39,6 +39,7 @@ void CommandService::SessionEnded(Session& session) {
   ClientState& client = static_cast<ClientState&>(session);
   services_.pubsub.UnsubscribeAll(client, nullptr);  // no message reaches it after this
   services_.clients.Remove(session.id);
+  if (client.blocked.load(std::memory_order_relaxed)) services_.blocked.Remove(session.id);
   UnwatchAll(services_.keyspace, client);
 }
 

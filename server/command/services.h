@@ -5,6 +5,7 @@
 
 #include "server/acl/log.h"
 #include "server/acl/users.h"
+#include "server/command/blocking.h"
 #include "server/command/client_registry.h"
 #include "server/command/command_table.h"
 #include "server/command/durability.h"
@@ -45,6 +46,7 @@ struct Services {
   scripting::RunningScript& running_script;
   scripting::FunctionLibraries& functions;
   PubSub& pubsub;
+  BlockedClients& blocked;
 
   // True iff the default user needs a password (it has none, or it is off): clients then start
   // unauthenticated. Not on the hot path: authenticated clients never ask.

@@ -78,7 +78,7 @@ void ClientsSection(CommandContext& ctx, InfoBuilder& b) {
   b.Section("Clients");
   b.Field("connected_clients", ctx.services.clients.size());
   b.Field("maxclients", ctx.config().maxclients());
-  b.Field("blocked_clients", 0);
+  b.Field("blocked_clients", ctx.services.blocked.size());
   b.Field("tracking_clients", 0);
 }
 

@@ -209,6 +209,7 @@ void CmdFunctionLoad(CommandContext& ctx) {
     const std::string name = library.name;
     error = ctx.services.functions.Add(std::move(library), replace);
     if (error.empty()) {
+      ctx.keyspace().CountChange();  // logged, and counted unsaved
       ctx.out.Bulk(name);
       return;
     }
@@ -222,6 +223,7 @@ void CmdFunctionDelete(CommandContext& ctx) {
     ctx.out.Error("ERR Library not found");
     return;
   }
+  ctx.keyspace().CountChange();
   ctx.out.Ok();
 }
 
@@ -232,6 +234,7 @@ void CmdFunctionFlush(CommandContext& ctx) {
     return;
   }
   ctx.services.functions.Flush();
+  ctx.keyspace().CountChange();
   ctx.out.Ok();
 }
 
@@ -391,11 +394,11 @@ void RegisterScriptingFamily(CommandTable* table) {
       {"fcall_ro", -3, kScript, 0, 0, 0, CmdFcallRo, "scripting", "Invoke a read-only function", {}, 2},
       {"function", -2, 0, 0, 0, 0, nullptr, "scripting", "A container for function commands",
        {
-           {"function|load", -3, kNoScript | kDenyOom, 0, 0, 0, CmdFunctionLoad, "scripting",
+           {"function|load", -3, kWrite | kNoScript | kDenyOom, 0, 0, 0, CmdFunctionLoad, "scripting",
             "Create a function with the given arguments (name, code, description)"},
-           {"function|delete", 3, kNoScript, 0, 0, 0, CmdFunctionDelete, "scripting",
+           {"function|delete", 3, kWrite | kNoScript, 0, 0, 0, CmdFunctionDelete, "scripting",
             "Delete a function by name"},
-           {"function|flush", -2, kNoScript, 0, 0, 0, CmdFunctionFlush, "scripting",
+           {"function|flush", -2, kWrite | kNoScript, 0, 0, 0, CmdFunctionFlush, "scripting",
             "Deleting all functions"},
            {"function|list", -2, kNoScript, 0, 0, 0, CmdFunctionList, "scripting",
             "List information about all the functions"},

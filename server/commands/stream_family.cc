@@ -715,7 +715,7 @@ void ReadStreams(CommandContext& ctx, bool xreadgroup) {
     }
   }
   if (changed) {
-    ctx.keyspace().NoteChange();  // Redis does not signal WATCH for a group's bookkeeping
+    ctx.keyspace().CountChange();  // Redis does not signal WATCH for a group's bookkeeping
     if (ctx.propagate != nullptr) {
       // The command again without BLOCK: from the same state it delivers the same entries.
       std::vector<std::string>& p = *ctx.propagate;
@@ -986,9 +986,9 @@ void RegisterStreamFamily(CommandTable* table) {
       {"xlen", 2, kReadonly | kFast, 1, 1, 1, CmdXLen, "stream", "Return the number of entries in a stream"},
       {"xdel", -3, kWrite | kFast, 1, 1, 1, CmdXDel, "stream", "Removes the specified entries from the stream. Returns the number of items actually deleted, that may be different from the number of IDs passed in case certain IDs do not exist."},
       {"xsetid", -3, kWrite | kDenyOom | kFast, 1, 1, 1, CmdXSetId, "stream", "An internal command for replicating stream values"},
-      {"xread", -4, kReadonly, 0, 0, 0, CmdXRead, "stream", "Return never seen elements in multiple streams, with IDs greater than the ones reported by the caller for each stream. Can block.",
+      {"xread", -4, kReadonly | kBlocking, 0, 0, 0, CmdXRead, "stream", "Return never seen elements in multiple streams, with IDs greater than the ones reported by the caller for each stream. Can block.",
        {}, 0, "streams", 1},
-      {"xreadgroup", -7, kWrite, 0, 0, 0, CmdXReadGroup, "stream", "Return new entries from a stream using a consumer group, or access the history of the pending entries for a given consumer. Can block.",
+      {"xreadgroup", -7, kWrite | kBlocking, 0, 0, 0, CmdXReadGroup, "stream", "Return new entries from a stream using a consumer group, or access the history of the pending entries for a given consumer. Can block.",
        {}, 0, "streams", 4},
       {"xinfo", -2, 0, 0, 0, 0, nullptr, "stream", "A container for stream introspection commands",
        {

@@ -3,7 +3,7 @@
 // stream_family.cc with XREAD.
 //
 // Group bookkeeping that Redis does not signal to WATCH (XACK, XCLAIM, XGROUP CREATE on an existing
-// stream ...) is counted as a change (Keyspace::NoteChange) so the log records it. XCLAIM and
+// stream ...) is counted as a change (Keyspace::CountChange) so the log records it. XCLAIM and
 // XAUTOCLAIM are logged as one XCLAIM of the entries they claimed or dropped from the PEL, with
 // min-idle-time 0 and the delivery time they set (TIME), so a replay later than the original claims
 // the same entries (Redis propagates one XCLAIM per entry, to the same effect).
@@ -121,7 +121,7 @@ void CmdXGroupCreate(CommandContext& ctx) {
   }
   it->second.last_id = id;
   it->second.entries_read = entries_read;
-  ctx.keyspace().NoteChange();
+  ctx.keyspace().CountChange();
   ctx.out.Ok();
   ctx.Notify(keyspace_events::kStream, "xgroup-create", key);
 }
@@ -147,7 +147,7 @@ void CmdXGroupSetId(CommandContext& ctx) {
   }
   group->last_id = id;
   group->entries_read = entries_read;
-  ctx.keyspace().NoteChange();
+  ctx.keyspace().CountChange();
   ctx.out.Ok();
   ctx.Notify(keyspace_events::kStream, "xgroup-setid", ctx.args[2]);
 }
@@ -177,7 +177,7 @@ void CmdXGroupCreateConsumer(CommandContext& ctx) {
   bool created = false;
   group->CreateConsumer(ctx.args[4], ctx.now_ms, &created);
   if (created) {
-    ctx.keyspace().NoteChange();
+    ctx.keyspace().CountChange();
     ctx.Notify(keyspace_events::kStream, "xgroup-createconsumer", ctx.args[2]);
   }
   ctx.out.Integer(created ? 1 : 0);
@@ -189,7 +189,7 @@ void CmdXGroupDelConsumer(CommandContext& ctx) {
   StreamGroup* group;
   if (!GroupPrelude(ctx, false, true, &obj, &group)) return;
   const size_t pending = group->DeleteConsumer(ctx.args[4]);
-  ctx.keyspace().NoteChange();
+  ctx.keyspace().CountChange();
   ctx.out.Integer(static_cast<int64_t>(pending));
   ctx.Notify(keyspace_events::kStream, "xgroup-delconsumer", ctx.args[2]);
 }
@@ -238,7 +238,7 @@ void CmdXAck(CommandContext& ctx) {
   }
   int64_t acked = 0;
   for (StreamId id : ids) acked += group->Ack(id) ? 1 : 0;
-  if (acked > 0) ctx.keyspace().NoteChange();
+  if (acked > 0) ctx.keyspace().CountChange();
   ctx.out.Integer(acked);
 }
 
@@ -514,7 +514,7 @@ void CmdXClaim(CommandContext& ctx) {
   ctx.out.ArrayHeader(n);
   body.MoveTo(ctx.out.out());
   if (touched.empty() && !changed) return;
-  ctx.keyspace().NoteChange();
+  ctx.keyspace().CountChange();
   if (ctx.propagate == nullptr) return;
   if (touched.empty()) {
     // Only LASTID moved the group: Redis propagates XGROUP SETID.
@@ -625,7 +625,7 @@ void CmdXAutoClaim(CommandContext& ctx) {
   ctx.out.ArrayHeader(static_cast<int64_t>(deleted.size()));
   for (StreamId id : deleted) ReplyStreamId(ctx.out, id);
   if (touched.empty()) return;
-  ctx.keyspace().NoteChange();
+  ctx.keyspace().CountChange();
   if (ctx.propagate != nullptr) {
     *ctx.propagate = ClaimRecord(ctx, touched, now);
     if (justid) ctx.propagate->push_back("JUSTID");

@@ -60,6 +60,7 @@
 #include "index/ordered_store.h"
 #include "index/rw_lock.h"
 #include "server/keyspace/cold_tier.h"
+#include "server/keyspace/key_waiters.h"
 #include "server/keyspace/lazy_free.h"
 #include "server/keyspace/notifier.h"
 #include "server/keyspace/object.h"
@@ -125,6 +126,8 @@ class Keyspace {
   index::RwLock& mu() { return mu_; }
   int num_dbs() const { return static_cast<int>(physical_.size()); }
   WatchRegistry& watches() { return watches_; }
+  // Before any command runs: the blocked clients, told of every key change as WATCHers are.
+  void SetKeyWaiters(KeyWaiters* waiters) { waiters_ = waiters; }
   // Any lock. Keyspace notifications: the keyspace raises "expired", "evicted" and "new" (a key
   // added by Set or Move, as Redis's dbAdd) itself, commands the rest.
   KeyspaceNotifier& notifier() { return notifier_; }
@@ -202,13 +205,13 @@ class Keyspace {
   // came from FindForWrite, which told the observer before the change.)
   void SignalModified(int db, std::string_view key) {
     ++changes_;
-    watches_.Touch(db, key);
+    Touched(db, key);
   }
 
-  // exclusive. A change to a value in place that Redis does not signal to WATCH (consumer group
-  // bookkeeping: XACK, XREADGROUP, XCLAIM, XGROUP CREATE ...): counted as a change (the log
-  // records the command, SAVE's change count grows), watchers are not told.
-  void NoteChange() { ++changes_; }
+  // exclusive. A change that the log records and persistence counts as unsaved, but that WATCH
+  // does not see (Redis's dirty counter): FUNCTION LOAD, DELETE, FLUSH, and a stream's group
+  // bookkeeping (XACK, XREADGROUP, XCLAIM, XGROUP CREATE ...).
+  void CountChange() { ++changes_; }
 
   // exclusive. At most one observer; nullptr removes it.
   void SetObserver(KeyspaceObserver* observer) { observer_ = observer; }
@@ -411,6 +414,16 @@ class Keyspace {
   std::vector<std::atomic<uint8_t>> physical_;
   std::vector<Db> dbs_;  // by physical id
   WatchRegistry watches_;
+  KeyWaiters* waiters_ = nullptr;
+  // Tell WATCHers and blocked clients that key (every key of db) changed.
+  void Touched(int db, std::string_view key, bool deleted = false) {
+    watches_.Touch(db, key, deleted);
+    if (waiters_ != nullptr && waiters_->waiting()) waiters_->KeyChanged(db, key);
+  }
+  void TouchedDb(int db) {
+    watches_.TouchDb(db);
+    if (waiters_ != nullptr && waiters_->waiting()) waiters_->DbChanged(db);
+  }
   KeyspaceNotifier notifier_;
   std::atomic<uint64_t> expired_keys_{0};
   std::atomic<uint64_t> evicted_keys_{0};

@@ -176,6 +176,13 @@ void IoThread::DeliverPushes(uint64_t id) {
   }
 }
 
+void IoThread::Unblocked(uint64_t id) {
+  Post([this, id] {
+    auto it = connections_.find(id);  // closed meanwhile: gone (a blocked one does not move)
+    if (it != connections_.end()) it->second->Unblocked();
+  });
+}
+
 void IoThread::QueueInput(uint64_t client_id) {
   EndTurnSoon();
   to_process_.push_back(client_id);
