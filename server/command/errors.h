@@ -198,7 +198,8 @@ inline constexpr std::string_view kXAddIdZero =
     "ERR The ID specified in XADD must be greater than 0-0";
 inline constexpr std::string_view kStreamExhausted =
     "ERR The stream has exhausted the last possible ID, unable to add more items";
-inline constexpr std::string_view kStreamElementsTooLarge = "ERR Elements are too large to be stored";
+inline constexpr std::string_view kStreamElementsTooLarge =
+    "ERR Elements are too large to be stored";
 inline constexpr std::string_view kMaxLenAndMinId =
     "ERR syntax error, MAXLEN and MINID options at the same time are not compatible";
 inline constexpr std::string_view kStreamMaxLenNegative = "ERR The MAXLEN argument must be >= 0.";

@@ -55,7 +55,8 @@ inline bool ReplyEntryIfPresent(resp::Writer& out, const StreamValue& s, StreamI
 inline StreamNodeLimits NodeLimits(const Config& config) {
   const int64_t bytes = config.stream_node_max_bytes();
   const int64_t entries = config.stream_node_max_entries();
-  return {static_cast<size_t>(bytes < 0 ? 0 : bytes), static_cast<size_t>(entries < 0 ? 0 : entries)};
+  return {static_cast<size_t>(bytes < 0 ? 0 : bytes),
+          static_cast<size_t>(entries < 0 ? 0 : entries)};
 }
 
 }  // namespace ordis::server

@@ -501,8 +501,7 @@ void ServeNew(resp::Writer& out, StreamValue& s, StreamId after, int64_t count, 
   });
   for (StreamId id : delivered) {
     if (id > group->last_id) {
-      if (group->entries_read != StreamGroup::kInvalidEntriesRead &&
-          !s.RangeHasTombstones(&id)) {
+      if (group->entries_read != StreamGroup::kInvalidEntriesRead && !s.RangeHasTombstones(&id)) {
         ++group->entries_read;
       } else if (s.entries_added() != 0) {
         group->entries_read = s.EstimateDistance(id);
@@ -592,8 +591,8 @@ void ReadStreams(CommandContext& ctx, bool xreadgroup) {
       streams_at = i + 1;
       streams = args.size() - streams_at;
       if (streams % 2 != 0) {
-        ctx.out.Error(errors::UnbalancedStreams(xreadgroup ? "xreadgroup" : "xread",
-                                                xreadgroup ? '>' : '$'));
+        ctx.out.Error(
+            errors::UnbalancedStreams(xreadgroup ? "xreadgroup" : "xread", xreadgroup ? '>' : '$'));
         return;
       }
       streams /= 2;
@@ -641,10 +640,9 @@ void ReadStreams(CommandContext& ctx, bool xreadgroup) {
       ctx.out.Error(errors::kWrongType);
       return;
     }
-    if (has_group && (obj == nullptr || obj->stream().groups().find(group_name) ==
-                                            obj->stream().groups().end())) {
-      ctx.out.Error(
-          errors::NoSuchKeyOrGroup(key, group_name, " in XREADGROUP with GROUP option"));
+    if (has_group && (obj == nullptr ||
+                      obj->stream().groups().find(group_name) == obj->stream().groups().end())) {
+      ctx.out.Error(errors::NoSuchKeyOrGroup(key, group_name, " in XREADGROUP with GROUP option"));
       return;
     }
     if (id_arg == "$") {
@@ -749,7 +747,6 @@ void ReadStreams(CommandContext& ctx, bool xreadgroup) {
   b.keys.assign(args.begin() + static_cast<ptrdiff_t>(streams_at),
                 args.begin() + static_cast<ptrdiff_t>(streams_at + streams));
   b.timeout_ms = timeout;
-  b.on_timeout = BlockRequest::TimeoutReply::kNullArray;
   b.type = ObjType::kStream;
   b.unblock_on_delete = xreadgroup;
   b.args.clear();

@@ -380,7 +380,8 @@ void Claim(CommandContext& ctx, StreamGroup& group, std::map<StreamId, StreamNac
     if (created) ctx.Notify(keyspace_events::kStream, "xgroup-createconsumer", ctx.args[1]);
   }
   StreamNack& nack = it->second;
-  if (nack.consumer != *consumer && nack.consumer != nullptr) nack.consumer->pending.erase(it->first);
+  if (nack.consumer != *consumer && nack.consumer != nullptr)
+    nack.consumer->pending.erase(it->first);
   nack.delivery_time = time;
   if (retrycount >= 0) {
     nack.delivery_count = static_cast<uint64_t>(retrycount);
@@ -518,8 +519,12 @@ void CmdXClaim(CommandContext& ctx) {
   if (ctx.propagate == nullptr) return;
   if (touched.empty()) {
     // Only LASTID moved the group: Redis propagates XGROUP SETID.
-    *ctx.propagate = {"XGROUP", "SETID", std::string(args[1]), std::string(args[2]),
-                      group->last_id.ToString(), "ENTRIESREAD",
+    *ctx.propagate = {"XGROUP",
+                      "SETID",
+                      std::string(args[1]),
+                      std::string(args[2]),
+                      group->last_id.ToString(),
+                      "ENTRIESREAD",
                       std::to_string(group->entries_read)};
     return;
   }

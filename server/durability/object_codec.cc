@@ -159,7 +159,8 @@ void EncodeObject(const Object& obj, std::string* out) {
 
 ObjectPtr DecodeObject(uint8_t type, std::string_view payload, const ZSetLimits& limits,
                        int64_t expire_at_ms) {
-  if (type > static_cast<uint8_t>(ObjType::kHash) && type != static_cast<uint8_t>(ObjType::kStream)) {
+  if (type > static_cast<uint8_t>(ObjType::kHash) &&
+      type != static_cast<uint8_t>(ObjType::kStream)) {
     return nullptr;
   }
   if (static_cast<ObjType>(type) == ObjType::kString) return NewString(payload, expire_at_ms);

@@ -27,8 +27,8 @@ size_t FreeEffort(const Object& obj) {
           for (const auto& [name, g] : v.groups()) effort += 1 + g.pel.size();
           return effort;
         } else {
-        // Redis counts a list's quicklist nodes, each of many elements; here each element of every
-        // collection is a string of its own.
+          // Redis counts a list's quicklist nodes, each of many elements; here each element of
+          // every collection is a string of its own.
           return v.size();
         }
       },

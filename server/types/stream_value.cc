@@ -11,8 +11,8 @@
 namespace ordis::server {
 namespace {
 
-constexpr uint8_t kDeleted = 1;     // Redis's STREAM_ITEM_FLAG_DELETED
-constexpr uint8_t kSameFields = 2;  // STREAM_ITEM_FLAG_SAMEFIELDS
+constexpr uint8_t kDeleted = 1;                       // Redis's STREAM_ITEM_FLAG_DELETED
+constexpr uint8_t kSameFields = 2;                    // STREAM_ITEM_FLAG_SAMEFIELDS
 constexpr size_t kListpackMaxSize = size_t{1} << 30;  // STREAM_LISTPACK_MAX_SIZE
 
 // --- Redis's listpack element sizes (listpack.c), for the node split rule ---
@@ -28,8 +28,11 @@ size_t ListpackIntSize(int64_t v) {
 
 // An element: its encoding and its back-length.
 size_t ListpackElement(size_t encoded) {
-  size_t backlen = encoded <= 127 ? 1 : encoded < 16383 ? 2 : encoded < 2097151 ? 3
-                                    : encoded < 268435455 ? 4 : 5;
+  size_t backlen = encoded <= 127        ? 1
+                   : encoded < 16383     ? 2
+                   : encoded < 2097151   ? 3
+                   : encoded < 268435455 ? 4
+                                         : 5;
   return encoded + backlen;
 }
 
@@ -361,8 +364,8 @@ int64_t StreamValue::TrimEntries(const Trim& trim) {
     Block& b = it->second;
     const int64_t entries = b.live;
     if (trim.limit != 0 && removed + entries > trim.limit) break;
-    const bool remove_block = trim.by == TrimBy::kMaxLen ? length_ - entries >= trim.maxlen
-                                                         : b.last < trim.minid;
+    const bool remove_block =
+        trim.by == TrimBy::kMaxLen ? length_ - entries >= trim.maxlen : b.last < trim.minid;
     if (remove_block) {
       length_ -= static_cast<size_t>(entries);
       removed += entries;

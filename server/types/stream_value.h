@@ -89,7 +89,7 @@ struct StreamNack {
 
 struct StreamConsumer {
   std::string name;
-  int64_t seen_time = 0;      // unix ms of its last read or claim
+  int64_t seen_time = 0;       // unix ms of its last read or claim
   std::set<StreamId> pending;  // its share of the group's PEL
 };
 
@@ -166,8 +166,9 @@ class StreamValue {
   // visit returns false.
   void Range(StreamId start, StreamId end, bool reverse, StreamVisit visit) const;
 
-  // Redis 7.0's lag bookkeeping (streamRangeHasTombstones, streamEstimateDistanceFromFirstEverEntry):
-  // true iff a deleted entry may lie in [start, end] (start null: from the beginning).
+  // Redis 7.0's lag bookkeeping (streamRangeHasTombstones,
+  // streamEstimateDistanceFromFirstEverEntry): true iff a deleted entry may lie in [start, end]
+  // (start null: from the beginning).
   bool RangeHasTombstones(const StreamId* start) const;
   // The logical read counter of id (entries added up to it), or kInvalidEntriesRead.
   int64_t EstimateDistance(StreamId id) const;
@@ -193,10 +194,10 @@ class StreamValue {
 
  private:
   struct Block {
-    StreamId last;          // its last entry's ID, deleted or not
-    uint32_t live = 0;      // entries not deleted
-    uint32_t deleted = 0;   // entries marked deleted
-    uint32_t lp_other = 0;  // Redis's listpack bytes except the header, live and deleted counts
+    StreamId last;            // its last entry's ID, deleted or not
+    uint32_t live = 0;        // entries not deleted
+    uint32_t deleted = 0;     // entries marked deleted
+    uint32_t lp_other = 0;    // Redis's listpack bytes except the header, live and deleted counts
     uint32_t entries_at = 0;  // where the entries start in data (after the master fields)
     std::string data;
   };

@@ -46,8 +46,8 @@ TEST(StreamId, IncrementDecrementAndText) {
 TEST(StreamValue, AppendAndRangeBothWays) {
   StreamValue s;
   Add(&s, {1, 0}, {"a", "1", "b", "2"});
-  Add(&s, {1, 1}, {"a", "3", "b", "4"});      // same fields as the block's first
-  Add(&s, {2, 0}, {"b", "5", "a", "6"});      // other order: its own names
+  Add(&s, {1, 1}, {"a", "3", "b", "4"});          // same fields as the block's first
+  Add(&s, {2, 0}, {"b", "5", "a", "6"});          // other order: its own names
   Add(&s, {2, 7}, {"x", "", "", "y", "z", "w"});  // empty strings
   EXPECT_EQ(s.size(), 4u);
   EXPECT_EQ(s.first_id(), (StreamId{1, 0}));
