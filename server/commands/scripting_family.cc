@@ -7,6 +7,7 @@
 #include <string>
 
 #include "base/glob.h"
+#include "persistence/rdb_payload.h"
 #include "server/command/arg_parser.h"
 #include "server/command/dispatcher.h"
 #include "server/command/errors.h"
@@ -136,11 +137,14 @@ void CmdScriptFlush(CommandContext& ctx) {
   ctx.out.Ok();
 }
 
-// SCRIPT KILL
-void CmdScriptKill(CommandContext& ctx) {
-  switch (ctx.services.running_script.Kill()) {
+// SCRIPT KILL stops an EVAL, FUNCTION KILL a function; each answers the other's BUSY.
+void Kill(CommandContext& ctx, bool function) {
+  switch (ctx.services.running_script.Kill(function)) {
     case scripting::RunningScript::KillResult::kNotRunning:
       ctx.out.Error(errors::kNotBusy);
+      break;
+    case scripting::RunningScript::KillResult::kOtherKind:
+      ctx.out.Error(function ? errors::kBusyScript : errors::kBusyFunction);
       break;
     case scripting::RunningScript::KillResult::kUnkillable:
       ctx.out.Error(errors::kUnkillable);
@@ -150,6 +154,11 @@ void CmdScriptKill(CommandContext& ctx) {
       break;
   }
 }
+
+// SCRIPT KILL
+void CmdScriptKill(CommandContext& ctx) { Kill(ctx, /*function=*/false); }
+// FUNCTION KILL
+void CmdFunctionKill(CommandContext& ctx) { Kill(ctx, /*function=*/true); }
 
 // FCALL function numkeys [key ...] [arg ...], and FCALL_RO.
 void Fcall(CommandContext& ctx, bool read_only) {
@@ -171,7 +180,8 @@ void Fcall(CommandContext& ctx, bool read_only) {
   Dispatcher::ScriptRun run{.name = ctx.args[1],
                             .flags = *flags,
                             .read_only = read_only || flags->no_writes,
-                            .function = true};
+                            .function = true,
+                            .command = ctx.args};
   ctx.dispatcher.lua();  // current with the libraries
   const auto keys = ctx.args.subspan(3, static_cast<size_t>(numkeys));
   const auto argv = ctx.args.subspan(3 + static_cast<size_t>(numkeys));
@@ -182,6 +192,18 @@ void CmdFcall(CommandContext& ctx) { Fcall(ctx, /*read_only=*/false); }
 void CmdFcallRo(CommandContext& ctx) { Fcall(ctx, /*read_only=*/true); }
 
 // FUNCTION LOAD [REPLACE] code: checked by running it in this thread's engine, then shared.
+// A library from its code (shebang included): its name and functions, or Redis's error.
+std::string CompileLibrary(CommandContext& ctx, std::string_view code,
+                           scripting::Library* library) {
+  size_t code_start = 0;
+  std::string error = scripting::ParseLibraryShebang(code, &library->name, &code_start);
+  if (error.empty()) {
+    error = ctx.dispatcher.lua().CheckLibrary(code.substr(code_start), &library->functions);
+  }
+  if (error.empty()) library->code = std::string(code);
+  return error;
+}
+
 void CmdFunctionLoad(CommandContext& ctx) {
   bool replace = false;
   if (ctx.args.size() == 4) {
@@ -194,18 +216,9 @@ void CmdFunctionLoad(CommandContext& ctx) {
     ctx.out.Error(errors::kSyntax);
     return;
   }
-  const std::string_view code = ctx.args.back();
   scripting::Library library;
-  size_t code_start = 0;
-  if (std::string error = scripting::ParseLibraryShebang(code, &library.name, &code_start);
-      !error.empty()) {
-    ctx.out.Error(error);
-    return;
-  }
-  std::string error =
-      ctx.dispatcher.lua().CheckLibrary(code.substr(code_start), &library.functions);
+  std::string error = CompileLibrary(ctx, ctx.args.back(), &library);
   if (error.empty()) {
-    library.code = std::string(code);
     const std::string name = library.name;
     error = ctx.services.functions.Add(std::move(library), replace);
     if (error.empty()) {
@@ -234,6 +247,74 @@ void CmdFunctionFlush(CommandContext& ctx) {
     return;
   }
   ctx.services.functions.Flush();
+  ctx.keyspace().CountChange();
+  ctx.out.Ok();
+}
+
+// FUNCTION DUMP: every library's code in Redis's DUMP payload (persistence/rdb_payload.h).
+void CmdFunctionDump(CommandContext& ctx) {
+  std::string payload;
+  for (const scripting::Library& library : ctx.services.functions.All()) {
+    payload.push_back(static_cast<char>(persistence::rdb::kOpcodeFunction2));
+    persistence::rdb::AppendString(&payload, library.code);
+  }
+  persistence::rdb::Seal(&payload);
+  ctx.out.Bulk(payload);
+}
+
+// FUNCTION RESTORE payload [FLUSH|APPEND|REPLACE]: all of the payload's libraries or none.
+void CmdFunctionRestore(CommandContext& ctx) {
+  scripting::RestorePolicy policy = scripting::RestorePolicy::kAppend;
+  if (ctx.args.size() == 4) {
+    if (EqualsIgnoreCase(ctx.args[3], "FLUSH")) {
+      policy = scripting::RestorePolicy::kFlush;
+    } else if (EqualsIgnoreCase(ctx.args[3], "REPLACE")) {
+      policy = scripting::RestorePolicy::kReplace;
+    } else if (!EqualsIgnoreCase(ctx.args[3], "APPEND")) {
+      ctx.out.Error(
+          "ERR Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE.");
+      return;
+    }
+  } else if (ctx.args.size() > 4) {
+    ctx.out.Error(errors::SubcommandSyntax("function", ctx.args[1]));
+    return;
+  }
+  const std::string_view payload = ctx.args[2];
+  if (!persistence::rdb::Verify(payload)) {
+    ctx.out.Error("ERR DUMP payload version or checksum are wrong");
+    return;
+  }
+  // As Redis, libraries are read up to the trailer's start; a string may run into it.
+  persistence::rdb::Reader reader(payload);
+  std::vector<scripting::Library> libraries;
+  while (reader.position() < payload.size() - 10) {
+    uint8_t type = 0;
+    std::string code;
+    reader.ReadByte(&type);  // there is one: the position is before the trailer
+    if (type == persistence::rdb::kOpcodeFunctionPreGa) {
+      ctx.out.Error(reader.ReadString(&code) ? "ERR Pre-GA function format not supported"
+                                             : "ERR Failed loading library name");
+      return;
+    }
+    if (type != persistence::rdb::kOpcodeFunction2) {
+      ctx.out.Error("ERR given type is not a function");
+      return;
+    }
+    if (!reader.ReadString(&code)) {
+      ctx.out.Error("ERR Failed loading library payload");
+      return;
+    }
+    scripting::Library& library = libraries.emplace_back();
+    if (std::string error = CompileLibrary(ctx, code, &library); !error.empty()) {
+      ctx.out.Error(error);
+      return;
+    }
+  }
+  if (std::string error = ctx.services.functions.Restore(std::move(libraries), policy);
+      !error.empty()) {
+    ctx.out.Error(error);
+    return;
+  }
   ctx.keyspace().CountChange();
   ctx.out.Ok();
 }
@@ -292,9 +373,26 @@ void CmdFunctionList(CommandContext& ctx) {
 // FUNCTION STATS: the running script is not named (ordis keeps no name for it): nil.
 void CmdFunctionStats(CommandContext& ctx) {
   resp::Writer& out = ctx.out;
+  const scripting::RunningScript& running = ctx.services.running_script;
+  if (running.Busy(NowMs(), 0) && !running.function()) {
+    out.Error(errors::kBusyScript);  // as Redis: an EVAL is not a function to describe
+    return;
+  }
   out.MapHeader(2);
   out.Bulk("running_script");
-  out.NullBulk();
+  const bool described = running.Describe(
+      NowMs(),
+      [&](std::string_view name, std::span<const std::string_view> command, int64_t duration_ms) {
+        out.MapHeader(3);
+        out.Bulk("name");
+        out.Bulk(name);
+        out.Bulk("command");
+        out.ArrayHeader(static_cast<int64_t>(command.size()));
+        for (std::string_view arg : command) out.Bulk(arg);
+        out.Bulk("duration_ms");
+        out.Integer(duration_ms);
+      });
+  if (!described) out.NullBulk();
   out.Bulk("engines");
   out.MapHeader(1);
   out.Bulk("LUA");
@@ -336,6 +434,21 @@ void CmdFunctionHelp(CommandContext& ctx) {
       "    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
       "    * ASYNC: Asynchronously flush the libraries.",
       "    * SYNC: Synchronously flush the libraries.",
+      "DUMP",
+      "    Return a serialized payload representing the current libraries, can be restored using "
+      "FUNCTION RESTORE command",
+      "RESTORE <PAYLOAD> [FLUSH|APPEND|REPLACE]",
+      "    Restore the libraries represented by the given payload, it is possible to give a "
+      "restore policy to",
+      "    control how to handle existing libraries (default APPEND):",
+      "    * FLUSH: delete all existing libraries.",
+      "    * APPEND: appends the restored libraries to the existing libraries. On collision, "
+      "abort.",
+      "    * REPLACE: appends the restored libraries to the existing libraries, On collision, "
+      "replace the old",
+      "      libraries with the new libraries (notice that even on this option there is a chance "
+      "of failure",
+      "      in case of functions name collision with another library).",
       "HELP",
       "    Prints this help.",
   };
@@ -404,8 +517,12 @@ void RegisterScriptingFamily(CommandTable* table) {
             "List information about all the functions"},
            {"function|stats", 2, kNoScript | kAllowBusy, 0, 0, 0, CmdFunctionStats, "scripting",
             "Return information about the function currently running (name, description, duration)"},
-           {"function|kill", 2, kNoScript | kAllowBusy, 0, 0, 0, CmdScriptKill, "scripting",
+           {"function|kill", 2, kNoScript | kAllowBusy, 0, 0, 0, CmdFunctionKill, "scripting",
             "Kill the function currently in execution."},
+           {"function|dump", 2, kNoScript, 0, 0, 0, CmdFunctionDump, "scripting",
+            "Dump all functions into a serialized binary payload"},
+           {"function|restore", -3, kWrite | kNoScript | kDenyOom, 0, 0, 0, CmdFunctionRestore,
+            "scripting", "Restore all the functions on the given payload"},
            {"function|help", 2, kLoading | kStale, 0, 0, 0, CmdFunctionHelp, "scripting",
             "Show helpful text about the different subcommands"},
        }},
