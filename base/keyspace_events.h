@@ -21,7 +21,7 @@ enum Class : uint32_t {
   kZset = 1 << 7,      // z
   kExpired = 1 << 8,   // x: a key deleted because its TTL passed
   kEvicted = 1 << 9,   // e: a key deleted under maxmemory
-  kStream = 1 << 10,   // t (ordis has no streams)
+  kStream = 1 << 10,   // t
   kKeyMiss = 1 << 11,  // m: a read of a missing key (not part of A)
   kModule = 1 << 12,   // d (ordis has no modules)
   kNew = 1 << 13,      // n: a key added (not part of A)

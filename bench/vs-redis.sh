@@ -6,8 +6,8 @@
 # machine is shared.
 #
 #   bench/vs-redis.sh [rounds] [section...]   (default 3 rounds; sections: strings zset scripting
-#                                              pubsub blocking persistence snapshot, default strings
-#                                              zset scripting)
+#                                              pubsub blocking streams persistence snapshot, default
+#                                              strings zset scripting)
 #   ORDIS_THREADS=2 bench/vs-redis.sh   (I/O threads for ordis; default: its own default)
 #   ORDIS_BIN=path bench/vs-redis.sh    (an ordis-server binary to use as it is; default: build
 #                                        one, Release, in build/)
@@ -36,6 +36,9 @@
 # second with their p50/p99 latency, and BZPOPMIN served by ZADD (8 waiters, 2 producers adding
 # one member at a time), ZADDs per second; with the server's CPU per operation. BLOCKING_SECONDS
 # (default 2) is each run's measured window. Not run unless named.
+# streams: memory per entry of 100k XADD s * user user:<n> action click value <n> (used_memory before
+# and after, redis-benchmark -P 64), then XADD with MAXLEN ~ 1000000 at -P 1 and -P 16 into a fresh
+# stream, and XRANGE of 10 entries from a random ID of the 100k-entry stream. Not run unless named.
 # Every server runs in a fresh scratch directory with --save '' (and --appendonly no unless the
 # section turns the log on).
 # A row whose run fails (error reply, timeout) prints n/a; the reason is listed below the table.
@@ -717,6 +720,35 @@ section_blocking() {
   report_blocking
 }
 
+stream_write_rows=(
+  "XADD MAXLEN ~ 1000000 -P 1|-c 50 -P 1 -n 300000 -r 1000000 XADD w MAXLEN ~ 1000000 * user user:__rand_int__ action click|="
+  "XADD MAXLEN ~ 1000000 -P 16|-c 50 -P 16 -n 1000000 -r 1000000 XADD w MAXLEN ~ 1000000 * user user:__rand_int__ action click|="
+)
+# The stream s holds IDs <ms>-<n> for a few ms values: a bare ms of __rand_int__ (12 digits, far
+# past every entry) finds nothing, so the start is the stream's first ID and XRANGE reads 10.
+stream_read_rows=(
+  "XRANGE s - + COUNT 10 -P 1|-c 50 -P 1 -n 300000 XRANGE s - + COUNT 10|="
+  "XRANGE s - + COUNT 10 -P 16|-c 50 -P 16 -n 1000000 XRANGE s - + COUNT 10|="
+)
+section_streams() {
+  start_servers
+  local server port u0 u1 n
+  for server in ordis redis; do
+    [ $server = ordis ] && port=$ordis_port || port=$redis_port
+    u0=$(info_field "$port" memory used_memory)
+    redis-benchmark -p "$port" -c 1 -P 64 -n 100000 -r 1000 \
+      XADD s '*' user user:__rand_int__ action click value __rand_int__ >/dev/null
+    u1=$(info_field "$port" memory used_memory)
+    n=$(redis-cli -p "$port" xlen s)
+    echo "$server: $n entries, $(awk -v a="$u0" -v b="$u1" -v n="$n" 'BEGIN { printf "%.1f", (b - a) / n }') bytes per entry (used_memory), MEMORY USAGE $(redis-cli -p "$port" memory usage s)"
+  done
+  measure stream_write_rows
+  measure stream_read_rows
+  stop_servers
+  echo "streams: 100k entries of 3 fields in s; XADD with approximate trimming into w"
+  report stream_write_rows stream_read_rows
+}
+
 for section in "${sections[@]}"; do
   case $section in
     strings) section_strings ;;
@@ -724,9 +756,10 @@ for section in "${sections[@]}"; do
     scripting) section_scripting ;;
     pubsub) section_pubsub ;;
     blocking) section_blocking ;;
+    streams) section_streams ;;
     persistence) section_persistence ;;
     snapshot) section_snapshot ;;
-    *) echo "unknown section $section (strings, zset, scripting, pubsub, blocking, persistence, snapshot)" >&2; exit 2 ;;
+    *) echo "unknown section $section (strings, zset, scripting, pubsub, blocking, streams, persistence, snapshot)" >&2; exit 2 ;;
   esac
   echo
 done

@@ -21,18 +21,13 @@ import tempfile
 import unittest
 import warnings
 
-from harness import IS_ORDIS, ServerTestCase, wait_until
+from harness import ServerTestCase, wait_until
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PYTHON = sys.executable
 RQ = shutil.which("rq", path="/usr/bin:" + os.environ.get("PATH", "")) or "/usr/bin/rq"
 
 WORK_TIMEOUT_S = 30.0  # the whole work of one test; each takes a few seconds on Redis
-
-
-def ordis_bug(test):
-    """An application ordis cannot serve yet: an expected failure against ordis only."""
-    return unittest.expectedFailure(test) if IS_ORDIS else test
 
 
 class AppTestCase(ServerTestCase):
@@ -258,7 +253,6 @@ class RqTest(AppTestCase):
         self.assertEqual(status, 0, "rq worker --burst failed:\n" + out)
         return out
 
-    @ordis_bug  # no streams: RQ 1.13 keeps results with XADD and reads them with XREVRANGE
     def test_jobs_run_and_results_are_kept(self):
         from rq import Worker
         from rq.job import Job, JobStatus
@@ -289,7 +283,6 @@ class RqTest(AppTestCase):
         self.assertEqual(self.q.started_job_registry.count, 0)
         self.assertEqual(Worker.all(connection=self.r), [])  # the burst worker unregistered
 
-    @ordis_bug  # no streams: RQ 1.13 keeps results with XADD and reads them with XREVRANGE
     def test_failed_job_and_dependencies(self):
         from rq.job import JobStatus
         fx = self.fx

@@ -30,4 +30,4 @@ cmake --build "$root/build-asan" -j"$(nproc)" --target learned_store_test hot_ca
   persistence_test types_test durability_test commands_test connection_move_stress_test \
   eviction_stress_test acl_test keyspace_test lazy_free_stress_test memory_guard_test offload_test
 (cd "$root/build-asan" && ctest --output-on-failure -j"$(nproc)" \
-  -R 'LearnedStore|HotCache|SnapshotFile|AofFile|Manifest|Snapshot|ObjectCodec|AofLog|ZSet|FamilyTest|ConnectionMove|EvictionStress|Acl|User|Catalog|Categories|Keyspace|Object\.|ActiveExpiry|LazyFree|FreeEffort|MemoryGuard|Tier|HostView|LoadingZone')
+  -R 'LearnedStore|HotCache|SnapshotFile|AofFile|Manifest|Snapshot|ObjectCodec|AofLog|ZSet|Stream|FamilyTest|ConnectionMove|EvictionStress|Acl|User|Catalog|Categories|Keyspace|Object\.|ActiveExpiry|LazyFree|FreeEffort|MemoryGuard|Tier|HostView|LoadingZone')

@@ -108,6 +108,8 @@ const absl::flat_hash_map<std::string_view, uint8_t>& KeyAccessExceptions() {
       {"zremrangebylex", kKeyWrite},
       {"zremrangebyrank", kKeyWrite},
       {"zremrangebyscore", kKeyWrite},
+      // Read-only: XREADGROUP's key spec is RO ACCESS in Redis 7.0, though it writes the group.
+      {"xreadgroup", kKeyRead},
       // Neither read nor written.
       {"exists", kKeyNone},
       {"touch", kKeyNone},

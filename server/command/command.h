@@ -115,6 +115,15 @@ struct CommandSpec {
   // > 0: the argument that says how many keys follow it (ZUNION numkeys key ...), after the keys
   // first_key..last_key name (ZUNIONSTORE's destination).
   int numkeys_arg = 0;
+  // Non-empty: the keys follow this keyword, the first argument from keys_keyword_from on (never
+  // the last) that equals it case-insensitively, and are the first half of the arguments after it
+  // (XREAD ... STREAMS key [key ...] id [id ...]): Redis's keyword begin_search with a range
+  // find_keys of limit 2. Such keys, and numkeys ones, make COMMAND INFO report movablekeys.
+  std::string_view keys_keyword = {};
+  int keys_keyword_from = 0;
+
+  // True iff where the keys are depends on the arguments (Redis's movablekeys).
+  bool movable_keys() const { return numkeys_arg > 0 || !keys_keyword.empty(); }
 
   // Filled by the table: position for per-command statistics.
   int id = -1;
@@ -129,7 +138,8 @@ inline void ReplyHelp(resp::Writer& out, std::span<const std::string_view> lines
 // Calls visit(position) for each key argument of args, as the spec's key positions describe them,
 // until visit returns false: the one reading of them (COMMAND GETKEYS, the batch prefetch, the
 // ACL check). CommandTable::Register guarantees key_step >= 1 when there are keys. A numkeys
-// argument that is not a count of arguments present names no keys (the command refuses it).
+// argument that is not a count of arguments present names no keys (the command refuses it), nor
+// does a missing keyword. keys_keyword is lower case.
 template <typename Visit>
 void ForEachKeyPosition(const CommandSpec& spec, std::span<const std::string_view> args,
                         Visit visit) {
@@ -145,6 +155,24 @@ void ForEachKeyPosition(const CommandSpec& spec, std::span<const std::string_vie
       count > 0 && count < n - spec.numkeys_arg) {
     for (int i = spec.numkeys_arg + 1; i <= spec.numkeys_arg + count; ++i) {
       if (!visit(static_cast<size_t>(i))) return;
+    }
+  }
+  if (!spec.keys_keyword.empty()) {
+    auto is_keyword = [&](std::string_view a) {
+      if (a.size() != spec.keys_keyword.size()) return false;
+      for (size_t j = 0; j < a.size(); ++j) {
+        const char c = a[j] >= 'A' && a[j] <= 'Z' ? static_cast<char>(a[j] + 32) : a[j];
+        if (c != spec.keys_keyword[j]) return false;
+      }
+      return true;
+    };
+    for (int i = spec.keys_keyword_from; i < n - 1; ++i) {
+      if (!is_keyword(args[static_cast<size_t>(i)])) continue;
+      const int first = i + 1;
+      for (int k = first; k < first + (n - first) / 2; ++k) {
+        if (!visit(static_cast<size_t>(k))) return;
+      }
+      return;
     }
   }
 }

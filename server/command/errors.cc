@@ -20,6 +20,15 @@ std::string Upper(std::string_view s) {
 // Redis truncates quoted client text to 128 bytes in these messages (sdscatrepr of a prefix).
 std::string_view Clip(std::string_view s) { return s.substr(0, 128); }
 
+// addReplyErrorFormat's text: '%s' stops at a NUL byte, and newlines become spaces.
+std::string Formatted(std::string_view s) {
+  std::string out(s.substr(0, s.find('\0')));
+  for (char& c : out) {
+    if (c == '\r' || c == '\n') c = ' ';
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string WrongArity(std::string_view command) {
@@ -85,6 +94,31 @@ std::string AtLeastOneInputKey(std::string_view command) {
 
 std::string InvalidExpireTime(std::string_view command) {
   return "ERR invalid expire time in '" + Lower(command) + "' command";
+}
+
+std::string UnbalancedStreams(std::string_view command, char symbol) {
+  return "ERR Unbalanced '" + std::string(command) +
+         "' list of streams: for each stream key an ID or '" + std::string(1, symbol) +
+         "' must be specified.";
+}
+
+std::string NoSuchKeyOrGroup(std::string_view key, std::string_view group,
+                             std::string_view suffix) {
+  return "NOGROUP No such key '" + Formatted(key) + "' or consumer group '" + Formatted(group) +
+         "'" + std::string(suffix);
+}
+
+std::string NoSuchGroupForKey(std::string_view group, std::string_view key) {
+  return "NOGROUP No such consumer group '" + Formatted(group) + "' for key name '" +
+         Formatted(key) + "'";
+}
+
+std::string StreamInvalidArgument(std::string_view what, std::string_view command) {
+  return "ERR Invalid " + std::string(what) + " argument for " + std::string(command);
+}
+
+std::string UnrecognizedXClaimOption(std::string_view option) {
+  return "ERR Unrecognized XCLAIM option '" + Formatted(option) + "'";
 }
 
 }  // namespace ordis::server::errors

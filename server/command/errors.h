@@ -191,6 +191,73 @@ inline constexpr std::string_view kRankZero =
     "ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use "
     "negative to start from the end of the list";
 
+// Streams (t_stream.c).
+inline constexpr std::string_view kInvalidStreamId =
+    "ERR Invalid stream ID specified as stream command argument";
+inline constexpr std::string_view kXAddIdTooSmall =
+    "ERR The ID specified in XADD is equal or smaller than the target stream top item";
+inline constexpr std::string_view kXAddIdZero =
+    "ERR The ID specified in XADD must be greater than 0-0";
+inline constexpr std::string_view kStreamExhausted =
+    "ERR The stream has exhausted the last possible ID, unable to add more items";
+inline constexpr std::string_view kStreamElementsTooLarge =
+    "ERR Elements are too large to be stored";
+inline constexpr std::string_view kMaxLenAndMinId =
+    "ERR syntax error, MAXLEN and MINID options at the same time are not compatible";
+inline constexpr std::string_view kStreamMaxLenNegative = "ERR The MAXLEN argument must be >= 0.";
+inline constexpr std::string_view kStreamLimitNegative = "ERR The LIMIT argument must be >= 0.";
+inline constexpr std::string_view kLimitWithoutStrategy =
+    "ERR syntax error, LIMIT cannot be used without specifying a trimming strategy";
+inline constexpr std::string_view kXTrimWithoutStrategy =
+    "ERR syntax error, XTRIM must be called with a trimming strategy";
+inline constexpr std::string_view kLimitWithoutApprox =
+    "ERR syntax error, LIMIT cannot be used without the special ~ option";
+inline constexpr std::string_view kInvalidStartId = "ERR invalid start ID for the interval";
+inline constexpr std::string_view kInvalidEndId = "ERR invalid end ID for the interval";
+inline constexpr std::string_view kGroupOnlyXReadGroup =
+    "ERR The GROUP option is only supported by XREADGROUP. You called XREAD instead.";
+inline constexpr std::string_view kNoAckOnlyXReadGroup =
+    "ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead.";
+inline constexpr std::string_view kMissingGroup = "ERR Missing GROUP option for XREADGROUP";
+inline constexpr std::string_view kDollarInXReadGroup =
+    "ERR The $ ID is meaningless in the context of XREADGROUP: you want to read the history of "
+    "this consumer by specifying a proper ID, or use the > ID to get new messages. The $ ID would "
+    "just return an empty result set.";
+inline constexpr std::string_view kGreaterOnlyXReadGroup =
+    "ERR The > ID can be specified only when calling XREADGROUP using the GROUP <group> "
+    "<consumer> option.";
+inline constexpr std::string_view kTimeoutOutOfRange = "ERR timeout is out of range";
+inline constexpr std::string_view kBusyGroup = "BUSYGROUP Consumer Group name already exists";
+inline constexpr std::string_view kXGroupKeyMissing =
+    "ERR The XGROUP subcommand requires the key to exist. Note that for CREATE you may want to "
+    "use the MKSTREAM option to create an empty stream automatically.";
+inline constexpr std::string_view kEntriesReadNegative =
+    "ERR value for ENTRIESREAD must be positive or -1";
+inline constexpr std::string_view kEntriesAddedNegative = "ERR entries_added must be positive";
+inline constexpr std::string_view kXSetIdBelowGivenMaxDeleted =
+    "ERR The ID specified in XSETID is smaller than the provided max_deleted_entry_id";
+inline constexpr std::string_view kXSetIdBelowMaxDeleted =
+    "ERR The ID specified in XSETID is smaller than current max_deleted_entry_id";
+inline constexpr std::string_view kXSetIdBelowTop =
+    "ERR The ID specified in XSETID is smaller than the target stream top item";
+inline constexpr std::string_view kXSetIdEntriesAddedBelowLength =
+    "ERR The entries_added specified in XSETID is smaller than the target stream length";
+inline constexpr std::string_view kXAutoClaimCount = "ERR COUNT must be > 0";
+inline constexpr std::string_view kGroupDestroyedWhileBlocked =
+    "NOGROUP the consumer group this client was blocked on no longer exists";
+// "ERR Unbalanced 'xread' list of streams: for each stream key an ID or '$' must be specified."
+std::string UnbalancedStreams(std::string_view command, char symbol);
+// "NOGROUP No such key 'k' or consumer group 'g'" and the suffix (" in XREADGROUP with GROUP
+// option").
+std::string NoSuchKeyOrGroup(std::string_view key, std::string_view group,
+                             std::string_view suffix = {});
+// "NOGROUP No such consumer group 'g' for key name 'k'"
+std::string NoSuchGroupForKey(std::string_view group, std::string_view key);
+// "ERR Invalid min-idle-time argument for XCLAIM" and the like: what, command.
+std::string StreamInvalidArgument(std::string_view what, std::string_view command);
+// "ERR Unrecognized XCLAIM option 'foo'"
+std::string UnrecognizedXClaimOption(std::string_view option);
+
 // "ERR Syntax error in HELLO option 'foo'"
 std::string HelloSyntax(std::string_view option);
 // "ERR Unknown client type 'foo'"

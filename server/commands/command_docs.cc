@@ -14,17 +14,19 @@
 namespace ordis::server {
 namespace {
 
-std::vector<std::string_view> FlagNames(uint32_t flags) {
+// In Redis's order (addReplyCommandFlags).
+std::vector<std::string_view> FlagNames(const CommandSpec& spec) {
   static constexpr std::pair<uint32_t, std::string_view> kNames[] = {
-      {cmd::kWrite, "write"},         {cmd::kReadonly, "readonly"}, {cmd::kDenyOom, "denyoom"},
-      {cmd::kAdmin, "admin"},         {cmd::kPubSub, "pubsub"},     {cmd::kNoScript, "noscript"},
-      {cmd::kBlocking, "blocking"},   {cmd::kLoading, "loading"},   {cmd::kStale, "stale"},
-      {cmd::kFast, "fast"},           {cmd::kNoAuth, "no_auth"},    {cmd::kNoMulti, "no_multi"},
-      {cmd::kAllowBusy, "allow_busy"}};
+      {cmd::kWrite, "write"},       {cmd::kReadonly, "readonly"}, {cmd::kDenyOom, "denyoom"},
+      {cmd::kAdmin, "admin"},       {cmd::kPubSub, "pubsub"},     {cmd::kNoScript, "noscript"},
+      {cmd::kBlocking, "blocking"}, {cmd::kLoading, "loading"},   {cmd::kStale, "stale"},
+      {cmd::kFast, "fast"},         {cmd::kNoAuth, "no_auth"},    {cmd::kNoMulti, "no_multi"}};
   std::vector<std::string_view> out;
   for (const auto& [bit, name] : kNames) {
-    if (flags & bit) out.push_back(name);
+    if (spec.flags & bit) out.push_back(name);
   }
+  if (spec.movable_keys()) out.push_back("movablekeys");
+  if (spec.flags & cmd::kAllowBusy) out.push_back("allow_busy");
   return out;
 }
 
@@ -38,7 +40,46 @@ std::vector<std::string> AclCategoryNames(const CommandSpec& spec) {
   return out;
 }
 
+// A keyword key spec (XREAD's and XREADGROUP's, both RO ACCESS in Redis 7.0): the keys after the
+// keyword, half of what follows it.
+void WriteKeywordKeySpec(resp::Writer& out, const CommandSpec& spec) {
+  out.ArrayHeader(1);
+  out.MapHeader(3);
+  out.Bulk("flags");
+  out.SetHeader(2);
+  out.SimpleString("RO");
+  out.SimpleString("access");
+  out.Bulk("begin_search");
+  out.MapHeader(2);
+  out.Bulk("type");
+  out.Bulk("keyword");
+  out.Bulk("spec");
+  out.MapHeader(2);
+  out.Bulk("keyword");
+  std::string keyword(spec.keys_keyword);
+  for (char& c : keyword) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 32 : c);
+  out.Bulk(keyword);
+  out.Bulk("startfrom");
+  out.Integer(spec.keys_keyword_from);
+  out.Bulk("find_keys");
+  out.MapHeader(2);
+  out.Bulk("type");
+  out.Bulk("range");
+  out.Bulk("spec");
+  out.MapHeader(3);
+  out.Bulk("lastkey");
+  out.Integer(-1);
+  out.Bulk("keystep");
+  out.Integer(1);
+  out.Bulk("limit");
+  out.Integer(2);
+}
+
 void WriteKeySpecs(resp::Writer& out, const CommandSpec& spec) {
+  if (!spec.keys_keyword.empty()) {
+    WriteKeywordKeySpec(out, spec);
+    return;
+  }
   if (spec.first_key <= 0) {
     out.ArrayHeader(0);
     return;
@@ -76,7 +117,7 @@ void WriteInfo(resp::Writer& out, const CommandSpec& spec) {
   out.ArrayHeader(10);
   out.Bulk(spec.name);
   out.Integer(spec.arity);
-  auto flags = FlagNames(spec.flags);
+  auto flags = FlagNames(spec);
   out.SetHeader(static_cast<int64_t>(flags.size()));
   for (auto f : flags) out.SimpleString(f);
   out.Integer(spec.first_key);

@@ -22,6 +22,8 @@ const CommandTable& AllCommands() {
     RegisterZSetFamily(t);
     RegisterZSetRangeFamily(t);
     RegisterZSetAlgebraFamily(t);
+    RegisterStreamFamily(t);
+    RegisterStreamGroupFamily(t);
     RegisterPersistenceFamily(t);
     RegisterScriptingFamily(t);
     RegisterPubSubFamily(t);

@@ -23,6 +23,8 @@ void RegisterSetFamily(CommandTable* table);
 void RegisterZSetFamily(CommandTable* table);
 void RegisterZSetRangeFamily(CommandTable* table);
 void RegisterZSetAlgebraFamily(CommandTable* table);
+void RegisterStreamFamily(CommandTable* table);
+void RegisterStreamGroupFamily(CommandTable* table);
 void RegisterPersistenceFamily(CommandTable* table);
 void RegisterScriptingFamily(CommandTable* table);
 void RegisterPubSubFamily(CommandTable* table);

@@ -54,6 +54,8 @@ std::string_view EncodingName(const Object& obj, const Config& config) {
     }
     case ObjType::kZSet:
       return std::get<ZSetValue>(obj.collection()).is_small() ? "listpack" : "skiplist";
+    case ObjType::kStream:
+      return "stream";
   }
   return "raw";
 }

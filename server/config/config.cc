@@ -196,6 +196,8 @@ const std::vector<Config::Param>& Params() {
        .no_effect_yet = true},
       {.name = "zset-max-listpack-entries", .kind = Kind::kInt, .default_value = "128"},
       {.name = "zset-max-listpack-value", .kind = Kind::kInt, .default_value = "64"},
+      {.name = "stream-node-max-bytes", .kind = Kind::kInt, .default_value = "4096"},
+      {.name = "stream-node-max-entries", .kind = Kind::kInt, .default_value = "100"},
       {.name = "set-max-intset-entries", .kind = Kind::kInt, .default_value = "512",
        .no_effect_yet = true},
       {.name = "list-max-listpack-size", .kind = Kind::kInt, .default_value = "-2", .min = -5,
@@ -575,6 +577,8 @@ void Config::Mirror(const std::string& name) {
   else if (name == "client-query-buffer-limit") query_buffer_limit_ = as_int();
   else if (name == "zset-max-listpack-entries") zset_max_listpack_entries_ = as_int();
   else if (name == "zset-max-listpack-value") zset_max_listpack_value_ = as_int();
+  else if (name == "stream-node-max-bytes") stream_node_max_bytes_ = as_int();
+  else if (name == "stream-node-max-entries") stream_node_max_entries_ = as_int();
   else if (name == "maxmemory") maxmemory_ = as_int();
   else if (name == "maxmemory-samples") maxmemory_samples_ = static_cast<int>(as_int());
   else if (name == "lfu-log-factor") lfu_log_factor_ = static_cast<int>(as_int());

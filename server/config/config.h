@@ -109,6 +109,13 @@ class Config {
   int64_t zset_max_listpack_value() const {
     return zset_max_listpack_value_.load(std::memory_order_relaxed);
   }
+  // stream-node-max-bytes / stream-node-max-entries, read by every XADD.
+  int64_t stream_node_max_bytes() const {
+    return stream_node_max_bytes_.load(std::memory_order_relaxed);
+  }
+  int64_t stream_node_max_entries() const {
+    return stream_node_max_entries_.load(std::memory_order_relaxed);
+  }
   std::vector<std::string> bind_addresses() const;
   // The ordered index (start-up only parameters): `index learned` (else the reference map store)
   // and the learned tree's options from the index-* parameters.
@@ -167,6 +174,8 @@ class Config {
   std::atomic<int64_t> query_buffer_limit_{1ll << 30};
   std::atomic<int64_t> zset_max_listpack_entries_{128};
   std::atomic<int64_t> zset_max_listpack_value_{64};
+  std::atomic<int64_t> stream_node_max_bytes_{4096};
+  std::atomic<int64_t> stream_node_max_entries_{100};
 };
 
 }  // namespace ordis::server

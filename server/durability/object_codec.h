@@ -8,6 +8,12 @@
 //   set     varint count, then each member as a string
 //   hash    varint count, then field and value strings
 //   zset    varint count, then member string and 8-byte IEEE score (little-endian), ascending
+//   stream  last ID, max deleted ID (IDs as varint ms, varint seq), varint entries added, the
+//           entry blocks (StreamValue::EncodeBlocks: count, then each block's first and last ID,
+//           listpack size, where its entries start, and its bytes), varint group count, then per
+//           group: name, last delivered ID, varint entries read + 1 (0: unknown), varint consumer
+//           count, then per consumer: name, varint seen time, varint pending count, then each
+//           pending entry's ID, varint delivery time and varint delivery count
 // Decode checks every length against the bytes left, so a payload that passed its block checksum
 // but was written by a buggy or foreign writer still fails cleanly.
 #pragma once

@@ -208,8 +208,9 @@ class Keyspace {
     Touched(db, key);
   }
 
-  // exclusive. A change outside the keys that the log records and persistence counts as unsaved
-  // (FUNCTION LOAD, DELETE, FLUSH: Redis's dirty counter).
+  // exclusive. A change that the log records and persistence counts as unsaved, but that WATCH
+  // does not see (Redis's dirty counter): FUNCTION LOAD, DELETE, FLUSH, and a stream's group
+  // bookkeeping (XACK, XREADGROUP, XCLAIM, XGROUP CREATE ...).
   void CountChange() { ++changes_; }
 
   // exclusive. At most one observer; nullptr removes it.

@@ -21,9 +21,16 @@ size_t FreeEffort(const Object& obj) {
         if constexpr (std::is_same_v<T, ZSetValue>) {
           if (v.is_small()) return 1;
         }
-        // Redis counts a list's quicklist nodes, each of many elements; here each element of every
-        // collection is a string of its own.
-        return v.size();
+        if constexpr (std::is_same_v<T, StreamValue>) {
+          // Redis's effort for a stream: its radix tree's nodes, and each group's PEL.
+          size_t effort = v.block_count();
+          for (const auto& [name, g] : v.groups()) effort += 1 + g.pel.size();
+          return effort;
+        } else {
+          // Redis counts a list's quicklist nodes, each of many elements; here each element of
+          // every collection is a string of its own.
+          return v.size();
+        }
       },
       obj.collection());
 }

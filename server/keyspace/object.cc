@@ -264,7 +264,7 @@ bool Object::TryAssignString(std::string_view value, StringRule rule) {
 }
 
 bool Object::EmptyCollection() const {
-  if (type() == ObjType::kString) return false;
+  if (type() == ObjType::kString || type() == ObjType::kStream) return false;
   return std::visit([](const auto& v) { return v.empty(); }, collection());
 }
 
@@ -298,6 +298,9 @@ ObjectPtr NewObject(ObjType t, int64_t expire_at_ms) {
       break;
     case ObjType::kHash:
       c = new Collection(std::in_place_type<HashValue>);
+      break;
+    case ObjType::kStream:
+      c = new Collection(std::in_place_type<StreamValue>);
       break;
     case ObjType::kString:
       break;
@@ -363,6 +366,8 @@ std::string_view TypeName(ObjType t) {
       return "zset";
     case ObjType::kHash:
       return "hash";
+    case ObjType::kStream:
+      return "stream";
   }
   return "none";
 }

@@ -43,12 +43,21 @@
 #include "absl/container/flat_hash_map.h"
 #include "offload/tier_files.h"
 #include "server/types/set_value.h"
+#include "server/types/stream_value.h"
 #include "server/types/zset_value.h"
 
 namespace ordis::server {
 
-// on disk (snapshots): never renumber. Same order as Redis's OBJ_* constants.
-enum class ObjType : uint8_t { kString = 0, kList = 1, kSet = 2, kZSet = 3, kHash = 4 };
+// on disk (snapshots): never renumber. Redis's OBJ_* numbers (5 is Redis's OBJ_MODULE, which ordis
+// does not have).
+enum class ObjType : uint8_t {
+  kString = 0,
+  kList = 1,
+  kSet = 2,
+  kZSet = 3,
+  kHash = 4,
+  kStream = 6,
+};
 
 // How a value is held (not on disk). Strings have Redis's three; the collection types one, whose
 // OBJECT ENCODING name is computed from the value as it is now.
@@ -75,7 +84,8 @@ using ListValue = std::deque<std::string>;
 using HashValue = absl::flat_hash_map<std::string, std::string>;
 // ZSetValue (server/types/zset_value.h): a small packed array or a hash index plus a counted
 // B+tree.
-using Collection = std::variant<ListValue, SetValue, HashValue, ZSetValue>;
+// StreamValue (server/types/stream_value.h): entry blocks and consumer groups.
+using Collection = std::variant<ListValue, SetValue, HashValue, ZSetValue, StreamValue>;
 
 // A raw string's out-of-line buffer: one malloc'd block, its length before the bytes.
 struct RawString {
@@ -173,7 +183,10 @@ class Object {
   HashValue& hash() { return std::get<HashValue>(collection()); }
   ZSetValue& zset() { return std::get<ZSetValue>(collection()); }
   const ZSetValue& zset() const { return std::get<ZSetValue>(collection()); }
-  // True iff a collection has no elements left (Redis then deletes the key).
+  StreamValue& stream() { return std::get<StreamValue>(collection()); }
+  const StreamValue& stream() const { return std::get<StreamValue>(collection()); }
+  // True iff a collection has no elements left (Redis then deletes the key). Never for a stream,
+  // which lives on empty (XDEL, XTRIM and consumer groups keep it), as in Redis.
   bool EmptyCollection() const;
 
  private:
@@ -258,7 +271,7 @@ inline std::string StringValue(const Object& obj) {
   IntText scratch;
   return std::string(obj.StringBytes(&scratch));
 }
-// "string", "list", "set", "zset", "hash" (TYPE, SCAN TYPE).
+// "string", "list", "set", "zset", "hash", "stream" (TYPE, SCAN TYPE).
 std::string_view TypeName(ObjType t);
 
 }  // namespace ordis::server
