@@ -58,6 +58,9 @@ enum Flag : uint32_t {
 // A client that waits past its timeout gets a null array (RESP3 null), whatever the command.
 struct BlockRequest {
   bool blocked = false;  // set by the handler, which then replies nothing
+  // Set by the dispatcher: the command runs again for a client that waited, a key it waits on
+  // having changed (XREADGROUP then tells a destroyed group from one never made).
+  bool rerun = false;
   std::vector<std::string> keys;
   int64_t timeout_ms = 0;  // 0: forever
   // The type of value that can serve it: a key of another type leaves the client waiting.
@@ -85,6 +88,8 @@ struct CommandContext {
   // in (BlockRequest::blocked) and replies nothing. Null inside MULTI and scripts, where it
   // replies as its timeout would.
   BlockRequest* block = nullptr;
+  // A script's redis.call (a few commands answer differently there: XREAD BLOCK).
+  bool from_script = false;
 
   Keyspace& keyspace() const;
   Config& config() const;

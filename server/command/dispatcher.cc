@@ -360,7 +360,7 @@ void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
   }
   // Replaying the log never blocks (nothing could serve it).
   BlockRequest* block = names_ == Names::kConfigured ? &block_request_ : nullptr;
-  if (block != nullptr) block->blocked = false;
+  if (block != nullptr) block->blocked = block->rerun = false;
   RunSpec(*spec, client, out, args, NowUs(), Locking::kByFlags, block);
   if (block != nullptr && block->blocked) BlockClient(client, args);
   // As Redis's handleClientsBlockedOnKeys after each command: what the command (a whole EXEC or
@@ -420,6 +420,7 @@ void Dispatcher::ServeReadyKeys() {
         serve_writer_.set_protocol(waiter.protocol);
         serve_argv_.assign(waiter.args.begin(), waiter.args.end());
         serve_request_.blocked = false;
+        serve_request_.rerun = true;
         const CommandSpec* spec = Lookup(serve_argv_[0]);
         RunSpec(*spec, serve_client_, serve_writer_, serve_argv_, NowUs(), Locking::kHeld,
                 &serve_request_);
@@ -584,10 +585,17 @@ void Dispatcher::RunSpec(const CommandSpec& spec, ClientState& client, resp::Wri
   propagate_.clear();
   // Messages the command publishes to its own client go before its reply.
   PubSub::Running running(client, out.out());
-  CommandContext ctx{services_, client, out,
-                     args,      now_ms, &expired_,
-                     stats_,    *this,  aof != nullptr ? &propagate_ : nullptr,
-                     block};
+  CommandContext ctx{services_,
+                     client,
+                     out,
+                     args,
+                     now_ms,
+                     &expired_,
+                     stats_,
+                     *this,
+                     aof != nullptr ? &propagate_ : nullptr,
+                     block,
+                     &client == &script_client_};
   spec.handler(ctx);
   if (block != nullptr && block->blocked) return;  // it changed nothing, replied nothing
   if (aof != nullptr && ks.changes() != changes_before) {

@@ -566,6 +566,11 @@ void ReadStreams(CommandContext& ctx, bool xreadgroup) {
     const size_t more = args.size() - i - 1;
     std::string_view o = args[i];
     if (EqualsIgnoreCase(o, "block") && more > 0) {
+      if (ctx.from_script) {  // Redis's own error, rather than answering as a timeout
+        ctx.out.Error(std::string(xreadgroup ? "ERR xreadgroup" : "ERR xread") +
+                      " command is not allowed with BLOCK option from scripts");
+        return;
+      }
       ++i;
       if (!ParseInt64(args[i], &timeout)) {
         ctx.out.Error(errors::kTimeoutNotInteger);
@@ -642,6 +647,11 @@ void ReadStreams(CommandContext& ctx, bool xreadgroup) {
     }
     if (has_group && (obj == nullptr ||
                       obj->stream().groups().find(group_name) == obj->stream().groups().end())) {
+      // Run again for a waiter (its key is there: a deleted one ends it before): the group went.
+      if (ctx.block != nullptr && ctx.block->rerun) {
+        ctx.out.Error(errors::kGroupDestroyedWhileBlocked);
+        return;
+      }
       ctx.out.Error(errors::NoSuchKeyOrGroup(key, group_name, " in XREADGROUP with GROUP option"));
       return;
     }

@@ -291,5 +291,37 @@ TEST_F(StreamFamilyTest, WatchSeesEntriesNotGroupBookkeeping) {
   EXPECT_EQ(WatchedExec("s", {"xack", "s", "g", "1-1"}), Array({Status("PONG")}));
 }
 
+TEST_F(StreamFamilyTest, BlockedReadsServedEndedAndRefusedInScripts) {
+  Run({"xgroup", "create", "s", "g", "$", "mkstream"});
+  TestClient& reader = NewClient();
+  TestClient& member = NewClient();
+  EXPECT_EQ(reader.RunRaw({"xread", "block", "0", "streams", "s", "$"}), "");
+  EXPECT_EQ(member.RunRaw({"xreadgroup", "group", "g", "c", "block", "0", "streams", "s", ">"}),
+            "");
+  EXPECT_EQ(Run({"xadd", "s", "1-1", "f", "v"}), Bulk("1-1"));
+  const Reply entries =
+      Array({Array({Bulk("s"), Array({Array({Bulk("1-1"), Strings({"f", "v"})})})})});
+  EXPECT_EQ(reader.Resume(), entries);
+  EXPECT_EQ(member.Resume(), entries);
+  // A destroyed group ends its waiters with Redis's NOGROUP; a deleted key with UNBLOCKED.
+  EXPECT_EQ(member.RunRaw({"xreadgroup", "group", "g", "c", "block", "0", "streams", "s", ">"}),
+            "");
+  EXPECT_EQ(Run({"xgroup", "destroy", "s", "g"}), Int(1));
+  EXPECT_EQ(member.Resume(),
+            Err("NOGROUP the consumer group this client was blocked on no longer exists"));
+  Run({"xgroup", "create", "s", "g", "$"});
+  EXPECT_EQ(member.RunRaw({"xreadgroup", "group", "g", "c", "block", "0", "streams", "s", ">"}),
+            "");
+  Run({"del", "s"});
+  EXPECT_EQ(member.Resume(), Err("UNBLOCKED the stream key no longer exists"));
+  // In a script BLOCK is refused, as Redis refuses it.
+  const Reply refused =
+      Run({"eval", "return redis.call('xread', 'block', '0', 'streams', 's', '$')", "0"});
+  ASSERT_EQ(refused.type, Reply::Type::kError);
+  EXPECT_EQ(refused.str.rfind("ERR xread command is not allowed with BLOCK option from scripts", 0),
+            0u)
+      << refused.str;
+}
+
 }  // namespace
 }  // namespace ordis::server::test
