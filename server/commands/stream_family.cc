@@ -461,6 +461,15 @@ void CmdXSetId(CommandContext& ctx) {
 
 // --- XREAD / XREADGROUP ---
 
+// A group's entries-read: nil when it is not known.
+void ReplyEntriesRead(resp::Writer& out, const StreamGroup& g) {
+  if (g.entries_read != StreamGroup::kInvalidEntriesRead) {
+    out.Integer(g.entries_read);
+  } else {
+    out.NullBulk();
+  }
+}
+
 // A group's lag (streamReplyWithCGLag): null when it cannot be known.
 void ReplyLag(resp::Writer& out, const StreamValue& s, const StreamGroup& g) {
   if (s.entries_added() == 0) {
@@ -871,11 +880,7 @@ void CmdXInfoStream(CommandContext& ctx) {
     out.Bulk("last-delivered-id");
     ReplyStreamId(out, g.last_id);
     out.Bulk("entries-read");
-    if (g.entries_read != StreamGroup::kInvalidEntriesRead) {
-      out.Integer(g.entries_read);
-    } else {
-      out.NullBulk();
-    }
+    ReplyEntriesRead(out, g);
     out.Bulk("lag");
     ReplyLag(out, *s, g);
     out.Bulk("pel-count");
@@ -931,11 +936,7 @@ void CmdXInfoGroups(CommandContext& ctx) {
     out.Bulk("last-delivered-id");
     ReplyStreamId(out, g.last_id);
     out.Bulk("entries-read");
-    if (g.entries_read != StreamGroup::kInvalidEntriesRead) {
-      out.Integer(g.entries_read);
-    } else {
-      out.NullBulk();
-    }
+    ReplyEntriesRead(out, g);
     out.Bulk("lag");
     ReplyLag(out, *s, g);
   }

@@ -54,8 +54,7 @@ std::string ParseLibraryShebang(std::string_view code, std::string* name, size_t
 
 std::string FunctionLibraries::Add(Library library, bool replace) {
   std::lock_guard lock(mu_);
-  auto existing = libraries_.find(library.name);
-  if (existing != libraries_.end() && !replace) {
+  if (!replace && libraries_.contains(library.name)) {
     return "ERR Library '" + library.name + "' already exists";
   }
   for (const FunctionInfo& f : library.functions) {
@@ -64,7 +63,13 @@ std::string FunctionLibraries::Add(Library library, bool replace) {
       return "ERR Function " + f.name + " already exists";
     }
   }
-  if (existing != libraries_.end()) {
+  InstallLocked(std::move(library));
+  generation_.fetch_add(1, std::memory_order_release);
+  return "";
+}
+
+void FunctionLibraries::InstallLocked(Library library) {
+  if (auto existing = libraries_.find(library.name); existing != libraries_.end()) {
     for (const FunctionInfo& f : existing->second.functions) {
       function_to_library_.erase(FoldCase(f.name));
     }
@@ -75,8 +80,6 @@ std::string FunctionLibraries::Add(Library library, bool replace) {
   }
   std::string name = library.name;
   libraries_.emplace(std::move(name), std::move(library));
-  generation_.fetch_add(1, std::memory_order_release);
-  return "";
 }
 
 std::string FunctionLibraries::Restore(std::vector<Library> libraries, RestorePolicy policy) {
@@ -120,19 +123,7 @@ std::string FunctionLibraries::Restore(std::vector<Library> libraries, RestorePo
     libraries_.clear();
     function_to_library_.clear();
   }
-  for (Library& library : libraries) {
-    if (auto existing = libraries_.find(library.name); existing != libraries_.end()) {
-      for (const FunctionInfo& f : existing->second.functions) {
-        function_to_library_.erase(FoldCase(f.name));
-      }
-      libraries_.erase(existing);
-    }
-    for (const FunctionInfo& f : library.functions) {
-      function_to_library_[FoldCase(f.name)] = library.name;
-    }
-    std::string name = library.name;
-    libraries_.emplace(std::move(name), std::move(library));
-  }
+  for (Library& library : libraries) InstallLocked(std::move(library));
   generation_.fetch_add(1, std::memory_order_release);
   return "";
 }

@@ -63,6 +63,9 @@ class FunctionLibraries {
   size_t code_bytes() const;
 
  private:
+  // mu_ held: library in, replacing one of its name (and that one's functions).
+  void InstallLocked(Library library);
+
   mutable std::mutex mu_;
   std::map<std::string, Library, std::less<>> libraries_;  // GUARDED_BY(mu_)
   // Lower-cased function name -> library.
