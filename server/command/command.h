@@ -48,6 +48,13 @@ enum Flag : uint32_t {
   kSubscriberMode = 1 << 16,
   // Redis's allow_busy: runs while a script is busy (past busy-reply-threshold) instead of BUSY.
   kAllowBusy = 1 << 17,
+  // Redis's skip_monitor: MONITOR shows the command before it runs rather than after (EVAL,
+  // EVALSHA, FCALL and their _RO forms: before their scripts' commands).
+  kSkipMonitor = 1 << 18,
+  // Redis's may_replicate (not shown by COMMAND INFO): not a write, but CLIENT PAUSE WRITE holds it
+  // (EVAL, EVALSHA, FCALL, PUBLISH, SPUBLISH, PFCOUNT; FUNCTION LOAD|DELETE|FLUSH, which Redis
+  // flags write).
+  kMayReplicate = 1 << 19,
 };
 }  // namespace cmd
 

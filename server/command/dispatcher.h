@@ -81,7 +81,10 @@ class Dispatcher : public CommandRunner {
   // Consecutive commands of one input batch that need the same keyspace lock run under one
   // acquisition; EndBatch() must follow the batch.
   void Run(Session& session, resp::Writer& out, std::span<const std::string_view> args) override;
-  void EndTurn() override { CommitLog(); }
+  void EndTurn() override {
+    services_.tracking.BroadcastPending();
+    CommitLog();
+  }
 
  private:
   enum class Locking { kByFlags, kHeld };
@@ -162,7 +165,20 @@ class Dispatcher : public CommandRunner {
   std::unique_ptr<scripting::LuaEngine> lua_;  // made by the thread's first script
   int64_t lua_bytes_reported_ = 0;             // to the script cache, for INFO
   void ReportLuaBytes();
-  ClientState script_client_;  // what a script's commands run as
+  ClientState script_client_;             // what a script's commands run as
+  ClientState* script_caller_ = nullptr;  // whose script runs (tracking remembers its reads)
+  std::vector<size_t> key_positions_;     // scratch for tracking
+  // After spec ran for client with args: MONITOR's line (unless shown before it ran) and the keys
+  // a tracking client read.
+  void AfterCommand(const CommandSpec& spec, ClientState& client,
+                    std::span<const std::string_view> args);
+  // MONITOR's line for spec run by client with args.
+  void FeedMonitors(const CommandSpec& spec, ClientState& client,
+                    std::span<const std::string_view> args);
+  // CLIENT CACHING's flag ends with a command that is not CLIENT, outside a transaction.
+  void ClearCaching(ClientState& client, std::span<const std::string_view> args);
+  // CLIENT PAUSE WRITE: spec writes or may replicate (EXEC: a queued command of client's does).
+  bool MayReplicate(const CommandSpec& spec, const ClientState& client) const;
   bool in_exec_ = false;       // EXEC's group of the log is open
   uint64_t log_seq_ = 0;       // the last log record staged, committed by CommitLog
   CommandLog* log_ = nullptr;  // the log it went to (logs outlive appendonly no)

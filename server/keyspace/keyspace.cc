@@ -260,6 +260,7 @@ Object* Keyspace::Set(int db, std::string_view key, ObjectPtr obj) {
     if (observer_ != nullptr) observer_->ExpireSet(db, key, raw->expire_at_ms());
   }
   watches_.Touch(db, key);
+  tracker_.KeyChanged(key);
   return raw;
 }
 
@@ -284,6 +285,7 @@ void Keyspace::Deleted(int db, Db& d, std::string_view key, Object* obj, FreeMod
   if (tier_ != nullptr && tier_->host_view() != nullptr) tier_->KeyGone(EncodeKey(db, key));
   Free(obj, free);
   watches_.Touch(db, key, /*deleted=*/true);
+  tracker_.KeyChanged(key);
 }
 
 void Keyspace::DeleteExpired(int db, std::string_view key) {
@@ -330,6 +332,7 @@ void Keyspace::Move(int db, std::string_view from, int to_db, std::string_view t
   store_->ErasePresent(EncodeKey(db, from));
   --src.keys;
   watches_.Touch(db, from);
+  tracker_.KeyChanged(from);
   Set(to_db, to, ObjectPtr(obj));
 }
 
@@ -347,6 +350,7 @@ Object* Keyspace::SetExpire(int db, std::string_view key, Object* obj, int64_t e
     observer_->ExpireSet(db, key, expire_at_ms);
   }
   watches_.Touch(db, key);
+  tracker_.KeyChanged(key);
   return obj;
 }
 
@@ -528,6 +532,7 @@ void Keyspace::FlushDb(int db, FreeMode free) {
     // key by key leaves empty leaves behind).
     ClearAll(free);
     watches_.TouchDb(db);
+    tracker_.KeysFlushed();
     return;
   }
   // Every space of the physical db; each object is freed once, through its key-space entry.
@@ -551,6 +556,7 @@ void Keyspace::FlushDb(int db, FreeMode free) {
   }
   d = Db{};
   watches_.TouchDb(db);
+  tracker_.KeysFlushed();
 }
 
 void Keyspace::FlushAll(FreeMode free) {
@@ -558,6 +564,7 @@ void Keyspace::FlushAll(FreeMode free) {
   for (const Db& d : dbs_) changes_ += d.keys;
   ClearAll(free);
   for (int db = 0; db < num_dbs(); ++db) watches_.TouchDb(db);
+  tracker_.KeysFlushed();
 }
 
 void Keyspace::ClearAll(FreeMode free) {

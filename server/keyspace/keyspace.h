@@ -60,6 +60,7 @@
 #include "index/ordered_store.h"
 #include "index/rw_lock.h"
 #include "server/keyspace/cold_tier.h"
+#include "server/keyspace/key_tracker.h"
 #include "server/keyspace/lazy_free.h"
 #include "server/keyspace/notifier.h"
 #include "server/keyspace/object.h"
@@ -129,6 +130,8 @@ class Keyspace {
   // added by Set or Move, as Redis's dbAdd) itself, commands the rest.
   KeyspaceNotifier& notifier() { return notifier_; }
   const KeyspaceNotifier& notifier() const { return notifier_; }
+  // Any lock. Client-side caching: every key change and flush is reported to its listener.
+  KeyTracker& tracker() { return tracker_; }
 
   // shared. The live object at key, or nullptr. An expired key yields nullptr and is appended to
   // *expired when given. A cold value comes as a resident copy, held for the calling thread until
@@ -203,6 +206,7 @@ class Keyspace {
   void SignalModified(int db, std::string_view key) {
     ++changes_;
     watches_.Touch(db, key);
+    tracker_.KeyChanged(key);
   }
 
   // exclusive. At most one observer; nullptr removes it.
@@ -407,6 +411,7 @@ class Keyspace {
   std::vector<Db> dbs_;  // by physical id
   WatchRegistry watches_;
   KeyspaceNotifier notifier_;
+  KeyTracker tracker_;
   std::atomic<uint64_t> expired_keys_{0};
   std::atomic<uint64_t> evicted_keys_{0};
   std::atomic<bool> lazy_eviction_{false};
