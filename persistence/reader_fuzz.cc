@@ -1,5 +1,6 @@
-// libFuzzer target for the readers of snapshot files, append-only log files, manifests and
-// cold-tier segments. Input layout: one byte choosing the reader, then the file's bytes.
+// libFuzzer target for the readers of snapshot files, append-only log files, manifests,
+// cold-tier segments and DUMP payloads (rdb_payload.h). Input layout: one byte choosing the
+// reader, then the file's bytes.
 //
 // Checks: every reader ends with records or an error, never a crash, a hang, a read outside its
 // buffers or an allocation the file's size does not justify (AddressSanitizer's allocation limit
@@ -18,6 +19,7 @@
 
 #include "persistence/aof_file.h"
 #include "persistence/manifest.h"
+#include "persistence/rdb_payload.h"
 #include "persistence/snapshot_file.h"
 #include "persistence/tier_format.h"
 
@@ -51,8 +53,24 @@ void WriteFile(const uint8_t* data, size_t size) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
-  const uint8_t which = data[0] % 4;
+  const uint8_t which = data[0] % 5;
   using namespace ordis::persistence;
+  if (which == 4) {
+    // A DUMP payload (FUNCTION RESTORE's): values read until the trailer, each string re-encoded
+    // and read back the same.
+    const std::string_view payload(reinterpret_cast<const char*>(data + 1), size - 1);
+    rdb::Verify(payload);
+    rdb::Reader reader(payload);
+    uint8_t type;
+    std::string s;
+    while (reader.ReadByte(&type) && reader.ReadString(&s)) {
+      std::string again;
+      rdb::AppendString(&again, s);
+      std::string back;
+      if (!rdb::Reader(again).ReadString(&back) || back != s) abort();
+    }
+    return 0;
+  }
   if (which == 3) {
     // A tier segment, scanned as compaction does: a record where its header says, else the next
     // aligned block.

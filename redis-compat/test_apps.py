@@ -166,7 +166,6 @@ class CeleryTest(AppTestCase):
         self.assertIsNotNone(raw, "no stored result for task %s" % task_id)
         return json.loads(raw)
 
-    @ordis_bug  # no BRPOP: kombu's Redis transport consumes every queue with it
     def test_group_and_chain(self):
         self.start_worker()
         from celery import group
@@ -188,7 +187,6 @@ class CeleryTest(AppTestCase):
         self.assertEqual(self.r.llen("celery"), 0)
         self.assertTrue(wait_until(lambda: self.r.hlen("unacked") == 0, 5.0))
 
-    @ordis_bug  # no BRPOP: kombu's Redis transport consumes every queue with it
     def test_chord(self):
         self.start_worker()
         from celery import chord
@@ -216,7 +214,6 @@ class CeleryTest(AppTestCase):
         meta = self.stored_meta(bad.id)
         self.assertEqual((meta["status"], meta["result"]["exc_type"]), ("FAILURE", "ChordError"))
 
-    @ordis_bug  # no BRPOP: kombu's Redis transport consumes every queue with it
     def test_failure_and_countdown(self):
         self.start_worker()
         fx = self.fx

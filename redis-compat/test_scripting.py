@@ -869,3 +869,170 @@ class FunctionTest(ScriptTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class FunctionPersistenceTest(unittest.TestCase):
+    """Function libraries survive a restart from a snapshot and from the append-only log (a crash
+    after FUNCTION LOAD with appendfsync always, and after a rewrite), as Redis keeps them in its
+    RDB and AOF."""
+
+    LIB2 = "#!lua name=lib2\nredis.register_function('two', function() return 2 end)"
+
+    def setUp(self):
+        self.srv = Server(("--appendfsync", "always"), keep_dir=True).start()
+        self.addCleanup(self.srv.remove_dir)
+        self.addCleanup(self.srv.stop)
+
+    def client(self):
+        c = redis.Redis(port=self.srv.port)
+        self.addCleanup(c.close)
+        return c
+
+    @staticmethod
+    def rewrite_done(r, before):
+        persistence = r.info("persistence")
+        return (int(persistence["aof_rewrites"]) > before
+                and persistence["aof_rewrite_in_progress"] == 0)
+
+    def test_snapshot_keeps_libraries(self):
+        r = self.client()
+        self.assertEqual(r.function_load(LIBRARY), b"lib")
+        self.assertEqual(r.save(), True)
+        self.srv.kill()
+        self.srv.start()
+        r = self.client()
+        self.assertEqual(r.fcall("incr_by", 1, "n", 5), 5)
+        self.assertEqual(r.function_list()[0][1], b"lib")
+
+    def test_log_keeps_loads_and_deletes(self):
+        r = self.client()
+        self.assertEqual(r.config_set("appendonly", "yes"), True)
+        # The log is on once its first rewrite is done.
+        self.assertTrue(wait_until(lambda: self.rewrite_done(r, 0), 30))
+        self.assertEqual(r.function_load(LIBRARY), b"lib")
+        self.assertEqual(r.function_load(self.LIB2), b"lib2")
+        self.assertEqual(r.function_delete("lib"), True)
+        self.srv.kill()  # crash: only the log has them
+        self.srv.extra_args = ["--appendfsync", "always", "--appendonly", "yes"]
+        self.srv.start()
+        r = self.client()
+        self.assertEqual(r.fcall("two", 0), 2)
+        self.assertEqual([entry[1] for entry in r.function_list()], [b"lib2"])
+        # A rewrite's base holds them too.
+        before = int(r.info("persistence")["aof_rewrites"])
+        r.bgrewriteaof()
+        self.assertTrue(wait_until(lambda: self.rewrite_done(r, before), 30))
+        self.srv.kill()
+        self.srv.start()
+        r = self.client()
+        self.assertEqual(r.fcall("two", 0), 2)
+
+
+def _crc64_jones(data, crc=0):
+    """Redis's crc64, to seal hand-made payloads."""
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0x95AC9329AC4BC9B5 if crc & 1 else crc >> 1
+    return crc
+
+
+def _seal(body):
+    body += b"\n\x00"  # RDB version 10
+    return body + _crc64_jones(body).to_bytes(8, "little")
+
+
+def _function_payload(*codes):
+    body = b""
+    for code in codes:
+        code = code.encode()
+        assert len(code) < 16384
+        body += b"\xf5" + bytes([0x40 | (len(code) >> 8), len(code) & 0xff]) + code
+    return _seal(body)
+
+
+class FunctionDumpRestoreTest(ScriptTestCase):
+    LIB_X = "#!lua name=x\nredis.register_function('fx', function() return 'x' end)"
+    LIB_Y = "#!lua name=y\nredis.register_function('fy', function() return 'y' end)"
+    LIB_X2 = "#!lua name=x\nredis.register_function('fx2', function() return 'x2' end)"
+    LIB_CLASH = "#!lua name=other\nredis.register_function('fx', function() return 'o' end)"
+
+    def setUp(self):
+        super().setUp()
+        self.assertEqual(self.raw.call("FUNCTION", "FLUSH"), "OK")
+
+    def names(self):
+        return sorted(entry[1] for entry in self.raw.call("FUNCTION", "LIST"))
+
+    def test_dump_restore_round_trip_and_policies(self):
+        c = self.raw
+        self.assertEqual(c.call("FUNCTION", "LOAD", LIBRARY), b"lib")
+        self.assertEqual(c.call("FUNCTION", "RESTORE", c.call("FUNCTION", "DUMP")),
+                         Err("ERR Library lib already exists"))
+        self.assertEqual(c.call("FUNCTION", "LOAD", self.LIB_X), b"x")
+        payload = c.call("FUNCTION", "DUMP")  # both; their order is the server's
+        self.assertEqual(c.call("FUNCTION", "RESTORE", payload, "append").message[:12],
+                         "ERR Library ")
+        self.assertEqual(c.call("FUNCTION", "RESTORE", payload, "REPLACE"), "OK")
+        self.assertEqual(c.call("FUNCTION", "FLUSH"), "OK")
+        self.assertEqual(c.call("FUNCTION", "RESTORE", payload), "OK")
+        self.assertEqual(self.names(), [b"lib", b"x"])
+        self.assertEqual(c.call("FCALL", "fx", 0), b"x")
+        self.assertEqual(c.call("FUNCTION", "LOAD", "REPLACE", self.LIB_X2), b"x")
+        self.assertEqual(c.call("FUNCTION", "RESTORE", payload, "flush"), "OK")
+        self.assertEqual(c.call("FCALL", "fx", 0), b"x")
+        self.assertEqual(c.call("FCALL", "fx2", 0), Err("ERR Function not found"))
+        # An empty registry dumps to a bare trailer, which restores to nothing.
+        self.assertEqual(c.call("FUNCTION", "FLUSH"), "OK")
+        empty = c.call("FUNCTION", "DUMP")
+        self.assertEqual(len(empty), 10)
+        self.assertEqual(c.call("FUNCTION", "RESTORE", empty), "OK")
+        self.assertEqual(self.names(), [])
+
+    def test_restore_is_all_or_nothing(self):
+        c = self.raw
+        self.assertEqual(c.call("FUNCTION", "LOAD", self.LIB_CLASH), b"other")
+        # fx belongs to another library: even REPLACE refuses, and y is not loaded either.
+        payload = _function_payload(self.LIB_Y, self.LIB_X)
+        self.assertEqual(c.call("FUNCTION", "RESTORE", payload, "REPLACE"),
+                         Err("ERR Function fx already exists"))
+        self.assertEqual(self.names(), [b"other"])
+        self.assertEqual(c.call("FUNCTION", "RESTORE", payload, "FLUSH"), "OK")
+        self.assertEqual(self.names(), [b"x", b"y"])
+        # A payload whose second library does not compile loads nothing.
+        self.assertEqual(c.call("FUNCTION", "FLUSH"), "OK")
+        bad = _function_payload(self.LIB_Y, "return 1")
+        self.assertEqual(c.call("FUNCTION", "RESTORE", bad), Err("ERR Missing library metadata"))
+        self.assertEqual(self.names(), [])
+
+    def test_bad_payloads(self):
+        c = self.raw
+        wrong = "ERR DUMP payload version or checksum are wrong"
+        self.assertEqual(c.call("FUNCTION", "RESTORE", "garbage"), Err(wrong))
+        payload = bytearray(_function_payload(self.LIB_Y))
+        payload[5] ^= 1
+        self.assertEqual(c.call("FUNCTION", "RESTORE", bytes(payload)), Err(wrong))
+        future = b"\x0b\x00"
+        self.assertEqual(c.call("FUNCTION", "RESTORE",
+                                future + _crc64_jones(future).to_bytes(8, "little")), Err(wrong))
+        self.assertEqual(c.call("FUNCTION", "RESTORE", _seal(b"\x05")),
+                         Err("ERR given type is not a function"))
+        self.assertEqual(c.call("FUNCTION", "RESTORE", _seal(b"\xf5")),
+                         Err("ERR Failed loading library payload"))
+        self.assertEqual(c.call("FUNCTION", "RESTORE", _seal(b"\xf5\x03abc")),
+                         Err("ERR Missing library metadata"))
+        self.assertEqual(c.call("FUNCTION", "RESTORE", _seal(b""), "bad"),
+                         Err("ERR Wrong restore policy given, value should be either FLUSH, "
+                             "APPEND or REPLACE."))
+        self.assertEqual(c.call("FUNCTION", "RESTORE", _seal(b""), "replace", "x"),
+                         Err("ERR unknown subcommand or wrong number of arguments for 'RESTORE'. "
+                             "Try FUNCTION HELP."))
+
+    def test_redis_py_and_redis_cli_functions_rdb_style_round_trip(self):
+        r = redis.Redis(port=self.port)
+        self.addCleanup(r.close)
+        self.assertEqual(r.function_load(LIBRARY), b"lib")
+        dumped = r.function_dump()
+        self.assertEqual(r.function_flush(), True)
+        self.assertEqual(r.function_restore(dumped), True)
+        self.assertEqual(r.fcall("incr_by", 1, "n", 3), 3)

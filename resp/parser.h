@@ -68,6 +68,10 @@ class Parser {
   // part client-query-buffer-limit counts.
   size_t ParsedBytes() const { return state_ == State::kMultibulkArgs ? pos_ : 0; }
 
+  // Forgets an incomplete command: the next Parse starts at the beginning of the input it is
+  // given (the caller parses its unconsumed bytes again).
+  void Restart() { Reset(); }
+
  private:
   // kStart: between commands. kInline / kMultibulkCount: looking for the end of the first line
   // (scan_ says how far). kMultibulkArgs: reading "$<len>" headers and payloads (pos_, bulk_len_).

@@ -80,6 +80,8 @@ class Server : public ServerControl {
   acl::AclLog acl_log_;
   // Before the keyspace: its events (expiry, eviction threads) publish here until it is gone.
   PubSub pubsub_{*config_};
+  // Before the keyspace, which tells it of key changes until it is gone.
+  BlockedClients blocked_;
   std::unique_ptr<Keyspace> keyspace_;
   ActiveExpiry active_expiry_{*keyspace_};  // runs from after loading until the I/O threads end
   ClientRegistry clients_;

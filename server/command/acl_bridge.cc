@@ -179,6 +179,7 @@ uint32_t AclCategories(const CommandSpec& spec) {
   if (spec.flags & cmd::kWrite) categories |= kWrite;
   if (spec.flags & cmd::kReadonly) categories |= kRead;
   if (spec.flags & cmd::kAdmin) categories |= kAdmin | kDangerous;
+  if (spec.flags & cmd::kBlocking) categories |= kBlocking;
   categories |= (spec.flags & cmd::kFast) ? kFast : kSlow;
   return categories;
 }

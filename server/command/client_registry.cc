@@ -17,6 +17,12 @@ void ClientRegistry::Remove(uint64_t id) {
   count_.store(clients_.size(), std::memory_order_relaxed);
 }
 
+ConnectionHost* ClientRegistry::Host(uint64_t id) const {
+  std::lock_guard lock(mu_);
+  auto it = clients_.find(id);
+  return it == clients_.end() ? nullptr : it->second.second;
+}
+
 void ClientRegistry::SetHost(uint64_t id, ConnectionHost* host) {
   std::lock_guard lock(mu_);
   auto it = clients_.find(id);
@@ -89,14 +95,16 @@ void AppendClientInfo(const CommandTable& commands, const ClientState& c, int64_
   num("age", (now_ms - c.created_ms) / 1000);
   num("idle", (now_ms - c.last_interaction_ms.load(std::memory_order_relaxed)) / 1000);
   int multi = c.multi_count.load(std::memory_order_relaxed);
-  // Redis's order of flag letters: O (monitor), P (subscribed), x (in MULTI), b (blocked: a
+  // Redis's order of flag letters: O (monitor), P (subscribed), x (in MULTI), b (blocked, or a
   // command postponed by CLIENT PAUSE), t (tracking), R (its redirect is gone), B (broadcast
   // tracking); N when none.
   std::string flags;
   if (c.monitor.load(std::memory_order_relaxed)) flags.push_back('O');
   if (c.pubsub.load(std::memory_order_relaxed)) flags.push_back('P');
   if (multi >= 0) flags.push_back('x');
-  if (c.postponed.load(std::memory_order_relaxed)) flags.push_back('b');
+  if (c.blocked.load(std::memory_order_relaxed) || c.postponed.load(std::memory_order_relaxed)) {
+    flags.push_back('b');
+  }
   const uint8_t tracking = c.tracking_flags.load(std::memory_order_relaxed);
   if (tracking & kTrackingOn) flags.push_back('t');
   if (tracking & kTrackingBrokenRedirect) flags.push_back('R');

@@ -31,6 +31,8 @@ class ClientRegistry {
   void SetHost(uint64_t id, ConnectionHost* host);
   // CLIENT KILL: marks client id killed and asks its thread to close it; false if no such client.
   bool Kill(uint64_t id);
+  // The I/O thread client id is on, or nullptr if there is no such client.
+  ConnectionHost* Host(uint64_t id) const;
   size_t size() const { return count_.load(std::memory_order_relaxed); }
   // Calls visit with client id under the lock (visit must not call back into the registry); false
   // if there is no such client.

@@ -48,25 +48,24 @@ enum Flag : uint32_t {
   kSubscriberMode = 1 << 16,
   // Redis's allow_busy: runs while a script is busy (past busy-reply-threshold) instead of BUSY.
   kAllowBusy = 1 << 17,
+  kBlocking = 1 << 18,  // may block the client (BLPOP ...; @blocking)
   // Redis's skip_monitor: MONITOR shows the command before it runs rather than after (EVAL,
   // EVALSHA, FCALL and their _RO forms: before their scripts' commands).
-  kSkipMonitor = 1 << 18,
-  // Redis's may_replicate (not shown by COMMAND INFO): not a write, but CLIENT PAUSE WRITE holds it
-  // (EVAL, EVALSHA, FCALL, PUBLISH, SPUBLISH, PFCOUNT; FUNCTION LOAD|DELETE|FLUSH, which Redis
-  // flags write).
-  kMayReplicate = 1 << 19,
+  kSkipMonitor = 1 << 19,
+  // Redis's may_replicate (not shown by COMMAND INFO): not a write, but CLIENT PAUSE WRITE holds
+  // it (EVAL, EVALSHA, FCALL, PUBLISH, SPUBLISH).
+  kMayReplicate = 1 << 20,
 };
 }  // namespace cmd
 
 // What a blocking command (BLPOP, BZPOPMIN, XREAD BLOCK ...) asks for when it finds nothing to
 // serve: the client waits until a write to one of keys (in its db) may serve it, then the command
 // runs again for it (command/blocking.h).
+// A client that waits past its timeout gets a null array (RESP3 null), whatever the command.
 struct BlockRequest {
-  enum class TimeoutReply : uint8_t { kNullArray, kNullBulk };
   bool blocked = false;  // set by the handler, which then replies nothing
   std::vector<std::string> keys;
   int64_t timeout_ms = 0;  // 0: forever
-  TimeoutReply on_timeout = TimeoutReply::kNullArray;
   // The type of value that can serve it: a key of another type leaves the client waiting.
   ObjType type = ObjType::kList;
   // XREADGROUP: the client is unblocked with an error when the key is deleted or changes type.

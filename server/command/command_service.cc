@@ -41,6 +41,7 @@ void CommandService::SessionEnded(Session& session) {
   services_.monitors.Remove(client);
   services_.tracking.Disable(client);
   services_.clients.Remove(session.id);
+  if (client.blocked.load(std::memory_order_relaxed)) services_.blocked.Remove(session.id);
   UnwatchAll(services_.keyspace, client);
 }
 

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 #include "base/clock.h"
 #include "base/logging.h"
@@ -61,7 +62,9 @@ bool Dispatcher::NeedsAuth(const Session& session) const {
 }
 
 bool Dispatcher::IdleTimeoutApplies(const Session& session) const {
-  return !static_cast<const ClientState&>(session).in_multi;
+  // A blocked client has a timeout of its own (Redis exempts it from `timeout` too).
+  return !static_cast<const ClientState&>(session).in_multi &&
+         !session.blocked.load(std::memory_order_relaxed);
 }
 
 std::string_view Dispatcher::AclDenial(const CommandSpec& spec, ClientState& client,
@@ -394,7 +397,119 @@ void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
     out.SimpleString("QUEUED");
     return;
   }
-  RunSpec(*spec, client, out, args, NowUs(), Locking::kByFlags);
+  // Replaying the log never blocks (nothing could serve it).
+  BlockRequest* block = names_ == Names::kConfigured ? &block_request_ : nullptr;
+  if (block != nullptr) block->blocked = false;
+  RunSpec(*spec, client, out, args, NowUs(), Locking::kByFlags, block);
+  if (block != nullptr && block->blocked) BlockClient(client, args);
+  // As Redis's handleClientsBlockedOnKeys after each command: what the command (a whole EXEC or
+  // script) made ready is served before anything else runs.
+  if (services_.blocked.has_ready() && held_ == LockMode::kExclusive) ServeReadyKeys();
+}
+
+void Dispatcher::BlockClient(ClientState& client, std::span<const std::string_view> args) {
+  BlockRequest& request = block_request_;
+  BlockedClients::Waiter waiter;
+  waiter.client_id = client.id;
+  waiter.host = services_.clients.Host(client.id);
+  waiter.db = client.db.load(std::memory_order_relaxed);
+  waiter.protocol = client.protocol.load(std::memory_order_relaxed);
+  if (request.args.empty()) {
+    waiter.args.assign(args.begin(), args.end());
+  } else {
+    waiter.args = std::move(request.args);
+    request.args.clear();
+  }
+  // BLPOP k k waits on k once.
+  for (std::string& key : request.keys) {
+    if (std::find(waiter.keys.begin(), waiter.keys.end(), key) == waiter.keys.end()) {
+      waiter.keys.push_back(std::move(key));
+    }
+  }
+  waiter.type = request.type;
+  waiter.unblock_on_delete = request.unblock_on_delete;
+  int64_t deadline = 0;
+  if (request.timeout_ms > 0 && !CheckedAdd(NowMs(), request.timeout_ms, &deadline)) {
+    deadline = 0;  // past the end of time: forever
+  }
+  client.block_deadline_ms = deadline;
+  client.blocked.store(true, std::memory_order_relaxed);
+  services_.blocked.Block(std::move(waiter));
+}
+
+void Dispatcher::ServeReadyKeys() {
+  BlockedClients& blocked = services_.blocked;
+  Keyspace& ks = services_.keyspace;
+  // A served command may make more keys ready (BLMOVE's destination): until none is.
+  while (blocked.TakeReady(&ready_keys_)) {
+    for (const auto& [db, key] : ready_keys_) {
+      if (db >= ks.num_dbs()) continue;
+      uint64_t cursor = 0;
+      for (;;) {
+        const Object* obj = ks.FindHeader(db, key, NowMs(), &expired_);
+        std::optional<ObjType> type;
+        if (obj != nullptr) type = obj->type();
+        std::optional<BlockedClients::Claim> claim =
+            blocked.ClaimNext(db, key, type, &cursor, &to_wake_);
+        if (!claim) break;
+        const BlockedClients::Waiter& waiter = *claim->waiter;
+        serve_client_.id = waiter.client_id;
+        serve_client_.db.store(waiter.db, std::memory_order_relaxed);
+        serve_client_.protocol.store(waiter.protocol, std::memory_order_relaxed);
+        serve_writer_.set_protocol(waiter.protocol);
+        serve_argv_.assign(waiter.args.begin(), waiter.args.end());
+        serve_request_.blocked = false;
+        const CommandSpec* spec = Lookup(serve_argv_[0]);
+        RunSpec(*spec, serve_client_, serve_writer_, serve_argv_, NowUs(), Locking::kHeld,
+                &serve_request_);
+        if (serve_request_.blocked) {
+          serve_out_.Clear();
+          blocked.EndServe(*claim, nullptr, &to_wake_);
+        } else {
+          blocked.EndServe(*claim, &serve_out_, &to_wake_);
+        }
+      }
+    }
+  }
+  if (!expired_.empty()) {
+    ks.ExpireReported(expired_, NowMs());
+    expired_.clear();
+  }
+}
+
+void Dispatcher::EndTurn() {
+  services_.tracking.BroadcastPending();
+  CommitLog();
+  // Only now: their replies report changes the log holds.
+  for (const BlockedClients::Wake& wake : to_wake_) {
+    if (wake.host != nullptr) wake.host->Unblocked(wake.client_id);
+  }
+  to_wake_.clear();
+}
+
+bool Dispatcher::ResumeBlocked(Session& session, resp::Writer& out, bool timed_out) {
+  ClientState& client = static_cast<ClientState&>(session);
+  if (!client.blocked.load(std::memory_order_relaxed)) return true;
+  BlockedClients& blocked = services_.blocked;
+  if (timed_out && blocked.End(client.id, {}) == BlockedClients::Cancel::kServing) return false;
+  std::optional<BlockedClients::Outcome> outcome = blocked.Take(client.id);
+  if (!outcome) return false;
+  client.blocked.store(false, std::memory_order_relaxed);
+  client.block_deadline_ms = 0;
+  if (client.reply_mode == ReplyMode::kOff) return true;
+  switch (outcome->kind) {
+    case BlockedClients::Outcome::Kind::kServed:
+      outcome->reply.MoveTo(out.out());
+      break;
+    case BlockedClients::Outcome::Kind::kTimedOut:
+      out.NullArray();
+      break;
+    case BlockedClients::Outcome::Kind::kError:
+      out.Error(outcome->error);
+      Bump(stats_[Stat::kErrorReplies]);
+      break;
+  }
+  return true;
 }
 
 bool Dispatcher::Hold(LockMode mode) {
@@ -474,8 +589,8 @@ void Dispatcher::CommitLog() {
 }
 
 void Dispatcher::RunSpec(const CommandSpec& spec, ClientState& client, resp::Writer& out,
-                         std::span<const std::string_view> args, int64_t start_us,
-                         Locking locking) {
+                         std::span<const std::string_view> args, int64_t start_us, Locking locking,
+                         BlockRequest* block) {
   // One clock read gives the command's time (Redis semantics: one "now" per command) and the
   // start of its duration for commandstats.
   int64_t now_ms = start_us / 1000;
@@ -507,13 +622,15 @@ void Dispatcher::RunSpec(const CommandSpec& spec, ClientState& client, resp::Wri
   PubSub::Running running(client, out.out());
   CommandContext ctx{services_, client, out,
                      args,      now_ms, &expired_,
-                     stats_,    *this,  aof != nullptr ? &propagate_ : nullptr};
+                     stats_,    *this,  aof != nullptr ? &propagate_ : nullptr,
+                     block};
   // A script's command shows before the commands the script runs.
   if ((spec.flags & cmd::kSkipMonitor) && services_.monitors.active()) {
     FeedMonitors(spec, client, args);
   }
   spec.handler(ctx);
   AfterCommand(spec, client, args);
+  if (block != nullptr && block->blocked) return;  // it changed nothing, replied nothing
   if (aof != nullptr && ks.changes() != changes_before) {
     // Staged under the exclusive lock: the log's order is the order of the changes.
     uint64_t seq;
@@ -556,6 +673,9 @@ void Dispatcher::FeedMonitors(const CommandSpec& spec, ClientState& client,
 
 void Dispatcher::AfterCommand(const CommandSpec& spec, ClientState& client,
                               std::span<const std::string_view> args) {
+  // A blocked client's command run again to serve it was shown when it blocked (as Redis 7.0,
+  // which serves it without running it again).
+  if (&client == &serve_client_) return;
   if (services_.monitors.active() && !(spec.flags & (cmd::kAdmin | cmd::kSkipMonitor))) {
     FeedMonitors(spec, client, args);
   }

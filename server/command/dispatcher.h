@@ -81,10 +81,10 @@ class Dispatcher : public CommandRunner {
   // Consecutive commands of one input batch that need the same keyspace lock run under one
   // acquisition; EndBatch() must follow the batch.
   void Run(Session& session, resp::Writer& out, std::span<const std::string_view> args) override;
-  void EndTurn() override {
-    services_.tracking.BroadcastPending();
-    CommitLog();
-  }
+  bool ResumeBlocked(Session& session, resp::Writer& out, bool timed_out) override;
+  // Sends the BCAST invalidations of the turn, commits the log, then nudges the clients the turn's
+  // writes served (BlockedClients).
+  void EndTurn() override;
 
  private:
   enum class Locking { kByFlags, kHeld };
@@ -118,8 +118,16 @@ class Dispatcher : public CommandRunner {
                              std::span<const std::string_view> args, acl::LogContext context,
                              bool at_exec = false);
   static constexpr std::string_view kUserDeleted = "-";
+  // block: where a blocking command may ask to wait (nullptr: it may not; it replies as its
+  // timeout would). A command that blocked is not counted (its run that serves it is).
   void RunSpec(const CommandSpec& spec, ClientState& client, resp::Writer& out,
-               std::span<const std::string_view> args, int64_t start_us, Locking locking);
+               std::span<const std::string_view> args, int64_t start_us, Locking locking,
+               BlockRequest* block = nullptr);
+  // Blocking commands (command/blocking.h). client's command asked to wait (block_request_).
+  void BlockClient(ClientState& client, std::span<const std::string_view> args);
+  // Exclusive lock held, after a command: runs the commands of the clients waiting on the keys
+  // writes made ready, in the order they blocked, as long as the keys can serve them.
+  void ServeReadyKeys();
   // The spec to run for args (a subcommand's for containers), or nullptr after replying with
   // the error (unknown command or subcommand, wrong arity).
   const CommandSpec* Resolve(ClientState& client, resp::Writer& out,
@@ -179,9 +187,19 @@ class Dispatcher : public CommandRunner {
   void ClearCaching(ClientState& client, std::span<const std::string_view> args);
   // CLIENT PAUSE WRITE: spec writes or may replicate (EXEC: a queued command of client's does).
   bool MayReplicate(const CommandSpec& spec, const ClientState& client) const;
-  bool in_exec_ = false;       // EXEC's group of the log is open
-  uint64_t log_seq_ = 0;       // the last log record staged, committed by CommitLog
-  CommandLog* log_ = nullptr;  // the log it went to (logs outlive appendonly no)
+  BlockRequest block_request_;  // the running command's, when it may block
+  // A blocked client's command run again for it (ServeReadyKeys): as whom, into what, and whether
+  // it asked to wait again.
+  ClientState serve_client_;
+  resp::OutBuffer serve_out_;
+  resp::Writer serve_writer_{&serve_out_};
+  BlockRequest serve_request_;
+  std::vector<std::string_view> serve_argv_;
+  std::vector<std::pair<int, std::string>> ready_keys_;
+  std::vector<BlockedClients::Wake> to_wake_;  // served since the last commit
+  bool in_exec_ = false;                       // EXEC's group of the log is open
+  uint64_t log_seq_ = 0;                       // the last log record staged, committed by CommitLog
+  CommandLog* log_ = nullptr;                  // the log it went to (logs outlive appendonly no)
 };
 
 }  // namespace ordis::server

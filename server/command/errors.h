@@ -14,6 +14,17 @@ inline constexpr std::string_view kIncrFloatNaN = "ERR increment would produce N
 inline constexpr std::string_view kWrongType =
     "WRONGTYPE Operation against a key holding the wrong kind of value";
 inline constexpr std::string_view kNoSuchKey = "ERR no such key";
+// Blocking commands (BLPOP ... XREAD BLOCK).
+inline constexpr std::string_view kTimeoutNotFloat = "ERR timeout is not a float or out of range";
+inline constexpr std::string_view kTimeoutNotInteger =
+    "ERR timeout is not an integer or out of range";
+inline constexpr std::string_view kTimeoutNegative = "ERR timeout is negative";
+inline constexpr std::string_view kClientUnblockReason =
+    "ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR";
+inline constexpr std::string_view kUnblockedByClient =
+    "UNBLOCKED client unblocked via CLIENT UNBLOCK";
+inline constexpr std::string_view kUnblockedStreamDeleted =
+    "UNBLOCKED the stream key no longer exists";
 inline constexpr std::string_view kDbIndexOutOfRange = "ERR DB index is out of range";
 inline constexpr std::string_view kInvalidDbIndex = "ERR invalid DB index";
 inline constexpr std::string_view kSameObject = "ERR source and destination objects are the same";
@@ -141,9 +152,6 @@ inline constexpr std::string_view kMonitorInTransaction =
 inline constexpr std::string_view kClientNameSpaces =
     "ERR Client names cannot contain spaces, newlines or special characters.";
 inline constexpr std::string_view kNoConfigFile = "ERR The server is running without a config file";
-inline constexpr std::string_view kTimeoutNotInteger =
-    "ERR timeout is not an integer or out of range";
-inline constexpr std::string_view kTimeoutNegative = "ERR timeout is negative";
 inline constexpr std::string_view kNxAndXxGtLt =
     "ERR NX and XX, GT or LT options at the same time are not compatible";
 inline constexpr std::string_view kGtLtNx =
@@ -165,6 +173,7 @@ inline constexpr std::string_view kNotPositive = "ERR value is out of range, mus
 inline constexpr std::string_view kSRandCountRange =
     "ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807";
 inline constexpr std::string_view kNumKeysNotPositive = "ERR numkeys should be greater than 0";
+inline constexpr std::string_view kCountNotPositive = "ERR count should be greater than 0";
 inline constexpr std::string_view kNumKeysTooMany =
     "ERR Number of keys can't be greater than number of args";
 inline constexpr std::string_view kLimitNegative = "ERR LIMIT can't be negative";

@@ -5,6 +5,7 @@
 
 #include "server/acl/log.h"
 #include "server/acl/users.h"
+#include "server/command/blocking.h"
 #include "server/command/client_pause.h"
 #include "server/command/client_registry.h"
 #include "server/command/command_table.h"
@@ -51,6 +52,7 @@ struct Services {
   Tracking& tracking;
   Monitors& monitors;
   ClientPause& pause;
+  BlockedClients& blocked;
 
   // True iff the default user needs a password (it has none, or it is off): clients then start
   // unauthenticated. Not on the hot path: authenticated clients never ask.

@@ -16,19 +16,13 @@ namespace {
 
 std::vector<std::string_view> FlagNames(uint32_t flags) {
   static constexpr std::pair<uint32_t, std::string_view> kNames[] = {
-      {cmd::kWrite, "write"},
-      {cmd::kReadonly, "readonly"},
-      {cmd::kDenyOom, "denyoom"},
-      {cmd::kAdmin, "admin"},
-      {cmd::kPubSub, "pubsub"},
-      {cmd::kNoScript, "noscript"},
-      {cmd::kLoading, "loading"},
-      {cmd::kStale, "stale"},
-      {cmd::kSkipMonitor, "skip_monitor"},
-      {cmd::kFast, "fast"},
-      {cmd::kNoAuth, "no_auth"},
-      {cmd::kNoMulti, "no_multi"},
-      {cmd::kAllowBusy, "allow_busy"}};
+      {cmd::kWrite, "write"},       {cmd::kReadonly, "readonly"},
+      {cmd::kDenyOom, "denyoom"},   {cmd::kAdmin, "admin"},
+      {cmd::kPubSub, "pubsub"},     {cmd::kNoScript, "noscript"},
+      {cmd::kBlocking, "blocking"}, {cmd::kLoading, "loading"},
+      {cmd::kStale, "stale"},       {cmd::kSkipMonitor, "skip_monitor"},
+      {cmd::kFast, "fast"},         {cmd::kNoAuth, "no_auth"},
+      {cmd::kNoMulti, "no_multi"},  {cmd::kAllowBusy, "allow_busy"}};
   std::vector<std::string_view> out;
   for (const auto& [bit, name] : kNames) {
     if (flags & bit) out.push_back(name);

@@ -218,6 +218,32 @@ void CmdClientKill(CommandContext& ctx) {
   ctx.out.Integer(static_cast<int64_t>(victims.size()));
 }
 
+// CLIENT UNBLOCK client-id [TIMEOUT|ERROR]: a client blocked by BLPOP and the like gets its
+// timeout's reply now, or with ERROR an UNBLOCKED error.
+void CmdClientUnblock(CommandContext& ctx) {
+  int64_t id;
+  if (!ParseInt64(ctx.args[2], &id)) {
+    ctx.out.Error(errors::kNotInteger);
+    return;
+  }
+  bool error = false;
+  if (ctx.args.size() == 4) {
+    if (EqualsIgnoreCase(ctx.args[3], "error")) {
+      error = true;
+    } else if (!EqualsIgnoreCase(ctx.args[3], "timeout")) {
+      ctx.out.Error(errors::kClientUnblockReason);
+      return;
+    }
+  } else if (ctx.args.size() > 4) {
+    ctx.out.Error(errors::SubcommandSyntax("client", ctx.args[1]));
+    return;
+  }
+  const bool unblocked =
+      id > 0 && ctx.services.blocked.Unblock(static_cast<uint64_t>(id),
+                                             error ? errors::kUnblockedByClient : "");
+  ctx.out.Integer(unblocked ? 1 : 0);
+}
+
 // CLIENT LIST [TYPE type] [ID client-id ...]
 void CmdClientList(CommandContext& ctx) {
   std::vector<uint64_t> ids;
@@ -338,6 +364,8 @@ void CmdClientHelp(CommandContext& ctx) {
       "    Control the replies sent to the current connection.",
       "SETNAME <name>",
       "    Assign the name <name> to the current connection.",
+      "UNBLOCK <clientid> [TIMEOUT|ERROR]",
+      "    Unblock the specified blocked client.",
       "HELP",
       "    Print this help."};
   ReplyHelp(ctx.out, kHelp);
@@ -381,6 +409,8 @@ void RegisterConnectionFamily(CommandTable* table) {
             CmdClientNoEvict, "connection", "Set client eviction mode for the current connection"},
            {"client|reply", 3, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientReply,
             "connection", "Instruct the server whether to reply to commands"},
+           {"client|unblock", -3, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdClientUnblock,
+            "connection", "Unblock a client blocked in a blocking command from a different connection"},
            {"client|help", 2, kLoading | kStale, 0, 0, 0, CmdClientHelp, "connection",
             "Show helpful text about the different subcommands"},
            {"client|tracking", -3, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientTracking,

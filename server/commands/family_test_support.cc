@@ -289,6 +289,7 @@ namespace {
 struct NoThread final : ConnectionHost {
   void CloseConnection(uint64_t) override {}
   void DeliverPushes(uint64_t) override {}    // TestClient::TakeMessages takes them
+  void Unblocked(uint64_t) override {}        // TestClient::Resume takes the reply
   void ResumePostponed(uint64_t) override {}  // a postponed command is not run again
 };
 NoThread no_thread;
@@ -331,6 +332,14 @@ std::string TestClient::RunRaw(std::vector<std::string> args) {
 
 std::vector<Reply> TestClient::RunAll(std::vector<std::string> args) {
   return DecodeReplies(RunRaw(std::move(args)));
+}
+
+bool TestClient::blocked() { return impl_->session->blocked.load(std::memory_order_relaxed); }
+
+std::optional<Reply> TestClient::Resume(bool timed_out) {
+  if (!impl_->runner.ResumeBlocked(*impl_->session, impl_->writer, timed_out)) return std::nullopt;
+  const std::string bytes = Drain(impl_->out);
+  return bytes.empty() ? Nil() : DecodeReply(bytes);
 }
 
 std::vector<Reply> TestClient::TakeMessages() {

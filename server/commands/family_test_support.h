@@ -18,6 +18,7 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -108,6 +109,10 @@ class TestClient {
   // The pub/sub messages published to this client since the last call, as its connection would
   // send them.
   std::vector<Reply> TakeMessages();
+  // Blocking commands: whether the client waits (its command replied nothing yet), and the reply
+  // its wait ended with: nullopt while it still waits. timed_out: as its deadline passing.
+  bool blocked();
+  std::optional<Reply> Resume(bool timed_out = false);
   ClientState& state();
 
  private:

@@ -78,12 +78,12 @@ void ClientsSection(CommandContext& ctx, InfoBuilder& b) {
   b.Section("Clients");
   b.Field("connected_clients", ctx.services.clients.size());
   b.Field("maxclients", ctx.config().maxclients());
-  // Clients whose command CLIENT PAUSE postponed count as blocked, as in Redis.
-  size_t blocked = 0;
+  // Clients whose command CLIENT PAUSE postponed count as blocked too, as in Redis.
+  size_t postponed = 0;
   ctx.services.clients.ForEach([&](ClientState& c) {
-    if (c.postponed.load(std::memory_order_relaxed)) ++blocked;
+    if (c.postponed.load(std::memory_order_relaxed)) ++postponed;
   });
-  b.Field("blocked_clients", blocked);
+  b.Field("blocked_clients", ctx.services.blocked.size() + postponed);
   b.Field("tracking_clients", ctx.services.tracking.tracking_clients());
 }
 

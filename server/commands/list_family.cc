@@ -1,17 +1,23 @@
 // List commands: LPUSH RPUSH LPUSHX RPUSHX LPOP RPOP LLEN LRANGE LINDEX LSET LREM LTRIM LINSERT
-// LPOS LMOVE RPOPLPUSH. The blocking variants (BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP) and LMPOP
-// are not implemented.
+// LPOS LMOVE RPOPLPUSH LMPOP, and the blocking ones: BLPOP BRPOP BLMOVE BRPOPLPUSH BLMPOP.
+//
+// A blocking command that finds nothing to pop asks to wait (BlockOn); it runs again when a write
+// makes one of its keys a list (command/blocking.h). The log records what it did as the
+// non-blocking command that does the same (LPOP, LMOVE ...), as Redis propagates it.
 //
 // A list is a ListValue (std::deque<std::string>): O(1) at both ends and by index. Redis reports
 // its encoding as "quicklist" whatever the size, and so does OBJECT ENCODING here.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "base/number.h"
 #include "server/command/arg_parser.h"
 #include "server/command/errors.h"
+#include "server/commands/blocking_args.h"
 #include "server/commands/families.h"
 #include "server/commands/lookup.h"
 
@@ -446,6 +452,124 @@ void CmdRPopLPush(CommandContext& ctx) {
   Move(ctx, ctx.args[1], ctx.args[2], End::kRight, End::kLeft);
 }
 
+// The first of keys holding a list (lists are never empty) for a pop, or nullptr; *index is its
+// position. A key of another type met first replies WRONGTYPE (*wrong_type), as Redis checks them
+// in order.
+Object* FirstList(CommandContext& ctx, std::span<const std::string_view> keys, size_t* index,
+                  bool* wrong_type) {
+  for (size_t i = 0; i < keys.size(); ++i) {
+    Object* obj = FindCollectionForWrite(ctx, keys[i], ObjType::kList, false, wrong_type);
+    if (*wrong_type) return nullptr;
+    if (obj != nullptr) {
+      *index = i;
+      return obj;
+    }
+  }
+  return nullptr;
+}
+
+// Pops up to count elements from `end` of the list at key, replying [key, [element ...]] (LMPOP's
+// shape) or, single, [key, element] (BLPOP's); logged as LPOP/RPOP key [count].
+void PopFromList(CommandContext& ctx, std::string_view key, Object* obj, End end, int64_t count,
+                 bool single) {
+  ListValue& list = obj->list();
+  const size_t n = std::min(static_cast<size_t>(count), list.size());
+  ctx.out.ArrayHeader(2);
+  ctx.out.Bulk(key);
+  if (!single) ctx.out.ArrayHeader(static_cast<int64_t>(n));
+  for (size_t i = 0; i < n; ++i) ctx.out.Bulk(PopOne(list, end));
+  ctx.Notify(keyspace_events::kList, PopEvent(end), key);
+  FinishCollectionWrite(ctx, key, obj);
+  if (ctx.propagate != nullptr) {
+    *ctx.propagate = {end == End::kLeft ? "lpop" : "rpop", std::string(key)};
+    if (!single) ctx.propagate->push_back(std::to_string(n));
+  }
+}
+
+// BLPOP / BRPOP key [key ...] timeout
+void BlockingPop(CommandContext& ctx, End end) {
+  int64_t timeout_ms;
+  if (!ParseBlockTimeout(ctx, ctx.args.back(), TimeoutUnit::kSeconds, &timeout_ms)) return;
+  std::span<const std::string_view> keys = ctx.args.subspan(1, ctx.args.size() - 2);
+  size_t index;
+  bool wrong_type;
+  Object* obj = FirstList(ctx, keys, &index, &wrong_type);
+  if (wrong_type) return;
+  if (obj != nullptr) {
+    PopFromList(ctx, keys[index], obj, end, 1, /*single=*/true);
+    return;
+  }
+  if (BlockOn(ctx, keys, timeout_ms, ObjType::kList)) return;
+  ctx.out.NullArray();
+}
+
+// BLPOP key [key ...] timeout
+void CmdBLPop(CommandContext& ctx) { BlockingPop(ctx, End::kLeft); }
+// BRPOP key [key ...] timeout
+void CmdBRPop(CommandContext& ctx) { BlockingPop(ctx, End::kRight); }
+
+// LMPOP / BLMPOP's arguments after the timeout: numkeys key [key ...] LEFT|RIGHT [COUNT count].
+void MultiPop(CommandContext& ctx, std::span<const std::string_view> args,
+              std::optional<int64_t> timeout_ms) {
+  MPopArgs parsed;
+  if (!ParseMPopArgs(ctx, args, "left", "right", &parsed)) return;
+  const End end = parsed.second ? End::kRight : End::kLeft;
+  size_t index;
+  bool wrong_type;
+  Object* obj = FirstList(ctx, parsed.keys, &index, &wrong_type);
+  if (wrong_type) return;
+  if (obj != nullptr) {
+    PopFromList(ctx, parsed.keys[index], obj, end, parsed.count, /*single=*/false);
+    return;
+  }
+  if (timeout_ms && BlockOn(ctx, parsed.keys, *timeout_ms, ObjType::kList)) return;
+  ctx.out.NullArray();
+}
+
+// LMPOP numkeys key [key ...] LEFT|RIGHT [COUNT count]
+void CmdLMPop(CommandContext& ctx) { MultiPop(ctx, ctx.args.subspan(1), std::nullopt); }
+
+// BLMPOP timeout numkeys key [key ...] LEFT|RIGHT [COUNT count]
+void CmdBLMPop(CommandContext& ctx) {
+  int64_t timeout_ms;
+  if (!ParseBlockTimeout(ctx, ctx.args[1], TimeoutUnit::kSeconds, &timeout_ms)) return;
+  MultiPop(ctx, ctx.args.subspan(2), timeout_ms);
+}
+
+// BLMOVE / BRPOPLPUSH: LMOVE once source holds a list. Where it may not block, a missing source
+// replies a null bulk, as LMOVE (a timeout replies a null array).
+void BlockingMove(CommandContext& ctx, End from, End to, std::string_view timeout) {
+  int64_t timeout_ms;
+  if (!ParseBlockTimeout(ctx, timeout, TimeoutUnit::kSeconds, &timeout_ms)) return;
+  const std::string_view source = ctx.args[1];
+  bool wrong_type;
+  Object* src = FindCollectionForWrite(ctx, source, ObjType::kList, false, &wrong_type);
+  if (wrong_type) return;
+  if (src == nullptr) {
+    if (BlockOn(ctx, ctx.args.subspan(1, 1), timeout_ms, ObjType::kList)) return;
+    ctx.out.NullBulk();
+    return;
+  }
+  Move(ctx, source, ctx.args[2], from, to);
+  if (ctx.propagate != nullptr) {
+    *ctx.propagate = {"lmove", std::string(source), std::string(ctx.args[2]),
+                      from == End::kLeft ? "left" : "right", to == End::kLeft ? "left" : "right"};
+  }
+}
+
+// BLMOVE source destination LEFT|RIGHT LEFT|RIGHT timeout
+void CmdBLMove(CommandContext& ctx) {
+  End from, to;
+  if (!ParseEnd(ctx.args[3], &from) || !ParseEnd(ctx.args[4], &to)) {
+    ctx.out.Error(errors::kSyntax);
+    return;
+  }
+  BlockingMove(ctx, from, to, ctx.args[5]);
+}
+
+// BRPOPLPUSH source destination timeout
+void CmdBRPopLPush(CommandContext& ctx) { BlockingMove(ctx, End::kRight, End::kLeft, ctx.args[3]); }
+
 }  // namespace
 
 void RegisterListFamily(CommandTable* table) {
@@ -469,6 +593,12 @@ void RegisterListFamily(CommandTable* table) {
       {"lpos", -3, kReadonly, 1, 1, 1, CmdLPos, "list", "Return the index of matching elements on a list"},
       {"lmove", 5, kWrite | kDenyOom, 1, 2, 1, CmdLMove, "list", "Pop an element from a list, push it to another list and return it"},
       {"rpoplpush", 3, kWrite | kDenyOom, 1, 2, 1, CmdRPopLPush, "list", "Remove the last element in a list, prepend it to another list and return it"},
+      {"lmpop", -4, kWrite, 0, 0, 0, CmdLMPop, "list", "Pop elements from a list", {}, 1},
+      {"blpop", -3, kWrite | kNoScript | kBlocking, 1, -2, 1, CmdBLPop, "list", "Remove and get the first element in a list, or block until one is available"},
+      {"brpop", -3, kWrite | kNoScript | kBlocking, 1, -2, 1, CmdBRPop, "list", "Remove and get the last element in a list, or block until one is available"},
+      {"blmove", 6, kWrite | kDenyOom | kNoScript | kBlocking, 1, 2, 1, CmdBLMove, "list", "Pop an element from a list, push it to another list and return it; or block until one is available"},
+      {"brpoplpush", 4, kWrite | kDenyOom | kNoScript | kBlocking, 1, 2, 1, CmdBRPopLPush, "list", "Pop an element from a list, push it to another list and return it; or block until one is available"},
+      {"blmpop", -5, kWrite | kBlocking, 0, 0, 0, CmdBLMPop, "list", "Pop elements from a list, or block until one is available", {}, 2},
   });
   // clang-format on
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "base/glob.h"
+#include "persistence/rdb_payload.h"
 #include "server/command/arg_parser.h"
 #include "server/command/dispatcher.h"
 #include "server/command/errors.h"
@@ -182,6 +183,18 @@ void CmdFcall(CommandContext& ctx) { Fcall(ctx, /*read_only=*/false); }
 void CmdFcallRo(CommandContext& ctx) { Fcall(ctx, /*read_only=*/true); }
 
 // FUNCTION LOAD [REPLACE] code: checked by running it in this thread's engine, then shared.
+// A library from its code (shebang included): its name and functions, or Redis's error.
+std::string CompileLibrary(CommandContext& ctx, std::string_view code,
+                           scripting::Library* library) {
+  size_t code_start = 0;
+  std::string error = scripting::ParseLibraryShebang(code, &library->name, &code_start);
+  if (error.empty()) {
+    error = ctx.dispatcher.lua().CheckLibrary(code.substr(code_start), &library->functions);
+  }
+  if (error.empty()) library->code = std::string(code);
+  return error;
+}
+
 void CmdFunctionLoad(CommandContext& ctx) {
   bool replace = false;
   if (ctx.args.size() == 4) {
@@ -194,21 +207,13 @@ void CmdFunctionLoad(CommandContext& ctx) {
     ctx.out.Error(errors::kSyntax);
     return;
   }
-  const std::string_view code = ctx.args.back();
   scripting::Library library;
-  size_t code_start = 0;
-  if (std::string error = scripting::ParseLibraryShebang(code, &library.name, &code_start);
-      !error.empty()) {
-    ctx.out.Error(error);
-    return;
-  }
-  std::string error =
-      ctx.dispatcher.lua().CheckLibrary(code.substr(code_start), &library.functions);
+  std::string error = CompileLibrary(ctx, ctx.args.back(), &library);
   if (error.empty()) {
-    library.code = std::string(code);
     const std::string name = library.name;
     error = ctx.services.functions.Add(std::move(library), replace);
     if (error.empty()) {
+      ctx.keyspace().CountChange();  // logged, and counted unsaved
       ctx.out.Bulk(name);
       return;
     }
@@ -222,6 +227,7 @@ void CmdFunctionDelete(CommandContext& ctx) {
     ctx.out.Error("ERR Library not found");
     return;
   }
+  ctx.keyspace().CountChange();
   ctx.out.Ok();
 }
 
@@ -232,6 +238,75 @@ void CmdFunctionFlush(CommandContext& ctx) {
     return;
   }
   ctx.services.functions.Flush();
+  ctx.keyspace().CountChange();
+  ctx.out.Ok();
+}
+
+// FUNCTION DUMP: every library's code in Redis's DUMP payload (persistence/rdb_payload.h).
+void CmdFunctionDump(CommandContext& ctx) {
+  std::string payload;
+  for (const scripting::Library& library : ctx.services.functions.All()) {
+    payload.push_back(static_cast<char>(persistence::rdb::kOpcodeFunction2));
+    persistence::rdb::AppendString(&payload, library.code);
+  }
+  persistence::rdb::Seal(&payload);
+  ctx.out.Bulk(payload);
+}
+
+// FUNCTION RESTORE payload [FLUSH|APPEND|REPLACE]: all of the payload's libraries or none.
+void CmdFunctionRestore(CommandContext& ctx) {
+  scripting::RestorePolicy policy = scripting::RestorePolicy::kAppend;
+  if (ctx.args.size() == 4) {
+    if (EqualsIgnoreCase(ctx.args[3], "FLUSH")) {
+      policy = scripting::RestorePolicy::kFlush;
+    } else if (EqualsIgnoreCase(ctx.args[3], "REPLACE")) {
+      policy = scripting::RestorePolicy::kReplace;
+    } else if (!EqualsIgnoreCase(ctx.args[3], "APPEND")) {
+      ctx.out.Error(
+          "ERR Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE.");
+      return;
+    }
+  } else if (ctx.args.size() > 4) {
+    ctx.out.Error(errors::SubcommandSyntax("function", ctx.args[1]));
+    return;
+  }
+  const std::string_view payload = ctx.args[2];
+  if (!persistence::rdb::Verify(payload)) {
+    ctx.out.Error("ERR DUMP payload version or checksum are wrong");
+    return;
+  }
+  // As Redis, libraries are read up to the trailer's start; a string may run into it.
+  persistence::rdb::Reader reader(payload);
+  std::vector<scripting::Library> libraries;
+  while (reader.position() < payload.size() - 10) {
+    uint8_t type = 0;
+    std::string code;
+    reader.ReadByte(&type);  // there is one: the position is before the trailer
+    if (type == persistence::rdb::kOpcodeFunctionPreGa) {
+      ctx.out.Error(reader.ReadString(&code) ? "ERR Pre-GA function format not supported"
+                                             : "ERR Failed loading library name");
+      return;
+    }
+    if (type != persistence::rdb::kOpcodeFunction2) {
+      ctx.out.Error("ERR given type is not a function");
+      return;
+    }
+    if (!reader.ReadString(&code)) {
+      ctx.out.Error("ERR Failed loading library payload");
+      return;
+    }
+    scripting::Library& library = libraries.emplace_back();
+    if (std::string error = CompileLibrary(ctx, code, &library); !error.empty()) {
+      ctx.out.Error(error);
+      return;
+    }
+  }
+  if (std::string error = ctx.services.functions.Restore(std::move(libraries), policy);
+      !error.empty()) {
+    ctx.out.Error(error);
+    return;
+  }
+  ctx.keyspace().CountChange();
   ctx.out.Ok();
 }
 
@@ -333,6 +408,21 @@ void CmdFunctionHelp(CommandContext& ctx) {
       "    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
       "    * ASYNC: Asynchronously flush the libraries.",
       "    * SYNC: Synchronously flush the libraries.",
+      "DUMP",
+      "    Return a serialized payload representing the current libraries, can be restored using "
+      "FUNCTION RESTORE command",
+      "RESTORE <PAYLOAD> [FLUSH|APPEND|REPLACE]",
+      "    Restore the libraries represented by the given payload, it is possible to give a "
+      "restore policy to",
+      "    control how to handle existing libraries (default APPEND):",
+      "    * FLUSH: delete all existing libraries.",
+      "    * APPEND: appends the restored libraries to the existing libraries. On collision, "
+      "abort.",
+      "    * REPLACE: appends the restored libraries to the existing libraries, On collision, "
+      "replace the old",
+      "      libraries with the new libraries (notice that even on this option there is a chance "
+      "of failure",
+      "      in case of functions name collision with another library).",
       "HELP",
       "    Prints this help.",
   };
@@ -391,11 +481,11 @@ void RegisterScriptingFamily(CommandTable* table) {
       {"fcall_ro", -3, kScript | kSkipMonitor, 0, 0, 0, CmdFcallRo, "scripting", "Invoke a read-only function", {}, 2},
       {"function", -2, 0, 0, 0, 0, nullptr, "scripting", "A container for function commands",
        {
-           {"function|load", -3, kNoScript | kDenyOom | kMayReplicate, 0, 0, 0, CmdFunctionLoad, "scripting",
+           {"function|load", -3, kWrite | kNoScript | kDenyOom, 0, 0, 0, CmdFunctionLoad, "scripting",
             "Create a function with the given arguments (name, code, description)"},
-           {"function|delete", 3, kNoScript | kMayReplicate, 0, 0, 0, CmdFunctionDelete, "scripting",
+           {"function|delete", 3, kWrite | kNoScript, 0, 0, 0, CmdFunctionDelete, "scripting",
             "Delete a function by name"},
-           {"function|flush", -2, kNoScript | kMayReplicate, 0, 0, 0, CmdFunctionFlush, "scripting",
+           {"function|flush", -2, kWrite | kNoScript, 0, 0, 0, CmdFunctionFlush, "scripting",
             "Deleting all functions"},
            {"function|list", -2, kNoScript, 0, 0, 0, CmdFunctionList, "scripting",
             "List information about all the functions"},
@@ -403,6 +493,10 @@ void RegisterScriptingFamily(CommandTable* table) {
             "Return information about the function currently running (name, description, duration)"},
            {"function|kill", 2, kNoScript | kAllowBusy, 0, 0, 0, CmdScriptKill, "scripting",
             "Kill the function currently in execution."},
+           {"function|dump", 2, kNoScript, 0, 0, 0, CmdFunctionDump, "scripting",
+            "Dump all functions into a serialized binary payload"},
+           {"function|restore", -3, kWrite | kNoScript | kDenyOom, 0, 0, 0, CmdFunctionRestore,
+            "scripting", "Restore all the functions on the given payload"},
            {"function|help", 2, kLoading | kStale, 0, 0, 0, CmdFunctionHelp, "scripting",
             "Show helpful text about the different subcommands"},
        }},

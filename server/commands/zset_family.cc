@@ -1,5 +1,6 @@
 // Sorted-set commands on single members and whole sets: ZADD ZINCRBY ZREM ZCARD ZSCORE ZMSCORE
-// ZRANK ZREVRANK ZPOPMIN ZPOPMAX ZRANDMEMBER ZSCAN. Ranges are in zset_range_family.cc, unions,
+// ZRANK ZREVRANK ZPOPMIN ZPOPMAX ZMPOP ZRANDMEMBER ZSCAN, and the blocking pops BZPOPMIN BZPOPMAX
+// BZMPOP (list_family.cc says how they block). Ranges are in zset_range_family.cc, unions,
 // intersections and differences in zset_algebra_family.cc.
 //
 // A sorted set is a ZSetValue (server/types/zset_value.h): entries ordered by (score, member),
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <random>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "base/number.h"
 #include "server/command/arg_parser.h"
 #include "server/command/errors.h"
+#include "server/commands/blocking_args.h"
 #include "server/commands/collection_scan.h"
 #include "server/commands/families.h"
 #include "server/commands/lookup.h"
@@ -224,6 +227,28 @@ void CmdZMScore(CommandContext& ctx) {
   }
 }
 
+// Pops n (> 0, at most its size) entries from the min (or max) end of the set at key, replying
+// each as [member, score] when pairs, else flat member, score; raises the event and deletes an
+// emptied key.
+void PopEntries(CommandContext& ctx, std::string_view key, Object* obj, bool max, size_t n,
+                bool pairs) {
+  ZSetValue& z = obj->zset();
+  size_t left = n;
+  z.VisitFrom(max ? z.size() - 1 : 0, max, [&](std::string_view member, double score) {
+    if (pairs) ctx.out.ArrayHeader(2);
+    ctx.out.Bulk(member);
+    ctx.out.Double(score);
+    return --left > 0;
+  });
+  if (max) {
+    z.EraseRanks(z.size() - n, z.size() - 1);
+  } else {
+    z.EraseRanks(0, n - 1);
+  }
+  ctx.Notify(keyspace_events::kZset, max ? "zpopmax" : "zpopmin", key);
+  FinishCollectionWrite(ctx, key, obj);
+}
+
 // ZPOPMIN key [count] / ZPOPMAX key [count]
 // Without a count: a flat [member, score]. With one: RESP2 a flat array, RESP3 [member, score]
 // pairs.
@@ -246,27 +271,95 @@ void ZPopCommand(CommandContext& ctx, bool max) {
     return;
   }
   const bool nested = ctx.out.protocol() >= 3 && count != -1;
-  ZSetValue& z = obj->zset();
-  const size_t n = count == -1 ? 1 : std::min(static_cast<size_t>(count), z.size());
+  const size_t n = count == -1 ? 1 : std::min(static_cast<size_t>(count), obj->zset().size());
   ctx.out.ArrayHeader(static_cast<int64_t>(nested ? n : 2 * n));
-  size_t left = n;
-  z.VisitFrom(max ? z.size() - 1 : 0, max, [&](std::string_view member, double score) {
-    if (nested) ctx.out.ArrayHeader(2);
-    ctx.out.Bulk(member);
-    ctx.out.Double(score);
-    return --left > 0;
-  });
-  if (max) {
-    z.EraseRanks(z.size() - n, z.size() - 1);
-  } else {
-    z.EraseRanks(0, n - 1);
-  }
-  ctx.Notify(keyspace_events::kZset, max ? "zpopmax" : "zpopmin", key);
-  FinishCollectionWrite(ctx, key, obj);
+  PopEntries(ctx, key, obj, max, n, nested);
 }
 
 void CmdZPopMin(CommandContext& ctx) { ZPopCommand(ctx, false); }
 void CmdZPopMax(CommandContext& ctx) { ZPopCommand(ctx, true); }
+
+// The first of keys holding a sorted set (never empty) for a pop, or nullptr; *index is its
+// position. A key of another type met first replies WRONGTYPE (*wrong_type).
+Object* FirstZSet(CommandContext& ctx, std::span<const std::string_view> keys, size_t* index,
+                  bool* wrong_type) {
+  for (size_t i = 0; i < keys.size(); ++i) {
+    Object* obj = FindCollectionForWrite(ctx, keys[i], ObjType::kZSet, false, wrong_type);
+    if (*wrong_type) return nullptr;
+    if (obj != nullptr) {
+      *index = i;
+      return obj;
+    }
+  }
+  return nullptr;
+}
+
+// The log's record of a pop: ZPOPMIN|ZPOPMAX key [count], as Redis propagates the blocking and
+// multi-key pops.
+void PropagatePop(CommandContext& ctx, std::string_view key, bool max, std::optional<size_t> n) {
+  if (ctx.propagate == nullptr) return;
+  *ctx.propagate = {max ? "zpopmax" : "zpopmin", std::string(key)};
+  if (n) ctx.propagate->push_back(std::to_string(*n));
+}
+
+// BZPOPMIN / BZPOPMAX key [key ...] timeout: [key, member, score].
+void BlockingZPop(CommandContext& ctx, bool max) {
+  int64_t timeout_ms;
+  if (!ParseBlockTimeout(ctx, ctx.args.back(), TimeoutUnit::kSeconds, &timeout_ms)) return;
+  std::span<const std::string_view> keys = ctx.args.subspan(1, ctx.args.size() - 2);
+  size_t index;
+  bool wrong_type;
+  Object* obj = FirstZSet(ctx, keys, &index, &wrong_type);
+  if (wrong_type) return;
+  if (obj != nullptr) {
+    ctx.out.ArrayHeader(3);
+    ctx.out.Bulk(keys[index]);
+    PopEntries(ctx, keys[index], obj, max, 1, /*pairs=*/false);
+    PropagatePop(ctx, keys[index], max, std::nullopt);
+    return;
+  }
+  if (BlockOn(ctx, keys, timeout_ms, ObjType::kZSet)) return;
+  ctx.out.NullArray();
+}
+
+// BZPOPMIN key [key ...] timeout
+void CmdBZPopMin(CommandContext& ctx) { BlockingZPop(ctx, false); }
+// BZPOPMAX key [key ...] timeout
+void CmdBZPopMax(CommandContext& ctx) { BlockingZPop(ctx, true); }
+
+// ZMPOP / BZMPOP's arguments after the timeout: numkeys key [key ...] MIN|MAX [COUNT count].
+// Replies [key, [[member, score] ...]] in both protocols.
+void ZMultiPop(CommandContext& ctx, std::span<const std::string_view> args,
+               std::optional<int64_t> timeout_ms) {
+  MPopArgs parsed;
+  if (!ParseMPopArgs(ctx, args, "min", "max", &parsed)) return;
+  size_t index;
+  bool wrong_type;
+  Object* obj = FirstZSet(ctx, parsed.keys, &index, &wrong_type);
+  if (wrong_type) return;
+  if (obj != nullptr) {
+    const std::string_view key = parsed.keys[index];
+    const size_t n = std::min(static_cast<size_t>(parsed.count), obj->zset().size());
+    ctx.out.ArrayHeader(2);
+    ctx.out.Bulk(key);
+    ctx.out.ArrayHeader(static_cast<int64_t>(n));
+    PopEntries(ctx, key, obj, parsed.second, n, /*pairs=*/true);
+    PropagatePop(ctx, key, parsed.second, n);
+    return;
+  }
+  if (timeout_ms && BlockOn(ctx, parsed.keys, *timeout_ms, ObjType::kZSet)) return;
+  ctx.out.NullArray();
+}
+
+// ZMPOP numkeys key [key ...] MIN|MAX [COUNT count]
+void CmdZMPop(CommandContext& ctx) { ZMultiPop(ctx, ctx.args.subspan(1), std::nullopt); }
+
+// BZMPOP timeout numkeys key [key ...] MIN|MAX [COUNT count]
+void CmdBZMPop(CommandContext& ctx) {
+  int64_t timeout_ms;
+  if (!ParseBlockTimeout(ctx, ctx.args[1], TimeoutUnit::kSeconds, &timeout_ms)) return;
+  ZMultiPop(ctx, ctx.args.subspan(2), timeout_ms);
+}
 
 // ZRANK key member / ZREVRANK key member
 void ZRankCommand(CommandContext& ctx, bool reverse) {
@@ -386,6 +479,10 @@ void RegisterZSetFamily(CommandTable* table) {
       {"zmscore", -3, kReadonly | kFast, 1, 1, 1, CmdZMScore, kGroup, "Get the score associated with the given members in a sorted set"},
       {"zpopmin", -2, kWrite | kFast, 1, 1, 1, CmdZPopMin, kGroup, "Remove and return members with the lowest scores in a sorted set"},
       {"zpopmax", -2, kWrite | kFast, 1, 1, 1, CmdZPopMax, kGroup, "Remove and return members with the highest scores in a sorted set"},
+      {"bzpopmin", -3, kWrite | kNoScript | kBlocking | kFast, 1, -2, 1, CmdBZPopMin, kGroup, "Remove and return the member with the lowest score from one or more sorted sets, or block until one is available"},
+      {"bzpopmax", -3, kWrite | kNoScript | kBlocking | kFast, 1, -2, 1, CmdBZPopMax, kGroup, "Remove and return the member with the highest score from one or more sorted sets, or block until one is available"},
+      {"zmpop", -4, kWrite, 0, 0, 0, CmdZMPop, kGroup, "Remove and return members with scores in a sorted set", {}, 1},
+      {"bzmpop", -5, kWrite | kBlocking, 0, 0, 0, CmdBZMPop, kGroup, "Remove and return members with scores in a sorted set or block until one is available", {}, 2},
       {"zrank", 3, kReadonly | kFast, 1, 1, 1, CmdZRank, kGroup, "Determine the index of a member in a sorted set"},
       {"zrevrank", 3, kReadonly | kFast, 1, 1, 1, CmdZRevRank, kGroup, "Determine the index of a member in a sorted set, with scores ordered from high to low"},
       {"zrandmember", -2, kReadonly, 1, 1, 1, CmdZRandMember, kGroup, "Get one or multiple random elements from a sorted set"},

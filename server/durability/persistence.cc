@@ -1,6 +1,7 @@
 #include "server/durability/persistence.h"
 
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include "server/command/dispatcher.h"
 #include "server/command/errors.h"
 #include "server/config/config.h"
+#include "server/scripting/function_libraries.h"
 
 namespace ordis::server {
 namespace {
@@ -82,6 +84,7 @@ std::string Persistence::IncrName(uint64_t seq) const {
 // --- Start-up -----------------------------------------------------------------------------------
 
 Status Persistence::Start(const Services& services) {
+  services_ = &services;
   const int64_t start_ms = NowMs();
   const bool appendonly = config_.Value("appendonly") == "yes";
   last_save_s_ = control_.start_time_ms() / 1000;
@@ -98,7 +101,9 @@ Status Persistence::Start(const Services& services) {
     if (have_log) status = LoadLog(manifest_, services);
   }
   if (!have_log && status.ok() && FileExists(SnapshotPath())) {
-    status = LoadSnapshot(SnapshotPath(), keyspace_, start_ms, ZSetLimitsFromConfig());
+    std::vector<std::string> libraries;
+    status = LoadSnapshot(SnapshotPath(), keyspace_, start_ms, ZSetLimitsFromConfig(), &libraries);
+    if (status.ok()) status = LoadFunctionLibraries(libraries);
   }
   loading_ = false;
   if (!status.ok()) return status;
@@ -141,8 +146,10 @@ Status Persistence::Start(const Services& services) {
 Status Persistence::LoadLog(const persistence::Manifest& manifest, const Services& services) {
   size_t first_incr = 0;
   if (!manifest.files.empty() && manifest.files.front().base) {
+    std::vector<std::string> libraries;
     Status status = LoadSnapshot(AofPath(manifest.files.front().name), keyspace_, NowMs(),
-                                 ZSetLimitsFromConfig());
+                                 ZSetLimitsFromConfig(), &libraries);
+    if (status.ok()) status = LoadFunctionLibraries(libraries);
     if (!status.ok()) return status;
     first_incr = 1;
   }
@@ -161,6 +168,41 @@ Status Persistence::LoadLog(const persistence::Manifest& manifest, const Service
   std::unique_lock lock(keyspace_.mu());
   keyspace_.SetLoading(false);
   return status;
+}
+
+Status Persistence::LoadFunctionLibraries(const std::vector<std::string>& libraries) {
+  if (libraries.empty()) return Status::Ok();
+  ThreadStats stats(services_->commands.flat().size());
+  Dispatcher dispatcher(*services_, stats, Dispatcher::Names::kOriginal);
+  ClientState client;
+  client.authenticated = true;
+  resp::OutBuffer reply;
+  resp::Writer out(&reply);
+  for (const std::string& code : libraries) {
+    const std::string_view args[] = {"function", "load", "replace", code};
+    dispatcher.Run(client, out, args);
+    dispatcher.EndBatch();
+    iovec first;  // an error reply is short: one chunk
+    std::string_view text;
+    if (reply.FillIovec(&first, 1) == 1) {
+      text = {static_cast<const char*>(first.iov_base), first.iov_len};
+    }
+    if (!text.empty() && text[0] == '-') {
+      return Status::Error("snapshot: a function library does not load: " +
+                           std::string(text.substr(1, text.find('\r') - 1)));
+    }
+    reply.Clear();
+  }
+  return Status::Ok();
+}
+
+std::vector<std::pair<std::string, std::string>> Persistence::LibrariesForDump() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (services_ == nullptr) return out;
+  for (scripting::Library& library : services_->functions.All()) {
+    out.emplace_back(std::move(library.name), std::move(library.code));
+  }
+  return out;
 }
 
 Status Persistence::ReplayFile(const std::string& path, bool last, Dispatcher& dispatcher) {
@@ -225,10 +267,12 @@ Status Persistence::Dump(const std::string& path, bool lock_held) {
   if (!status.ok()) return status;
   SnapshotDump dump(keyspace_, now_ms);
   if (lock_held) {
+    dump.set_function_libraries(LibrariesForDump());
     status = dump.Run(writer.get(), true);  // nothing changes meanwhile: no observer needed
   } else {
     {
       std::unique_lock lock(keyspace_.mu());
+      dump.set_function_libraries(LibrariesForDump());
       active_dump_ = &dump;
     }
     status = dump.Run(writer.get());
@@ -400,6 +444,7 @@ Status Persistence::Rewrite() {
     manifest_.files.push_back({IncrName(seq), seq, false});
     status = manifest_.Store(manifest_path);
     if (!status.ok()) return status;
+    dump.set_function_libraries(LibrariesForDump());
     active_dump_ = &dump;
   }
   status = dump.Run(base.get());

@@ -105,6 +105,11 @@ class Persistence : public KeyspaceObserver, public Durability {
   Config& config_;
   Keyspace& keyspace_;
   ServerControl& control_;
+  const Services* services_ = nullptr;  // from Start
+  // Under the exclusive keyspace lock: the function libraries, for a dump starting now.
+  std::vector<std::pair<std::string, std::string>> LibrariesForDump() const;
+  // Start-up: loads the libraries a snapshot held, as FUNCTION LOAD REPLACE would.
+  persistence::Status LoadFunctionLibraries(const std::vector<std::string>& libraries);
   // Opens the log on writer (the exclusive keyspace lock held).
   void OpenLog(std::unique_ptr<persistence::AofWriter> writer);
   // appendonly was set to no: stop logging (Redis's stopAppendOnly).

@@ -73,6 +73,10 @@ void SnapshotDump::BeforeDbChange(int db) {
 }
 
 persistence::Status SnapshotDump::Run(persistence::SnapshotWriter* writer, bool lock_held) {
+  for (const auto& [name, code] : libraries_) {
+    persistence::Status s = writer->Add({0, kFunctionLibraryRecord, kNoExpire, name, code});
+    if (!s.ok()) return s;
+  }
   std::vector<OwnedRecord> chunk;
   std::string position;
   const int num_dbs = keyspace_.num_dbs();
@@ -158,7 +162,7 @@ persistence::Status SnapshotDump::Run(persistence::SnapshotWriter* writer, bool 
 }
 
 persistence::Status LoadSnapshot(const std::string& path, Keyspace& keyspace, int64_t now_ms,
-                                 const ZSetLimits& limits) {
+                                 const ZSetLimits& limits, std::vector<std::string>* libraries) {
   std::unique_ptr<persistence::SnapshotReader> reader;
   persistence::Status status = persistence::SnapshotReader::Open(path, &reader);
   if (!status.ok()) return status;
@@ -169,6 +173,10 @@ persistence::Status LoadSnapshot(const std::string& path, Keyspace& keyspace, in
       [&](int* db, std::string_view* key, ObjectPtr* obj) {
         bool done = false;
         status = reader->Next(&record, &done);
+        while (status.ok() && !done && record.type == kFunctionLibraryRecord) {
+          libraries->emplace_back(record.payload);
+          status = reader->Next(&record, &done);
+        }
         if (!status.ok() || done) return false;
         if (record.db >= keyspace.num_dbs()) {
           status = persistence::Status::Error("snapshot " + path + ": a key of database " +

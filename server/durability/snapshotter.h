@@ -34,6 +34,12 @@ class SnapshotDump {
   void BeforeKeyChange(int db, std::string_view key, const Object* obj);
   void BeforeDbChange(int db);
 
+  // The function libraries (FUNCTION LOAD's code, by library name) as they were at the
+  // snapshot's moment: Run writes them first, as records of type kFunctionLibraryRecord.
+  void set_function_libraries(std::vector<std::pair<std::string, std::string>> libraries) {
+    libraries_ = std::move(libraries);
+  }
+
   // Writes every key into writer (which the caller then commits). Keys written so far count in
   // keys_written(). Takes the shared lock chunk by chunk, unless the caller holds the keyspace
   // lock for the whole dump (lock_held: SHUTDOWN's final save, which no write may follow).
@@ -54,6 +60,7 @@ class SnapshotDump {
 
   Keyspace& keyspace_;
   const int64_t now_ms_;
+  std::vector<std::pair<std::string, std::string>> libraries_;
   // Keyed by PositionKey: a db byte, then the key, so the map's order is the dump's.
   absl::btree_map<std::string, PreImage> pre_images_;
   // The dump has written everything before db cursor_db_, and in it every key <= cursor_key_
@@ -67,9 +74,14 @@ class SnapshotDump {
   std::vector<bool> frozen_;
 };
 
+// A snapshot record that is not a key: a function library (db 0, the library's name as the key,
+// its code as the payload), before every key. Redis's RDB opcode for one.
+inline constexpr uint8_t kFunctionLibraryRecord = 245;
+
 // Loads the snapshot at path into an empty keyspace (start-up, no other users); keys that expired
-// by now_ms are dropped.
+// by now_ms are dropped. The function libraries' code is appended to *libraries, for the caller to
+// load (they need a Lua engine).
 persistence::Status LoadSnapshot(const std::string& path, Keyspace& keyspace, int64_t now_ms,
-                                 const ZSetLimits& limits);
+                                 const ZSetLimits& limits, std::vector<std::string>* libraries);
 
 }  // namespace ordis::server

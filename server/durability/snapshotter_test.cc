@@ -151,7 +151,9 @@ TEST_F(SnapshotTest, DumpWithoutWritersIsTheKeyspace) {
   EXPECT_EQ(dump.keys_written(), expected.size());
 
   Keyspace loaded(16);
-  ASSERT_TRUE(LoadSnapshot(dir_ + "/snap", loaded, kNow, {}).ok());
+  std::vector<std::string> libraries;
+  ASSERT_TRUE(LoadSnapshot(dir_ + "/snap", loaded, kNow, {}, &libraries).ok());
+  EXPECT_TRUE(libraries.empty());
   std::shared_lock lock(loaded.mu());
   EXPECT_EQ(Capture(loaded, kNow), expected);
 }

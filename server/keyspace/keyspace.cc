@@ -259,8 +259,7 @@ Object* Keyspace::Set(int db, std::string_view key, ObjectPtr obj) {
     TtlAdd(db, d, key, raw);
     if (observer_ != nullptr) observer_->ExpireSet(db, key, raw->expire_at_ms());
   }
-  watches_.Touch(db, key);
-  tracker_.KeyChanged(key);
+  Touched(db, key);
   return raw;
 }
 
@@ -284,8 +283,7 @@ void Keyspace::Deleted(int db, Db& d, std::string_view key, Object* obj, FreeMod
   --d.keys;
   if (tier_ != nullptr && tier_->host_view() != nullptr) tier_->KeyGone(EncodeKey(db, key));
   Free(obj, free);
-  watches_.Touch(db, key, /*deleted=*/true);
-  tracker_.KeyChanged(key);
+  Touched(db, key, /*deleted=*/true);
 }
 
 void Keyspace::DeleteExpired(int db, std::string_view key) {
@@ -331,8 +329,7 @@ void Keyspace::Move(int db, std::string_view from, int to_db, std::string_view t
   TtlRemove(db, src, from, obj);
   store_->ErasePresent(EncodeKey(db, from));
   --src.keys;
-  watches_.Touch(db, from);
-  tracker_.KeyChanged(from);
+  Touched(db, from);
   Set(to_db, to, ObjectPtr(obj));
 }
 
@@ -349,8 +346,7 @@ Object* Keyspace::SetExpire(int db, std::string_view key, Object* obj, int64_t e
   if (expire_at_ms != kNoExpire && observer_ != nullptr) {
     observer_->ExpireSet(db, key, expire_at_ms);
   }
-  watches_.Touch(db, key);
-  tracker_.KeyChanged(key);
+  Touched(db, key);
   return obj;
 }
 
@@ -531,7 +527,7 @@ void Keyspace::FlushDb(int db, FreeMode free) {
     // This db is the whole index: drop it at once, which also returns the index's memory (erasing
     // key by key leaves empty leaves behind).
     ClearAll(free);
-    watches_.TouchDb(db);
+    TouchedDb(db);
     tracker_.KeysFlushed();
     return;
   }
@@ -555,7 +551,7 @@ void Keyspace::FlushDb(int db, FreeMode free) {
     }
   }
   d = Db{};
-  watches_.TouchDb(db);
+  TouchedDb(db);
   tracker_.KeysFlushed();
 }
 
@@ -563,7 +559,7 @@ void Keyspace::FlushAll(FreeMode free) {
   if (observer_ != nullptr) observer_->BeforeDbChange(-1);
   for (const Db& d : dbs_) changes_ += d.keys;
   ClearAll(free);
-  for (int db = 0; db < num_dbs(); ++db) watches_.TouchDb(db);
+  for (int db = 0; db < num_dbs(); ++db) TouchedDb(db);
   tracker_.KeysFlushed();
 }
 
@@ -592,8 +588,8 @@ void Keyspace::SwapDb(int a, int b) {
   uint8_t pa = physical_[a].load(std::memory_order_relaxed);
   physical_[a].store(physical_[b].load(std::memory_order_relaxed), std::memory_order_relaxed);
   physical_[b].store(pa, std::memory_order_relaxed);
-  watches_.TouchDb(a);
-  watches_.TouchDb(b);
+  TouchedDb(a);
+  TouchedDb(b);
 }
 
 void Keyspace::Scan(int db, const index::ScanStart& start, index::Direction direction,

@@ -61,6 +61,7 @@
 #include "index/rw_lock.h"
 #include "server/keyspace/cold_tier.h"
 #include "server/keyspace/key_tracker.h"
+#include "server/keyspace/key_waiters.h"
 #include "server/keyspace/lazy_free.h"
 #include "server/keyspace/notifier.h"
 #include "server/keyspace/object.h"
@@ -126,6 +127,8 @@ class Keyspace {
   index::RwLock& mu() { return mu_; }
   int num_dbs() const { return static_cast<int>(physical_.size()); }
   WatchRegistry& watches() { return watches_; }
+  // Before any command runs: the blocked clients, told of every key change as WATCHers are.
+  void SetKeyWaiters(KeyWaiters* waiters) { waiters_ = waiters; }
   // Any lock. Keyspace notifications: the keyspace raises "expired", "evicted" and "new" (a key
   // added by Set or Move, as Redis's dbAdd) itself, commands the rest.
   KeyspaceNotifier& notifier() { return notifier_; }
@@ -205,9 +208,12 @@ class Keyspace {
   // came from FindForWrite, which told the observer before the change.)
   void SignalModified(int db, std::string_view key) {
     ++changes_;
-    watches_.Touch(db, key);
-    tracker_.KeyChanged(key);
+    Touched(db, key);
   }
+
+  // exclusive. A change outside the keys that the log records and persistence counts as unsaved
+  // (FUNCTION LOAD, DELETE, FLUSH: Redis's dirty counter).
+  void CountChange() { ++changes_; }
 
   // exclusive. At most one observer; nullptr removes it.
   void SetObserver(KeyspaceObserver* observer) { observer_ = observer; }
@@ -410,6 +416,17 @@ class Keyspace {
   std::vector<std::atomic<uint8_t>> physical_;
   std::vector<Db> dbs_;  // by physical id
   WatchRegistry watches_;
+  KeyWaiters* waiters_ = nullptr;
+  // Tell WATCHers and blocked clients that key (every key of db) changed.
+  void Touched(int db, std::string_view key, bool deleted = false) {
+    watches_.Touch(db, key, deleted);
+    if (waiters_ != nullptr && waiters_->waiting()) waiters_->KeyChanged(db, key);
+    tracker_.KeyChanged(key);
+  }
+  void TouchedDb(int db) {
+    watches_.TouchDb(db);
+    if (waiters_ != nullptr && waiters_->waiting()) waiters_->DbChanged(db);
+  }
   KeyspaceNotifier notifier_;
   KeyTracker tracker_;
   std::atomic<uint64_t> expired_keys_{0};

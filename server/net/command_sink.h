@@ -51,6 +51,11 @@ class CommandRunner {
   // EndBatch must follow the batch.
   virtual void Run(Session& session, resp::Writer& out, std::span<const std::string_view> args) = 0;
   virtual void EndBatch() = 0;
+  // A command of session blocked it (Session::blocked). When ConnectionHost::Unblocked names it,
+  // or at its deadline (timed_out), this writes the command's reply to out and returns true,
+  // unblocking it; false while the wait goes on (a write is serving it that moment: its nudge
+  // follows).
+  virtual bool ResumeBlocked(Session& session, resp::Writer& out, bool timed_out) = 0;
   // The end of a loop turn, before any reply of the turn goes out: makes what the turn's
   // commands logged durable (one commit of the append-only log for every connection served).
   virtual void EndTurn() = 0;

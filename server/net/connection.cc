@@ -69,6 +69,7 @@ Connection::Connection(IoThread& thread, int fd, uint64_t id, std::unique_ptr<Se
 
 Connection::~Connection() {
   if (pause_timer_) event_free(pause_timer_);
+  if (block_timer_) event_free(block_timer_);
   if (read_event_) event_free(read_event_);
   if (write_event_) event_free(write_event_);
   if (fd_ >= 0) close(fd_);
@@ -90,6 +91,10 @@ void Connection::Detach(IoThread* to) {
   if (pause_timer_ != nullptr) {  // not pending: a paused connection does not move
     event_free(pause_timer_);
     pause_timer_ = nullptr;
+  }
+  if (block_timer_ != nullptr) {  // not pending (a blocked client stays); made again there
+    event_free(block_timer_);
+    block_timer_ = nullptr;
   }
   write_armed_ = false;
   thread_ = to;
@@ -129,6 +134,7 @@ OutputBufferLimit Connection::OutputLimit() const {
 void Connection::Close() {
   if (closed_) return;
   closed_ = true;
+  if (block_timer_) event_del(block_timer_);
   event_del(read_event_);
   event_del(write_event_);
   if (pause_timer_ != nullptr) event_del(pause_timer_);
@@ -223,6 +229,8 @@ size_t Connection::CollectBatchKeys() {
 
 size_t Connection::PrepareBatch() {
   input_queued_ = false;
+  // A blocked client's input waits, unparsed, for the end of its wait.
+  if (session_->blocked.load(std::memory_order_relaxed)) return 0;
   CommandRunner& runner = thread_->runner();
   if (landed_) {
     // Parsed before it waited; its input untouched since (no reads while waiting).
@@ -292,6 +300,7 @@ void Connection::ResumePostponed() {
 }
 
 void Connection::ProcessInput() {
+  if (session_->blocked.load(std::memory_order_relaxed)) return;
   CommandRunner& runner = thread_->runner();
   landed_ = false;
   for (bool first = true; !closed_ && !session_->close_after_reply && in_.size() > 0;
@@ -332,8 +341,13 @@ void Connection::ProcessInput() {
         return;
       }
       if (session_->close_after_reply) break;
+      if (session_->blocked.load(std::memory_order_relaxed)) {
+        Block();
+        break;
+      }
     }
     next_command_ = 0;
+    if (session_->blocked.load(std::memory_order_relaxed)) break;
     if (!parse_ok && !session_->close_after_reply) {
       writer_.Error(parser_.ErrorText());
       Bump(thread_->stats()[Stat::kErrorReplies]);
@@ -351,6 +365,48 @@ void Connection::FinishProcessing() {
   if (!flush_scheduled_) {
     flush_scheduled_ = true;
     thread_->ScheduleFlush(session_->id);
+  }
+}
+
+void Connection::Block() {
+  batch_.clear();
+  batch_args_.clear();
+  batch_parse_ok_ = true;
+  parser_.Restart();
+  const int64_t deadline = session_->block_deadline_ms;
+  if (deadline == 0) return;
+  if (block_timer_ == nullptr) {
+    block_timer_ = evtimer_new(thread_->base(), &Connection::OnBlockTimeout, this);
+  }
+  const int64_t wait_ms = std::max<int64_t>(deadline - NowMs(), 0);
+  timeval tv{static_cast<time_t>(wait_ms / 1000), static_cast<suseconds_t>(wait_ms % 1000 * 1000)};
+  evtimer_add(block_timer_, &tv);
+}
+
+void Connection::OnBlockTimeout(evutil_socket_t, short, void* arg) {
+  auto* conn = static_cast<Connection*>(arg);
+  if (conn->closed_ || !conn->session_->blocked.load(std::memory_order_relaxed)) return;
+  // false: a write is serving it this moment; its nudge follows.
+  if (conn->thread_->runner().ResumeBlocked(*conn->session_, conn->writer_, /*timed_out=*/true)) {
+    conn->EndBlock();
+  }
+}
+
+void Connection::Unblocked() {
+  if (closed_ || !session_->blocked.load(std::memory_order_relaxed)) return;
+  if (thread_->runner().ResumeBlocked(*session_, writer_, /*timed_out=*/false)) EndBlock();
+}
+
+void Connection::EndBlock() {
+  if (block_timer_ != nullptr) evtimer_del(block_timer_);
+  session_->last_interaction_ms.store(CoarseNowMs(), std::memory_order_relaxed);
+  if (!flush_scheduled_) {
+    flush_scheduled_ = true;
+    thread_->ScheduleFlush(session_->id);
+  }
+  if (in_.size() > 0 && !input_queued_) {
+    input_queued_ = true;
+    thread_->QueueInput(session_->id);
   }
 }
 

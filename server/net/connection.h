@@ -44,10 +44,11 @@ class Connection {
   // Whether the connection may be detached now: open, no input waiting for the loop turn's
   // processing and no replies waiting for the log commit.
   // A batch waiting for, or holding, values read ahead on this thread pins it too.
-  // A command postponed by CLIENT PAUSE pins it too.
+  // A blocked client pins it too (its wait's end is sent here), and so does a command postponed
+  // by CLIENT PAUSE.
   bool movable() const {
     return !closed_ && !input_queued_ && !flush_scheduled_ && !waiting_ && !landed_ && !paused_ &&
-           !resumed_;
+           !resumed_ && !session_->blocked.load(std::memory_order_relaxed);
   }
   // The prepared batch waits for cold values (ProcessInput must not run).
   bool waiting() const { return waiting_; }
@@ -78,6 +79,9 @@ class Connection {
   // messages to the output and sends them, unless replies of this loop turn wait for the log's
   // commit (the messages then leave with them). A client past its output limit is closed.
   void DeliverPushes();
+  // Nudged (ConnectionHost::Unblocked): the blocked client's wait ended; its reply goes out and
+  // the rest of its input runs.
+  void Unblocked();
   // Called by the thread at the end of a loop turn, after the append-only log was committed:
   // sends the replies ProcessInput produced.
   void FlushScheduled();
@@ -99,6 +103,13 @@ class Connection {
   static void OnPauseTimer(evutil_socket_t fd, short what, void* arg);
   // The end of ProcessInput: the batch's lock released, the replies' flush scheduled.
   void FinishProcessing();
+  // A command blocked the client (Session::blocked): the rest of the batch is dropped, to be
+  // parsed again from the input once the wait ends (reads go on meanwhile, so a client that
+  // leaves is noticed); the wait's deadline is armed.
+  void Block();
+  // The wait ended (its reply written): replies go out, the input left runs.
+  void EndBlock();
+  static void OnBlockTimeout(evutil_socket_t fd, short what, void* arg);
   // Writes as much pending output as the socket takes; arms the write event for the rest.
   void Flush();
   // Replies wait for the end of the loop turn (IoThread::ScheduleFlush): every connection served
@@ -112,6 +123,7 @@ class Connection {
   int fd_;
   event* read_event_ = nullptr;
   event* write_event_ = nullptr;
+  event* block_timer_ = nullptr;  // a blocked client's deadline
   bool write_armed_ = false;
   bool closed_ = false;
 

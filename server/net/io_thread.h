@@ -55,6 +55,7 @@ class IoThread : public ConnectionHost {
   void CloseConnection(uint64_t id) override;
   void DeliverPushes(uint64_t id) override;
   void ResumePostponed(uint64_t id) override;
+  void Unblocked(uint64_t id) override;
   // On this thread: hands up to `count` connections to `to`, as soon as none of them has replies
   // waiting for the end of the loop turn.
   void MoveConnections(IoThread* to, size_t count);

@@ -29,6 +29,9 @@ struct Session {
   // Set by a command (QUIT, CLIENT KILL of itself, SHUTDOWN): the connection closes once its
   // replies are sent.
   bool close_after_reply = false;
+  // The command layer set blocked (below): when the client's wait ends, at the latest (unix ms;
+  // 0: never). The connection runs nothing more until CommandRunner::ResumeBlocked says it ended.
+  int64_t block_deadline_ms = 0;
 
   // shared
   std::atomic<int64_t> last_interaction_ms{0};
@@ -40,6 +43,9 @@ struct Session {
   // Subscribed to a channel, pattern or shard channel (pub/sub): the client is of the pubsub class
   // for client-output-buffer-limit, and CLIENT LIST flags it P. Set by the command layer.
   std::atomic<bool> pubsub{false};
+  // Waiting inside a blocking command (BLPOP ...): CLIENT LIST flags it b. Set by the command
+  // layer.
+  std::atomic<bool> blocked{false};
   // Messages published to the client, waiting for its connection's thread (thread safe).
   PushOutbox pushes;
 

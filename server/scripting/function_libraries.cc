@@ -1,5 +1,6 @@
 #include "server/scripting/function_libraries.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace ordis::server::scripting {
@@ -74,6 +75,64 @@ std::string FunctionLibraries::Add(Library library, bool replace) {
   }
   std::string name = library.name;
   libraries_.emplace(std::move(name), std::move(library));
+  generation_.fetch_add(1, std::memory_order_release);
+  return "";
+}
+
+std::string FunctionLibraries::Restore(std::vector<Library> libraries, RestorePolicy policy) {
+  // As Redis: the payload loads into libraries of its own (its duplicates are FUNCTION LOAD's
+  // errors), which then join the loaded ones.
+  std::map<std::string, std::string, std::less<>> payload_functions;  // folded name -> library
+  for (size_t i = 0; i < libraries.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (libraries[j].name == libraries[i].name) {
+        return "ERR Library '" + libraries[i].name + "' already exists";
+      }
+    }
+    for (const FunctionInfo& f : libraries[i].functions) {
+      if (!payload_functions.emplace(FoldCase(f.name), libraries[i].name).second) {
+        return "ERR Function " + f.name + " already exists";
+      }
+    }
+  }
+  std::lock_guard lock(mu_);
+  if (policy != RestorePolicy::kFlush) {
+    for (const Library& library : libraries) {
+      if (policy == RestorePolicy::kAppend && libraries_.contains(library.name)) {
+        return "ERR Library " + library.name + " already exists";
+      }
+    }
+    for (const Library& library : libraries) {
+      for (const FunctionInfo& f : library.functions) {
+        auto owner = function_to_library_.find(FoldCase(f.name));
+        // A function of a library the payload replaces goes with it.
+        const bool replaced =
+            owner != function_to_library_.end() &&
+            std::any_of(libraries.begin(), libraries.end(),
+                        [&](const Library& l) { return l.name == owner->second; });
+        if (owner != function_to_library_.end() && !replaced) {
+          return "ERR Function " + f.name + " already exists";
+        }
+      }
+    }
+  }
+  if (policy == RestorePolicy::kFlush) {
+    libraries_.clear();
+    function_to_library_.clear();
+  }
+  for (Library& library : libraries) {
+    if (auto existing = libraries_.find(library.name); existing != libraries_.end()) {
+      for (const FunctionInfo& f : existing->second.functions) {
+        function_to_library_.erase(FoldCase(f.name));
+      }
+      libraries_.erase(existing);
+    }
+    for (const FunctionInfo& f : library.functions) {
+      function_to_library_[FoldCase(f.name)] = library.name;
+    }
+    std::string name = library.name;
+    libraries_.emplace(std::move(name), std::move(library));
+  }
   generation_.fetch_add(1, std::memory_order_release);
   return "";
 }

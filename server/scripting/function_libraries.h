@@ -37,11 +37,18 @@ std::string ParseLibraryShebang(std::string_view code, std::string* name, size_t
 // Letters, digits and underscores, at least one: library and function names.
 bool ValidFunctionName(std::string_view name);
 
+// FUNCTION RESTORE's policies: keep what is loaded and refuse a library that exists (APPEND),
+// replace a library of the same name (REPLACE), or drop everything first (FLUSH).
+enum class RestorePolicy { kAppend, kReplace, kFlush };
+
 class FunctionLibraries {
  public:
   // "" or Redis's error: the library exists (without replace), or one of its functions is
   // another library's.
   std::string Add(Library library, bool replace);
+  // FUNCTION RESTORE: all of libraries, or (with Redis's error) none; a library or function
+  // named twice in them is refused whatever the policy.
+  std::string Restore(std::vector<Library> libraries, RestorePolicy policy);
   bool Delete(std::string_view name);
   void Flush();
 
