@@ -180,137 +180,138 @@ void IoThread::ResumePostponed(uint64_t id) {
   Post([this, id] {
     auto it = connections_.find(id);  // closed meanwhile: gone (a postponed one never moves)
     if (it != connections_.end()) it->second->ResumePostponed();
-    void IoThread::Unblocked(uint64_t id) {
-      Post([this, id] {
-        auto it = connections_.find(id);  // closed meanwhile: gone (a blocked one does not move)
-        if (it != connections_.end()) it->second->Unblocked();
-      });
-    }
+  });
+}
 
-    void IoThread::QueueInput(uint64_t client_id) {
-      EndTurnSoon();
-      to_process_.push_back(client_id);
-    }
+void IoThread::Unblocked(uint64_t id) {
+  Post([this, id] {
+    auto it = connections_.find(id);  // closed meanwhile: gone (a blocked one does not move)
+    if (it != connections_.end()) it->second->Unblocked();
+  });
+}
 
-    void IoThread::ScheduleFlush(uint64_t client_id) {
-      EndTurnSoon();
-      to_flush_.push_back(client_id);
-    }
+void IoThread::QueueInput(uint64_t client_id) {
+  EndTurnSoon();
+  to_process_.push_back(client_id);
+}
 
-    void IoThread::EndTurnSoon() {
-      // The turn's first queued connection activates the event; Turn empties both lists.
-      if (to_process_.empty() && to_flush_.empty()) event_active(turn_end_event_, 0, 0);
-    }
+void IoThread::ScheduleFlush(uint64_t client_id) {
+  EndTurnSoon();
+  to_flush_.push_back(client_id);
+}
 
-    void IoThread::OnTurnEnd(evutil_socket_t, short, void* arg) {
-      static_cast<IoThread*>(arg)->Turn();
-    }
+void IoThread::EndTurnSoon() {
+  // The turn's first queued connection activates the event; Turn empties both lists.
+  if (to_process_.empty() && to_flush_.empty()) event_active(turn_end_event_, 0, 0);
+}
 
-    void IoThread::OnColdReads(evutil_socket_t, short, void* arg) {
-      auto* self = static_cast<IoThread*>(arg);
-      self->runner_->ReapColdReads([self](uint64_t id) {
-        auto it = self->connections_.find(id);  // closed meanwhile: gone
-        if (it != self->connections_.end()) it->second->ColdValuesLanded();
-      });
-    }
+void IoThread::OnTurnEnd(evutil_socket_t, short, void* arg) { static_cast<IoThread*>(arg)->Turn(); }
 
-    void IoThread::Turn() {
-      // The reads of the turn have run (libevent's read callbacks, each queuing its connection).
-      ProcessQueuedInput();  // pre-parse each connection's first batch, prefetch, run the commands
-      runner_->EndTurn();    // one commit of the append-only log for every command of the turn
-      FlushScheduled();      // only now may the replies go out
-      RunPendingMoves();     // connections the balancer asked to move, now that none is mid-turn
-    }
+void IoThread::OnColdReads(evutil_socket_t, short, void* arg) {
+  auto* self = static_cast<IoThread*>(arg);
+  self->runner_->ReapColdReads([self](uint64_t id) {
+    auto it = self->connections_.find(id);  // closed meanwhile: gone
+    if (it != self->connections_.end()) it->second->ColdValuesLanded();
+  });
+}
 
-    void IoThread::ProcessQueuedInput() {
-      // Enough keys for their cache misses to overlap (the index looks up 32 at a time), few enough
-      // that the first are still cached when their commands run.
-      constexpr size_t kPrefetchGroup = 32;
-      std::vector<Connection*>& conns = processing_;
-      const std::vector<uint64_t>& ids = to_process_;
-      for (size_t next = 0; next < ids.size();) {
-        conns.clear();
-        size_t keys = 0;
-        for (; next < ids.size() && keys < kPrefetchGroup; ++next) {
-          auto it = connections_.find(ids[next]);  // a connection closed meanwhile is gone
-          if (it == connections_.end() || it->second->closed()) continue;
-          keys = it->second->PrepareBatch();
-          conns.push_back(it->second.get());
-        }
-        // The cold values the group's batches wait for go to the disk together.
-        runner_->SubmitColdReads();
-        // Unpipelined clients send one command per read: across the turn's connections there is
-        // still a batch whose cache misses can overlap.
-        runner_->PrefetchCollected();
-        // A connection another one's command closed stays allocated until the next turn (see
-        // RemoveConnection), so these pointers are valid; closed() says whether to skip it.
-        for (Connection* conn : conns) {
-          if (!conn->closed() && !conn->waiting()) conn->ProcessInput();
-        }
+void IoThread::Turn() {
+  // The reads of the turn have run (libevent's read callbacks, each queuing its connection).
+  ProcessQueuedInput();  // pre-parse each connection's first batch, prefetch, run the commands
+  runner_->EndTurn();    // one commit of the append-only log for every command of the turn
+  FlushScheduled();      // only now may the replies go out
+  RunPendingMoves();     // connections the balancer asked to move, now that none is mid-turn
+}
+
+void IoThread::ProcessQueuedInput() {
+  // Enough keys for their cache misses to overlap (the index looks up 32 at a time), few enough
+  // that the first are still cached when their commands run.
+  constexpr size_t kPrefetchGroup = 32;
+  std::vector<Connection*>& conns = processing_;
+  const std::vector<uint64_t>& ids = to_process_;
+  for (size_t next = 0; next < ids.size();) {
+    conns.clear();
+    size_t keys = 0;
+    for (; next < ids.size() && keys < kPrefetchGroup; ++next) {
+      auto it = connections_.find(ids[next]);  // a connection closed meanwhile is gone
+      if (it == connections_.end() || it->second->closed()) continue;
+      keys = it->second->PrepareBatch();
+      conns.push_back(it->second.get());
+    }
+    // The cold values the group's batches wait for go to the disk together.
+    runner_->SubmitColdReads();
+    // Unpipelined clients send one command per read: across the turn's connections there is
+    // still a batch whose cache misses can overlap.
+    runner_->PrefetchCollected();
+    // A connection another one's command closed stays allocated until the next turn (see
+    // RemoveConnection), so these pointers are valid; closed() says whether to skip it.
+    for (Connection* conn : conns) {
+      if (!conn->closed() && !conn->waiting()) conn->ProcessInput();
+    }
+  }
+  to_process_.clear();
+}
+
+void IoThread::FlushScheduled() {
+  std::vector<uint64_t> ids;
+  ids.swap(to_flush_);
+  for (uint64_t id : ids) {
+    auto it = connections_.find(id);  // a connection closed meanwhile is gone
+    if (it != connections_.end()) it->second->FlushScheduled();
+  }
+}
+
+void IoThread::MoveConnections(IoThread* to, size_t count) {
+  if (to == this || count == 0) return;
+  pending_moves_.push_back({to, count});
+  // Input waiting for this turn's processing, and replies scheduled for its end, pin their
+  // connections until the turn is over.
+  if (to_process_.empty() && to_flush_.empty()) RunPendingMoves();
+}
+
+namespace {
+
+// A connection on its way between threads. If the target never adopts it (shutdown), its
+// session ends as it is freed.
+struct Handoff {
+  std::unique_ptr<Connection> conn;
+  CommandSink* sink = nullptr;
+  ~Handoff() {
+    if (conn != nullptr) sink->SessionEnded(conn->session());
+  }
+};
+
+}  // namespace
+
+void IoThread::RunPendingMoves() {
+  for (const PendingMove& move : pending_moves_) {
+    size_t left = move.count;
+    for (auto it = connections_.begin(); left > 0 && it != connections_.end();) {
+      if (!it->second->movable()) {
+        ++it;
+        continue;
       }
-      to_process_.clear();
+      auto handoff = std::make_shared<Handoff>();
+      handoff->conn = std::move(it->second);
+      handoff->sink = &sink_;
+      connections_.erase(it++);
+      IoThread* to = move.to;
+      handoff->conn->Detach(to);
+      AddAssigned(-1);
+      to->AddAssigned(1);
+      sink_.SessionMoved(handoff->conn->session(), to);
+      to->Post([to, handoff] { to->Adopt(std::move(handoff->conn)); });
+      Bump(stats_[Stat::kConnectionsMoved]);
+      --left;
     }
+  }
+  pending_moves_.clear();
+}
 
-    void IoThread::FlushScheduled() {
-      std::vector<uint64_t> ids;
-      ids.swap(to_flush_);
-      for (uint64_t id : ids) {
-        auto it = connections_.find(id);  // a connection closed meanwhile is gone
-        if (it != connections_.end()) it->second->FlushScheduled();
-      }
-    }
-
-    void IoThread::MoveConnections(IoThread * to, size_t count) {
-      if (to == this || count == 0) return;
-      pending_moves_.push_back({to, count});
-      // Input waiting for this turn's processing, and replies scheduled for its end, pin their
-      // connections until the turn is over.
-      if (to_process_.empty() && to_flush_.empty()) RunPendingMoves();
-    }
-
-    namespace {
-
-    // A connection on its way between threads. If the target never adopts it (shutdown), its
-    // session ends as it is freed.
-    struct Handoff {
-      std::unique_ptr<Connection> conn;
-      CommandSink* sink = nullptr;
-      ~Handoff() {
-        if (conn != nullptr) sink->SessionEnded(conn->session());
-      }
-    };
-
-    }  // namespace
-
-    void IoThread::RunPendingMoves() {
-      for (const PendingMove& move : pending_moves_) {
-        size_t left = move.count;
-        for (auto it = connections_.begin(); left > 0 && it != connections_.end();) {
-          if (!it->second->movable()) {
-            ++it;
-            continue;
-          }
-          auto handoff = std::make_shared<Handoff>();
-          handoff->conn = std::move(it->second);
-          handoff->sink = &sink_;
-          connections_.erase(it++);
-          IoThread* to = move.to;
-          handoff->conn->Detach(to);
-          AddAssigned(-1);
-          to->AddAssigned(1);
-          sink_.SessionMoved(handoff->conn->session(), to);
-          to->Post([to, handoff] { to->Adopt(std::move(handoff->conn)); });
-          Bump(stats_[Stat::kConnectionsMoved]);
-          --left;
-        }
-      }
-      pending_moves_.clear();
-    }
-
-    void IoThread::Adopt(std::unique_ptr<Connection> conn) {
-      Connection* raw = conn.get();
-      connections_[raw->session().id] = std::move(conn);
-      raw->Attach();
-    }
+void IoThread::Adopt(std::unique_ptr<Connection> conn) {
+  Connection* raw = conn.get();
+  connections_[raw->session().id] = std::move(conn);
+  raw->Attach();
+}
 
 }  // namespace ordis::server
