@@ -33,7 +33,7 @@ using ordis::test::Str;
 constexpr int kReaders = 4;
 constexpr int kWriters = 2;
 constexpr int kKeys = 64;
-constexpr int kRounds = 40;
+constexpr int kRounds = 200;
 
 TEST(TrackingStressTest, EveryReadKeyInvalidatedOnceAcrossThreads) {
   RunningServer rs(2);

@@ -27,7 +27,7 @@ Reply Flushed() {
   return r;
 }
 
-TestClient& Resp3Tracking(FamilyTest& test, TestClient& c, std::vector<std::string> options) {
+TestClient& Resp3Tracking(TestClient& c, std::vector<std::string> options) {
   c.Run({"hello", "3"});
   std::vector<std::string> args = {"client", "tracking", "on"};
   args.insert(args.end(), options.begin(), options.end());
@@ -36,7 +36,7 @@ TestClient& Resp3Tracking(FamilyTest& test, TestClient& c, std::vector<std::stri
 }
 
 TEST_F(ClientCommandsTest, DefaultModeInvalidatesKeysRead) {
-  TestClient& reader = Resp3Tracking(*this, NewClient(), {});
+  TestClient& reader = Resp3Tracking(NewClient(), {});
   EXPECT_EQ(reader.Run({"get", "k"}), Nil());
   EXPECT_EQ(reader.Run({"mget", "a", "b"}), Array({Nil(), Nil()}));
   EXPECT_EQ(Run({"set", "unread", "1"}), Ok());
@@ -56,7 +56,7 @@ TEST_F(ClientCommandsTest, DefaultModeInvalidatesKeysRead) {
 }
 
 TEST_F(ClientCommandsTest, NoLoopAndOptInOut) {
-  TestClient& c = Resp3Tracking(*this, NewClient(), {"noloop"});
+  TestClient& c = Resp3Tracking(NewClient(), {"noloop"});
   c.Run({"get", "k"});
   EXPECT_EQ(c.RunAll({"set", "k", "1"}), std::vector<Reply>{Ok()});
   EXPECT_EQ(c.Run({"client", "tracking", "off"}), Ok());
@@ -73,7 +73,7 @@ TEST_F(ClientCommandsTest, NoLoopAndOptInOut) {
 }
 
 TEST_F(ClientCommandsTest, BroadcastSendsOneMessagePerPrefixAtTheEndOfTheTurn) {
-  TestClient& c = Resp3Tracking(*this, NewClient(), {"bcast", "prefix", "user:", "prefix", "obj:"});
+  TestClient& c = Resp3Tracking(NewClient(), {"bcast", "prefix", "user:", "prefix", "obj:"});
   EXPECT_EQ(Run({"mset", "user:3", "a", "obj:2", "b", "other", "c", "user:1", "d"}), Ok());
   EXPECT_EQ(c.TakeMessages(),
             (std::vector<Reply>{Invalidate({"obj:2"}), Invalidate({"user:1", "user:3"})}));
@@ -146,10 +146,10 @@ TEST_F(ClientCommandsTest, MonitorLines) {
     lines.push_back(
         std::regex_replace(r.str, std::regex(R"(^\d+\.\d{6} \[(\d+) [^\]]+\])"), "[$1]"));
   }
-  EXPECT_EQ(lines, (std::vector<std::string>{
-                       R"([0] "set" "k" "v")",
-                       R"([0] "eval" "return redis.call('get', KEYS[1])" "1" "k")",
-                       R"([0] "get" "k")"}));
+  EXPECT_EQ(lines,
+            (std::vector<std::string>{R"x([0] "set" "k" "v")x",
+                                      R"x([0] "eval" "return redis.call('get', KEYS[1])" "1" "k")x",
+                                      R"x([0] "get" "k")x"}));
   EXPECT_EQ(m.Run({"reset"}), Status("RESET"));
   Run({"set", "k", "w"});
   EXPECT_EQ(m.TakeMessages(), std::vector<Reply>{});
