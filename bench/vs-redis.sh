@@ -6,9 +6,11 @@
 # machine is shared.
 #
 #   bench/vs-redis.sh [rounds] [section...]   (default 3 rounds; sections: strings zset scripting
-#                                              pubsub persistence snapshot, default strings zset
-#                                              scripting)
+#                                              pubsub blocking persistence snapshot, default strings
+#                                              zset scripting)
 #   ORDIS_THREADS=2 bench/vs-redis.sh   (I/O threads for ordis; default: its own default)
+#   ORDIS_BIN=path bench/vs-redis.sh    (an ordis-server binary to use as it is; default: build
+#                                        one, Release, in build/)
 #   ORDIS_ARGS="--index map" bench/vs-redis.sh   (any further ordis-server flags)
 #   ROW_TIMEOUT=20 bench/vs-redis.sh    (seconds one redis-benchmark run may take before it counts as n/a)
 #
@@ -29,6 +31,11 @@
 # pubsub: PUBLISH to a channel with 10 subscribers (one reader process holding 10 connections), then
 # SET with notify-keyspace-events KEA (nobody subscribed: the cost of raising the events) beside SET
 # with notifications off; requests/s and the server's CPU per request. Not run unless named.
+# blocking: bench/blocking_bench.c (built with cc into the scratch directory) against each server:
+# a BRPOP/LPUSH ping-pong between two connections (1 pair, then 8 pairs at once), round trips per
+# second with their p50/p99 latency, and BZPOPMIN served by ZADD (8 waiters, 2 producers adding
+# one member at a time), ZADDs per second; with the server's CPU per operation. BLOCKING_SECONDS
+# (default 2) is each run's measured window. Not run unless named.
 # Every server runs in a fresh scratch directory with --save '' (and --appendonly no unless the
 # section turns the log on).
 # A row whose run fails (error reply, timeout) prints n/a; the reason is listed below the table.
@@ -41,7 +48,7 @@ sections=("$@")
 row_timeout=${ROW_TIMEOUT:-20}
 # shellcheck source=bench/lib.sh
 source "$root/bench/lib.sh"
-build_ordis redis-server redis-tools
+use_ordis_bin redis-server redis-tools
 
 make_workdir
 
@@ -59,7 +66,7 @@ start_ordis() {  # dir [flags...]: starts ordis on $ordis_port in dir (made if m
   [ -n "${ORDIS_THREADS:-}" ] && ordis_args+=(--threads "$ORDIS_THREADS")
   # shellcheck disable=SC2206
   [ -n "${ORDIS_ARGS:-}" ] && ordis_args+=($ORDIS_ARGS)
-  "$root/build/server/ordis-server" "${ordis_args[@]}" >>"$workdir/ordis.log" 2>&1 &
+  "$ORDIS_BIN" "${ordis_args[@]}" >>"$workdir/ordis.log" 2>&1 &
   ordis_pid=$!
 }
 start_redis() {  # dir [flags...]: starts redis-server on $redis_port in dir, sets redis_pid
@@ -620,15 +627,106 @@ section_pubsub() {
   report publish_rows notify_off_rows notify_on_rows
 }
 
+# blocking: bench/blocking_bench.c's runs, each "name|arguments after the port"; every run leaves
+# the keys it used empty. An operation is a ping-pong round trip (two blocked clients served) or a
+# ZADD that a blocked BZPOPMIN takes.
+blocking_rows=(
+  "BRPOP/LPUSH ping-pong, 1 pair|pingpong 1"
+  "BRPOP/LPUSH ping-pong, 8 pairs|pingpong 8"
+  "BZPOPMIN served by ZADD, 8 waiters 2 producers|bzpopmin 8 2"
+)
+declare -A p50 p99
+# Like measure, with blocking_bench instead of redis-benchmark: results[] operations/s, p50[] and
+# p99[] latency in microseconds, cpu[] the server's CPU microseconds per operation of the run.
+measure_blocking() {
+  local round row name args server port pid t0 t1 out rate lat50 lat99 ops
+  for round in $(seq 1 "$rounds"); do
+    for row in "${blocking_rows[@]}"; do
+      IFS='|' read -r name args <<<"$row"
+      for server in ordis redis; do
+        if [ $server = ordis ]; then port=$ordis_port pid=$ordis_pid; else port=$redis_port pid=$redis_pid; fi
+        t0=$(cpu_ticks "$pid" 2>/dev/null) || t0=""
+        # shellcheck disable=SC2086
+        out=$(timeout "$row_timeout" "$blocking_bench" "$port" $args "${BLOCKING_SECONDS:-2}" 2>"$workdir/run.err") || out=""
+        t1=$(cpu_ticks "$pid" 2>/dev/null) || t1=""
+        results[$name,$server,$round]="" p50[$name,$server,$round]="" p99[$name,$server,$round]=""
+        cpu[$name,$server,$round]=""
+        if read -r rate lat50 lat99 ops <<<"$out" && [[ "$ops" =~ ^[0-9]+$ ]]; then
+          results[$name,$server,$round]=$rate p50[$name,$server,$round]=$lat50 p99[$name,$server,$round]=$lat99
+          [ -n "$t0" ] && [ -n "$t1" ] && cpu[$name,$server,$round]=$(us_per_request $((t1 - t0)) "$ops")
+        elif [ -z "${errors[$name,$server]:-}" ]; then
+          [ -s "$workdir/run.err" ] || echo "no result within ${row_timeout}s" >"$workdir/run.err"
+          errors[$name,$server]=$(head -c 200 "$workdir/run.err" | tr '\n' ' ' | sed 's/ *$//')
+        fi
+      done
+    done
+  done
+}
+num1() {  # a number with 1 decimal, or n/a as it is
+  if [ "$1" = n/a ]; then echo n/a; else printf '%.1f' "$1"; fi
+}
+report_blocking() {
+  local row name round server v
+  local -A med
+  printf '| %-46s | %10s | %10s | %6s | %15s | %15s | %6s | %6s | %9s | %9s | %6s |\n' \
+    "benchmark (median of $rounds)" "ordis op/s" "redis op/s" ratio "ordis p50/p99" "redis p50/p99" \
+    "p50" "p99" "ordis CPU" "redis CPU" "CPU"
+  printf '|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n' "------------------------------------------------" \
+    "------------" "------------" "--------" "-----------------" "-----------------" "--------" \
+    "--------" "-----------" "-----------" "--------"
+  for row in "${blocking_rows[@]}"; do
+    IFS='|' read -r name _ <<<"$row"
+    for server in ordis redis; do
+      for v in results p50 p99 cpu; do
+        local -n arr=$v
+        local vals=()
+        for round in $(seq 1 "$rounds"); do vals+=("${arr[$name,$server,$round]}"); done
+        med[$v,$server]=$(median "${vals[@]}")
+        unset -n arr
+      done
+    done
+    printf '| %-46s | %10s | %10s | %6s | %15s | %15s | %6s | %6s | %9s | %9s | %6s |\n' "$name" \
+      "$(num "${med[results,ordis]}")" "$(num "${med[results,redis]}")" \
+      "$(ratio "${med[results,ordis]}" "${med[results,redis]}")" \
+      "$(num1 "${med[p50,ordis]}") / $(num1 "${med[p99,ordis]}")" \
+      "$(num1 "${med[p50,redis]}") / $(num1 "${med[p99,redis]}")" \
+      "$(ratio "${med[p50,ordis]}" "${med[p50,redis]}")" "$(ratio "${med[p99,ordis]}" "${med[p99,redis]}")" \
+      "$(num3 "${med[cpu,ordis]}")" "$(num3 "${med[cpu,redis]}")" "$(ratio "${med[cpu,ordis]}" "${med[cpu,redis]}")"
+  done
+  for row in "${blocking_rows[@]}"; do
+    IFS='|' read -r name _ <<<"$row"
+    for server in ordis redis; do
+      [ -n "${errors[$name,$server]:-}" ] && echo "n/a: $server, $name: ${errors[$name,$server]}"
+    done
+  done
+  return 0
+}
+section_blocking() {
+  blocking_bench=$workdir/blocking_bench
+  cc -O2 -pthread -o "$blocking_bench" "$root/bench/blocking_bench.c"
+  start_servers
+  measure_blocking
+  local server port
+  for server in ordis redis; do
+    [ $server = ordis ] && port=$ordis_port || port=$redis_port
+    # Every run pops what it pushed: a key left over means a lost or duplicated element.
+    [ "$(redis-cli -p "$port" dbsize)" = 0 ] || echo "warning: $server holds $(redis-cli -p "$port" dbsize) keys after the blocking rows"
+  done
+  stop_servers
+  echo "blocking: bench/blocking_bench.c, ${BLOCKING_SECONDS:-2} s measured per run after 0.3 s of warm-up; op/s: ping-pong round trips (two blocked clients served each) or ZADDs (each taken by a blocked BZPOPMIN); p50/p99: latency of a round trip or a ZADD, in us; CPU: the server's CPU us per operation of the run. Ratios ordis/redis: op/s higher is better, latency and CPU lower is better."
+  report_blocking
+}
+
 for section in "${sections[@]}"; do
   case $section in
     strings) section_strings ;;
     zset) section_zset ;;
     scripting) section_scripting ;;
     pubsub) section_pubsub ;;
+    blocking) section_blocking ;;
     persistence) section_persistence ;;
     snapshot) section_snapshot ;;
-    *) echo "unknown section $section (strings, zset, scripting, pubsub, persistence, snapshot)" >&2; exit 2 ;;
+    *) echo "unknown section $section (strings, zset, scripting, pubsub, blocking, persistence, snapshot)" >&2; exit 2 ;;
   esac
   echo
 done

@@ -421,6 +421,48 @@ class ServingTest(BlockingTestCase):
         self.assertEqual(self.raw.call("LRANGE", "c1", "0", "-1"), [b"w"])
         self.assertEqual(self.raw.call("EXISTS", "c2", "c3"), 0)
 
+    def test_blmove_cycle_and_a_blpop_ahead(self):
+        # Two BLMOVEs waiting on each other's source: one push goes round once.
+        w1, w2 = self.raw_client(), self.raw_client()
+        self.block(w1, "BLMOVE", "a", "b", "LEFT", "RIGHT", "0")
+        self.block(w2, "BLMOVE", "b", "a", "LEFT", "RIGHT", "0")
+        self.assertEqual(self.raw.call("RPUSH", "a", "x"), 1)
+        self.assertEqual((w1.read_reply(), w2.read_reply()), (b"x", b"x"))
+        self.assertEqual(self.raw.call("LRANGE", "a", "0", "-1"), [b"x"])
+        self.assertEqual(self.raw.call("EXISTS", "b"), 0)
+        # A BLPOP that blocked first takes the first element; the BLMOVE behind it the next.
+        self.raw.call("DEL", "a")
+        self.block(w1, "BLPOP", "a", "0")
+        self.block(w2, "BLMOVE", "a", "b", "LEFT", "RIGHT", "0")
+        self.assertEqual(self.raw.call("RPUSH", "a", "x", "y"), 2)
+        self.assertEqual((w1.read_reply(), w2.read_reply()), ([b"a", b"x"], b"y"))
+        self.assertEqual(self.raw.call("LRANGE", "b", "0", "-1"), [b"y"])
+
+    def test_commands_that_make_a_key_serve_and_those_that_do_not(self):
+        w = self.raw_client()
+        self.raw.call("RPUSH", "src", "s1", "s2", "s3")
+        self.raw.call("ZADD", "z1", "1", "a", "2", "b")
+        self.raw.call("ZADD", "z2", "2", "a")
+        for block, make, want in (
+                (("BLPOP", "l1", "0"), ("RPOPLPUSH", "src", "l1"), [b"l1", b"s3"]),
+                (("BLPOP", "l2", "0"), ("LMOVE", "src", "l2", "LEFT", "LEFT"), [b"l2", b"s1"]),
+                (("BZPOPMIN", "zi", "0"), ("ZINTERSTORE", "zi", "2", "z1", "z2"),
+                 [b"zi", b"a", b"3"]),
+                (("BZPOPMAX", "zd", "0"), ("ZDIFFSTORE", "zd", "2", "z1", "z2"),
+                 [b"zd", b"b", b"2"]),
+                (("BZPOPMIN", "zx", "0"), ("ZADD", "zx", "INCR", "5", "m"), [b"zx", b"m", b"5"])):
+            with self.subTest(make=make):
+                self.block(w, *block)
+                self.assertNotIsInstance(self.raw.call(*make), type(Err("")))
+                self.assertEqual(w.read_reply(), want)
+        # Writes that make no key leave the waiter blocked.
+        self.block(w, "BZPOPMIN", "none", "0")
+        self.assertEqual(self.raw.call("ZADD", "none", "XX", "1", "m"), 0)
+        self.assertEqual(self.raw.call("ZUNIONSTORE", "none", "1", "nosuch"), 0)
+        self.assertEqual(self.raw.call("LPUSHX", "none", "v"), 0)
+        self.assertNothing(w, 0.1)
+        self.assertEqual(blocked_clients(self.raw), 1)
+
     def test_blmove_to_itself_rotates(self):
         w = self.raw_client()
         self.block(w, "BLMOVE", "r", "r", "LEFT", "RIGHT", "0")

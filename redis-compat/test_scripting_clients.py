@@ -357,6 +357,48 @@ class BusyScriptTest(ScriptTestCase):
         self.assertEqual(other.call("GET", "k"), b"written")
 
 
+    def test_function_busy_kill_and_stats(self):
+        busy_function = Err("BUSY Redis is busy running a script. You can only call FUNCTION KILL "
+                            "or SHUTDOWN NOSAVE.")
+        self.assertEqual(self.raw.call("FUNCTION", "LOAD", "REPLACE", SPIN_LIBRARY), b"spinlib")
+        runner, other = self.raw_client(), self.raw_client()
+        runner.send_command("FCALL", "spin", "0", "3000")
+        try:
+            self.assertTrue(wait_until(lambda: other.call("PING") == busy_function, 2.5))
+            self.assertEqual(other.call("SCRIPT", "KILL"), busy_function)
+            stats = other.call("FUNCTION", "STATS")
+            self.assertEqual(stats[0], b"running_script")
+            running = stats[1]
+            self.assertEqual(running[:4], [b"name", b"spin", b"command",
+                                           [b"FCALL", b"spin", b"0", b"3000"]])
+            self.assertEqual(running[4], b"duration_ms")
+            self.assertGreaterEqual(running[5], 100)
+            self.assertEqual(other.call("FUNCTION", "KILL"), "OK")
+        finally:
+            reply = runner.read_reply()
+        # SCRIPT KILL's words for a function too; the line is wherever the kill found it.
+        self.assertTrue(reply.message.startswith(
+            "ERR Script killed by user with SCRIPT KILL... script: spin, on @user_function:"),
+            reply.message)
+        # During an EVAL, the function commands answer the EVAL's BUSY.
+        runner.send_command("EVAL", SPIN, "0", "3000")
+        try:
+            self.assertTrue(wait_until(lambda: other.call("PING") == self.BUSY, 2.5))
+            self.assertEqual(other.call("FUNCTION", "STATS"), self.BUSY)
+            self.assertEqual(other.call("FUNCTION", "KILL"), self.BUSY)
+            self.assertEqual(other.call("SCRIPT", "KILL"), "OK")
+        finally:
+            runner.read_reply()
+        stats = other.call("FUNCTION", "STATS")
+        self.assertEqual(stats[:2], [b"running_script", None])
+
+
+SPIN_LIBRARY = ("#!lua name=spinlib\n"
+                "local function now() local t = redis.call('time') return t[1] * 1000000 + t[2] end\n"
+                "redis.register_function('spin', function(keys, args) "
+                "local t0 = now() while now() - t0 < args[1] * 1000 do end return 'done' end)")
+
+
 # -------------------------------------------------------------------------------------------------
 # The append-only log
 # -------------------------------------------------------------------------------------------------

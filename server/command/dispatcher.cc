@@ -349,7 +349,7 @@ void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
     return;
   }
   if (!(spec->flags & cmd::kAllowBusy) && ScriptBusy()) {
-    Reject(spec, client, out, errors::kBusyScript);
+    Reject(spec, client, out, BusyError());
     return;
   }
   // maxmemory: make room first, whatever the command (as Redis); refuse what may grow memory when
@@ -358,7 +358,7 @@ void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
   const bool replaying = names_ == Names::kOriginal;
   if (services_.memory.OverLimit() && (!replaying || services_.keyspace.tier() != nullptr)) {
     if (!Hold(LockMode::kExclusive)) {
-      Reject(spec, client, out, errors::kBusyScript);
+      Reject(spec, client, out, BusyError());
       return;
     }
     if (services_.memory.Evict(NowMs()) == MemoryGuard::Outcome::kFull && !replaying &&
@@ -525,6 +525,10 @@ bool Dispatcher::Hold(LockMode mode) {
   return true;
 }
 
+std::string_view Dispatcher::BusyError() const {
+  return services_.running_script.function() ? errors::kBusyFunction : errors::kBusyScript;
+}
+
 bool Dispatcher::ScriptBusy() const {
   return services_.running_script.Busy(NowMs(), services_.config.busy_reply_threshold_ms());
 }
@@ -601,7 +605,7 @@ void Dispatcher::RunSpec(const CommandSpec& spec, ClientState& client, resp::Wri
                               ? LockMode::kShared
                               : LockMode::kNone;  // e.g. EXEC and DEBUG SLEEP: no lock held
     if (!Hold(mode)) {
-      Reject(&spec, client, out, errors::kBusyScript);
+      Reject(&spec, client, out, BusyError());
       return;
     }
   }
@@ -753,7 +757,8 @@ void Dispatcher::RunScript(ClientState& client, const ScriptRun& run,
   // (resetting here would lose the script just compiled).
   if (lua_ == nullptr) lua();
   scripting::LuaEngine& engine = *lua_;
-  services_.running_script.Begin(NowMs());
+  services_.running_script.Begin(NowMs(), run.function ? run.name : std::string_view(),
+                                 run.command);
   if (run.function) {
     engine.CallFunction(run.name, keys, argv, caller, out);
   } else {
@@ -816,7 +821,7 @@ void Dispatcher::CallFromScript(const ScriptRun& run, resp::Writer& out,
 void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
   Keyspace& ks = services_.keyspace;
   if (!Hold(LockMode::kExclusive)) {  // released by the batch's EndBatch()
-    out.Error(errors::kBusyScript);
+    out.Error(BusyError());
     return;
   }
   if (services_.control.shutting_down()) {

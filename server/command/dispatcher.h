@@ -54,6 +54,7 @@ class Dispatcher : public CommandRunner {
     scripting::ScriptFlags flags;
     bool read_only = false;  // an _RO command or a no-writes script: writes are refused
     bool function = false;   // FCALL: name is a function of the loaded libraries
+    std::span<const std::string_view> command;  // the caller's (FUNCTION STATS shows a function's)
   };
   // This thread's Lua engine, current with the script cache (reset by a SCRIPT FLUSH since) and
   // the function libraries.
@@ -97,6 +98,8 @@ class Dispatcher : public CommandRunner {
   bool Hold(LockMode mode);
   bool Acquire(bool exclusive);
   bool ScriptBusy() const;
+  // BUSY's text: it names SCRIPT KILL or FUNCTION KILL by what runs.
+  std::string_view BusyError() const;
   // Exclusive lock held: what readers reported is applied (expired keys deleted, cold values
   // read promoted).
   void ApplyReported();

@@ -111,6 +111,8 @@ inline constexpr std::string_view kNumKeysNegative = "ERR Number of keys can't b
 inline constexpr std::string_view kNotBusy = "NOTBUSY No scripts in execution right now.";
 inline constexpr std::string_view kBusyScript =
     "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
+inline constexpr std::string_view kBusyFunction =
+    "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.";
 inline constexpr std::string_view kUnkillable =
     "UNKILLABLE Sorry the script already executed write commands against the dataset. You can "
     "either wait the script termination or kill the server in a hard way using the SHUTDOWN "

@@ -137,11 +137,14 @@ void CmdScriptFlush(CommandContext& ctx) {
   ctx.out.Ok();
 }
 
-// SCRIPT KILL
-void CmdScriptKill(CommandContext& ctx) {
-  switch (ctx.services.running_script.Kill()) {
+// SCRIPT KILL stops an EVAL, FUNCTION KILL a function; each answers the other's BUSY.
+void Kill(CommandContext& ctx, bool function) {
+  switch (ctx.services.running_script.Kill(function)) {
     case scripting::RunningScript::KillResult::kNotRunning:
       ctx.out.Error(errors::kNotBusy);
+      break;
+    case scripting::RunningScript::KillResult::kOtherKind:
+      ctx.out.Error(function ? errors::kBusyScript : errors::kBusyFunction);
       break;
     case scripting::RunningScript::KillResult::kUnkillable:
       ctx.out.Error(errors::kUnkillable);
@@ -151,6 +154,11 @@ void CmdScriptKill(CommandContext& ctx) {
       break;
   }
 }
+
+// SCRIPT KILL
+void CmdScriptKill(CommandContext& ctx) { Kill(ctx, /*function=*/false); }
+// FUNCTION KILL
+void CmdFunctionKill(CommandContext& ctx) { Kill(ctx, /*function=*/true); }
 
 // FCALL function numkeys [key ...] [arg ...], and FCALL_RO.
 void Fcall(CommandContext& ctx, bool read_only) {
@@ -172,7 +180,8 @@ void Fcall(CommandContext& ctx, bool read_only) {
   Dispatcher::ScriptRun run{.name = ctx.args[1],
                             .flags = *flags,
                             .read_only = read_only || flags->no_writes,
-                            .function = true};
+                            .function = true,
+                            .command = ctx.args};
   ctx.dispatcher.lua();  // current with the libraries
   const auto keys = ctx.args.subspan(3, static_cast<size_t>(numkeys));
   const auto argv = ctx.args.subspan(3 + static_cast<size_t>(numkeys));
@@ -364,9 +373,26 @@ void CmdFunctionList(CommandContext& ctx) {
 // FUNCTION STATS: the running script is not named (ordis keeps no name for it): nil.
 void CmdFunctionStats(CommandContext& ctx) {
   resp::Writer& out = ctx.out;
+  const scripting::RunningScript& running = ctx.services.running_script;
+  if (running.Busy(NowMs(), 0) && !running.function()) {
+    out.Error(errors::kBusyScript);  // as Redis: an EVAL is not a function to describe
+    return;
+  }
   out.MapHeader(2);
   out.Bulk("running_script");
-  out.NullBulk();
+  const bool described = running.Describe(
+      NowMs(),
+      [&](std::string_view name, std::span<const std::string_view> command, int64_t duration_ms) {
+        out.MapHeader(3);
+        out.Bulk("name");
+        out.Bulk(name);
+        out.Bulk("command");
+        out.ArrayHeader(static_cast<int64_t>(command.size()));
+        for (std::string_view arg : command) out.Bulk(arg);
+        out.Bulk("duration_ms");
+        out.Integer(duration_ms);
+      });
+  if (!described) out.NullBulk();
   out.Bulk("engines");
   out.MapHeader(1);
   out.Bulk("LUA");
@@ -491,7 +517,7 @@ void RegisterScriptingFamily(CommandTable* table) {
             "List information about all the functions"},
            {"function|stats", 2, kNoScript | kAllowBusy, 0, 0, 0, CmdFunctionStats, "scripting",
             "Return information about the function currently running (name, description, duration)"},
-           {"function|kill", 2, kNoScript | kAllowBusy, 0, 0, 0, CmdScriptKill, "scripting",
+           {"function|kill", 2, kNoScript | kAllowBusy, 0, 0, 0, CmdFunctionKill, "scripting",
             "Kill the function currently in execution."},
            {"function|dump", 2, kNoScript, 0, 0, 0, CmdFunctionDump, "scripting",
             "Dump all functions into a serialized binary payload"},
