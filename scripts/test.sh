@@ -13,7 +13,8 @@ cmake -S "$root" -B "$root/build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DORDIS
 cmake --build "$root/build-tsan" -j"$(nproc)" \
   --target index_test learned_store_test hot_cache_test keyspace_stress_test durability_test \
   connection_move_stress_test eviction_stress_test acl_test lazy_free_stress_test memory_guard_test \
-  offload_test keyspace_test pubsub_stress_test scripting_stress_test blocking_stress_test
+  offload_test keyspace_test pubsub_stress_test scripting_stress_test blocking_stress_test \
+  tracking_stress_test
 (cd "$root/build-tsan" && ctest --output-on-failure -j"$(nproc)" \
   -R 'stress|Concurrent|MemoryGuard|HostView|LoadingZone|Prefetcher|ColdKeyspace')
 

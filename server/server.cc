@@ -114,13 +114,18 @@ Server::Server(std::unique_ptr<Config> config, MemoryGuard::UsedMemoryFn used_me
                 running_script_,
                 functions_,
                 pubsub_,
+                tracking_,
+                monitors_,
+                pause_,
                 blocked_},
       commands_(services_, [this](int64_t now_ms) {
         persistence_.Cron(now_ms);
         memory_.TierCron();
+        tracking_.BroadcastPending();  // what changed off the I/O threads (active expiry)
       }) {
   keyspace_->SetLazyFreePolicy(LazyFreePolicyOf(*config_));
   keyspace_->notifier().SetSink(&pubsub_);
+  keyspace_->tracker().SetListener(&tracking_);
   keyspace_->SetKeyWaiters(&blocked_);
   keyspace_->notifier().SetClasses(config_->notify_keyspace_events());
 }

@@ -92,6 +92,9 @@ class Server : public ServerControl {
   scripting::ScriptCache scripts_;
   scripting::RunningScript running_script_;
   scripting::FunctionLibraries functions_;
+  Tracking tracking_{*config_, clients_, keyspace_->tracker()};
+  Monitors monitors_{*config_};
+  ClientPause pause_{clients_};
   const Services services_;
   CommandService commands_;
   std::unique_ptr<IoThreadPool> threads_;  // made by Run

@@ -42,6 +42,27 @@ bool ClientRegistry::Kill(uint64_t id) {
   return true;
 }
 
+bool ClientRegistry::WithClient(uint64_t id, absl::FunctionRef<void(ClientState&)> visit) const {
+  std::lock_guard lock(mu_);
+  auto it = clients_.find(id);
+  if (it == clients_.end()) return false;
+  visit(*it->second.first);
+  return true;
+}
+
+bool ClientRegistry::ResumePostponed(uint64_t id) {
+  ConnectionHost* host;
+  {
+    std::lock_guard lock(mu_);
+    auto it = clients_.find(id);
+    if (it == clients_.end()) return false;
+    host = it->second.second;
+  }
+  // A postponed connection never moves, so host is still its thread.
+  host->ResumePostponed(id);
+  return true;
+}
+
 void ClientRegistry::SetName(ClientState* client, std::string_view name) {
   std::lock_guard lock(mu_);
   client->name.assign(name);
@@ -74,14 +95,22 @@ void AppendClientInfo(const CommandTable& commands, const ClientState& c, int64_
   num("age", (now_ms - c.created_ms) / 1000);
   num("idle", (now_ms - c.last_interaction_ms.load(std::memory_order_relaxed)) / 1000);
   int multi = c.multi_count.load(std::memory_order_relaxed);
-  // Redis's order of flag letters: P (subscribed), x (in MULTI), b (blocked); N when none.
-  char flags[8];
-  size_t nflags = 0;
-  if (c.pubsub.load(std::memory_order_relaxed)) flags[nflags++] = 'P';
-  if (multi >= 0) flags[nflags++] = 'x';
-  if (c.blocked.load(std::memory_order_relaxed)) flags[nflags++] = 'b';
-  if (nflags == 0) flags[nflags++] = 'N';
-  str("flags", std::string_view(flags, nflags));
+  // Redis's order of flag letters: O (monitor), P (subscribed), x (in MULTI), b (blocked, or a
+  // command postponed by CLIENT PAUSE), t (tracking), R (its redirect is gone), B (broadcast
+  // tracking); N when none.
+  std::string flags;
+  if (c.monitor.load(std::memory_order_relaxed)) flags.push_back('O');
+  if (c.pubsub.load(std::memory_order_relaxed)) flags.push_back('P');
+  if (multi >= 0) flags.push_back('x');
+  if (c.blocked.load(std::memory_order_relaxed) || c.postponed.load(std::memory_order_relaxed)) {
+    flags.push_back('b');
+  }
+  const uint8_t tracking = c.tracking_flags.load(std::memory_order_relaxed);
+  if (tracking & kTrackingOn) flags.push_back('t');
+  if (tracking & kTrackingBrokenRedirect) flags.push_back('R');
+  if (tracking & kTrackingBcast) flags.push_back('B');
+  if (flags.empty()) flags.push_back('N');
+  str("flags", flags);
   num("db", c.db.load(std::memory_order_relaxed));
   num("sub", c.sub_count.load(std::memory_order_relaxed));
   num("psub", c.psub_count.load(std::memory_order_relaxed));
@@ -104,7 +133,7 @@ void AppendClientInfo(const CommandTable& commands, const ClientState& c, int64_
   const auto& all = commands.flat();
   str("cmd", cmd_id >= 0 && cmd_id < static_cast<int>(all.size()) ? all[cmd_id]->name : "NULL");
   str("user", c.user_name);
-  num("redir", -1);
+  num("redir", c.tracking_redirect.load(std::memory_order_relaxed));
   out->append("resp=");
   AppendInt64(out, c.protocol.load(std::memory_order_relaxed));
   out->push_back('\n');
@@ -122,6 +151,11 @@ std::string ClientRegistry::Describe(const CommandTable& commands, const ClientS
 void ClientRegistry::SetUserName(ClientState* client, std::string_view name) {
   std::lock_guard lock(mu_);
   client->user_name.assign(name);
+}
+
+void ClientRegistry::SetLibInfo(ClientState* client, bool lib_name, std::string_view value) {
+  std::lock_guard lock(mu_);
+  (lib_name ? client->lib_name : client->lib_ver).assign(value);
 }
 
 void ClientRegistry::ForEach(const std::function<void(ClientState&)>& visit) const {

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "absl/container/btree_map.h"
+#include "absl/functional/function_ref.h"
 #include "server/command/client_state.h"
 #include "server/net/connection_host.h"
 
@@ -33,10 +34,17 @@ class ClientRegistry {
   // The I/O thread client id is on, or nullptr if there is no such client.
   ConnectionHost* Host(uint64_t id) const;
   size_t size() const { return count_.load(std::memory_order_relaxed); }
+  // Calls visit with client id under the lock (visit must not call back into the registry); false
+  // if there is no such client.
+  bool WithClient(uint64_t id, absl::FunctionRef<void(ClientState&)> visit) const;
+  // CLIENT UNPAUSE: asks client id's thread to run its postponed command; false if no such client.
+  bool ResumePostponed(uint64_t id);
 
   void SetName(ClientState* client, std::string_view name);
   std::string Name(const ClientState* client) const;
   void SetUserName(ClientState* client, std::string_view name);
+  // CLIENT SETINFO: LIB-NAME (lib_name) or LIB-VER.
+  void SetLibInfo(ClientState* client, bool lib_name, std::string_view value);
   // CLIENT LIST's line for client, without the newline (ACL LOG's client-info).
   std::string Describe(const CommandTable& commands, const ClientState& client,
                        int64_t now_ms) const;

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,6 +37,26 @@ struct Subscriptions {
   bool any() const { return count() + shard.size() > 0; }
 };
 
+// CLIENT TRACKING (command/tracking.h). Changed by the client's own thread under Tracking's mutex
+// and read by other threads under it (they deliver invalidations), except `caching`, which only
+// the client's thread touches.
+struct TrackingState {
+  bool on = false;
+  bool bcast = false;
+  bool optin = false;
+  bool optout = false;
+  bool noloop = false;
+  bool broken_redirect = false;  // the redirect's client was gone at an invalidation
+  // CLIENT CACHING YES (OPTIN) / NO (OPTOUT) given: it applies to the next command (or the next
+  // transaction), as Redis's CLIENT_TRACKING_CACHING.
+  bool caching = false;
+  uint64_t redirect = 0;           // 0: none
+  std::set<std::string> prefixes;  // BCAST's, in order
+};
+
+// CLIENT LIST's tracking letters, in ClientState::tracking_flags.
+enum TrackingFlag : uint8_t { kTrackingOn = 1, kTrackingBrokenRedirect = 2, kTrackingBcast = 4 };
+
 struct ClientState : Session {
   bool authenticated = false;  // set at accept when no password is required
   acl::UserRef user;           // the default user until AUTH
@@ -55,6 +76,14 @@ struct ClientState : Session {
 
   std::string name;                   // GUARDED_BY(ClientRegistry::mu_) for cross-thread reads
   std::string user_name = "default";  // GUARDED_BY(ClientRegistry::mu_), as name
+  // CLIENT SETINFO LIB-NAME / LIB-VER. GUARDED_BY(ClientRegistry::mu_), as name.
+  std::string lib_name;
+  std::string lib_ver;
+
+  TrackingState tracking;
+  // CLIENT NO-TOUCH ON: the client's reads leave keys' access time and LFU counter alone (TOUCH
+  // excepted).
+  bool no_touch = false;
 
   // shared
   std::atomic<int> db{0};
@@ -65,6 +94,11 @@ struct ClientState : Session {
   std::atomic<int> sub_count{0};
   std::atomic<int> psub_count{0};
   std::atomic<int> ssub_count{0};
+  // MONITOR: the client receives every command (command/monitor.h); CLIENT LIST's flag O.
+  std::atomic<bool> monitor{false};
+  // CLIENT LIST's t, R and B (TrackingFlag bits) and redir= (-1 when not tracking).
+  std::atomic<uint8_t> tracking_flags{0};
+  std::atomic<int64_t> tracking_redirect{-1};
 };
 
 }  // namespace ordis::server

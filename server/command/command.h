@@ -49,6 +49,12 @@ enum Flag : uint32_t {
   // Redis's allow_busy: runs while a script is busy (past busy-reply-threshold) instead of BUSY.
   kAllowBusy = 1 << 17,
   kBlocking = 1 << 18,  // may block the client (BLPOP ...; @blocking)
+  // Redis's skip_monitor: MONITOR shows the command before it runs rather than after (EVAL,
+  // EVALSHA, FCALL and their _RO forms: before their scripts' commands).
+  kSkipMonitor = 1 << 19,
+  // Redis's may_replicate (not shown by COMMAND INFO): not a write, but CLIENT PAUSE WRITE holds
+  // it (EVAL, EVALSHA, FCALL, PUBLISH, SPUBLISH).
+  kMayReplicate = 1 << 20,
 };
 }  // namespace cmd
 

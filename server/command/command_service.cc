@@ -38,6 +38,8 @@ void CommandService::SessionMoved(Session& session, ConnectionHost* host) {
 void CommandService::SessionEnded(Session& session) {
   ClientState& client = static_cast<ClientState&>(session);
   services_.pubsub.UnsubscribeAll(client, nullptr);  // no message reaches it after this
+  services_.monitors.Remove(client);
+  services_.tracking.Disable(client);
   services_.clients.Remove(session.id);
   if (client.blocked.load(std::memory_order_relaxed)) services_.blocked.Remove(session.id);
   UnwatchAll(services_.keyspace, client);

@@ -271,12 +271,35 @@ bool Dispatcher::MayGrowMemory(const CommandSpec& spec, const ClientState& clien
   return false;
 }
 
+bool Dispatcher::MayReplicate(const CommandSpec& spec, const ClientState& client) const {
+  constexpr uint32_t kReplicated = cmd::kWrite | cmd::kMayReplicate;
+  if (spec.flags & kReplicated) return true;
+  if (!client.in_multi || spec.name != "exec") return false;
+  for (const std::vector<std::string>& queued : client.queued) {
+    const CommandSpec* q = Lookup(queued[0]);
+    if (q != nullptr && !q->subcommands.empty() && queued.size() >= 2) {
+      q = CommandTable::FindSubcommand(*q, queued[1]);
+    }
+    if (q != nullptr && (q->flags & kReplicated)) return true;
+  }
+  return false;
+}
+
+void Dispatcher::ClearCaching(ClientState& client, std::span<const std::string_view> args) {
+  // CLIENT CACHING applies to the next command, or to the next transaction; a CLIENT command
+  // (CACHING itself, TRACKINGINFO ...) in between keeps it, as in Redis.
+  if (client.in_multi || client.postponed.load(std::memory_order_relaxed)) return;
+  const CommandSpec* spec = Lookup(args[0]);
+  if (spec == nullptr || spec->name != "client") client.tracking.caching = false;
+}
+
 void Dispatcher::Run(Session& session, resp::Writer& out, std::span<const std::string_view> args) {
   ClientState& client = static_cast<ClientState&>(session);
   // CLIENT REPLY: OFF discards every reply; SKIP discards the next command's.
   if (client.reply_mode == ReplyMode::kSkipNext) client.reply_mode = ReplyMode::kSkipThis;
   if (client.reply_mode == ReplyMode::kOn) {
     DispatchCommand(client, out, args);
+    if (client.tracking.caching) ClearCaching(client, args);
     return;
   }
   resp::OutBuffer* const replies = out.out();
@@ -286,7 +309,12 @@ void Dispatcher::Run(Session& session, resp::Writer& out, std::span<const std::s
   if (client.reply_mode == ReplyMode::kOn) discarded_.MoveTo(replies);
   discarded_.Clear();
   out.set_out(replies);
-  if (client.reply_mode == ReplyMode::kSkipThis) client.reply_mode = ReplyMode::kOn;
+  if (client.tracking.caching) ClearCaching(client, args);
+  if (client.reply_mode == ReplyMode::kSkipThis) {
+    // A command postponed by CLIENT PAUSE is still the one to skip when it runs.
+    client.reply_mode =
+        client.postponed.load(std::memory_order_relaxed) ? ReplyMode::kSkipNext : ReplyMode::kOn;
+  }
 }
 
 void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
@@ -296,6 +324,8 @@ void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
     client.close_after_reply = true;
     return;
   }
+  // Invalidations of keys the command changes go to its own client after its reply.
+  Tracking::Running tracking(services_.tracking, client, out);
   const CommandSpec* spec = Resolve(client, out, args);
   if (spec == nullptr) return;
   // As Redis's processCommand: CLIENT LIST's cmd= (and the ACL LOG's client-info) name the
@@ -343,6 +373,12 @@ void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
       return;
     }
   }
+  // A MONITOR client is a replica to Redis: it may not touch the keyspace.
+  if (client.monitor.load(std::memory_order_relaxed) &&
+      (spec->flags & (cmd::kWrite | cmd::kReadonly | cmd::kMayReplicate))) {
+    Reject(spec, client, out, errors::kReplicaKeyspace);
+    return;
+  }
   // RESP2 subscriber mode: the connection carries messages, so only commands whose replies fit
   // among them (RESP3 tells pushes from replies, and allows everything).
   if (client.pubsub.load(std::memory_order_relaxed) && !(spec->flags & cmd::kSubscriberMode) &&
@@ -350,6 +386,9 @@ void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
     Reject(spec, client, out, errors::NotInSubscriberMode(spec->name));
     return;
   }
+  // CLIENT PAUSE: the connection runs the command again when the pause ends (queuing one into
+  // a transaction waits too, as in Redis).
+  if (services_.pause.Postpone(client, MayReplicate(*spec, client), NowMs())) return;
   if (client.in_multi && !(spec->flags & cmd::kTransactionControl)) {
     auto& queued = client.queued.emplace_back();
     queued.reserve(args.size());
@@ -440,6 +479,7 @@ void Dispatcher::ServeReadyKeys() {
 }
 
 void Dispatcher::EndTurn() {
+  services_.tracking.BroadcastPending();
   CommitLog();
   // Only now: their replies report changes the log holds.
   for (const BlockedClients::Wake& wake : to_wake_) {
@@ -596,7 +636,12 @@ void Dispatcher::RunSpec(const CommandSpec& spec, ClientState& client, resp::Wri
                      aof != nullptr ? &propagate_ : nullptr,
                      block,
                      &client == &script_client_};
+  // A script's command shows before the commands the script runs.
+  if ((spec.flags & cmd::kSkipMonitor) && services_.monitors.active()) {
+    FeedMonitors(spec, client, args);
+  }
   spec.handler(ctx);
+  AfterCommand(spec, client, args);
   if (block != nullptr && block->blocked) return;  // it changed nothing, replied nothing
   if (aof != nullptr && ks.changes() != changes_before) {
     // Staged under the exclusive lock: the log's order is the order of the changes.
@@ -627,6 +672,33 @@ void Dispatcher::RunSpec(const CommandSpec& spec, ClientState& client, resp::Wri
   if (out.errors_written() != errors_before) {
     Bump(cs[CommandStat::kFailedCalls]);
     Bump(stats_[Stat::kErrorReplies], out.errors_written() - errors_before);
+  }
+}
+
+void Dispatcher::FeedMonitors(const CommandSpec& spec, ClientState& client,
+                              std::span<const std::string_view> args) {
+  const bool from_script = &client == &script_client_;
+  services_.monitors.Feed(client.db.load(std::memory_order_relaxed),
+                          from_script ? std::string_view("lua") : std::string_view(client.addr),
+                          spec.name, args);
+}
+
+void Dispatcher::AfterCommand(const CommandSpec& spec, ClientState& client,
+                              std::span<const std::string_view> args) {
+  // A blocked client's command run again to serve it was shown when it blocked (as Redis 7.0,
+  // which serves it without running it again).
+  if (&client == &serve_client_) return;
+  if (services_.monitors.active() && !(spec.flags & (cmd::kAdmin | cmd::kSkipMonitor))) {
+    FeedMonitors(spec, client, args);
+  }
+  // Client-side caching remembers what a read-only command read, for the script's caller when
+  // a script runs it (the keys of EVAL_RO itself are not remembered: it is no read in Redis).
+  if ((spec.flags & cmd::kReadonly) && !(spec.flags & cmd::kPubSub)) {
+    ClientState* caller = &client == &script_client_ ? script_caller_ : &client;
+    if (caller != nullptr && Tracking::Remembers(*caller)) {
+      KeyPositions(spec, args, &key_positions_);
+      services_.tracking.Remember(*caller, args, key_positions_);
+    }
   }
 }
 
@@ -681,6 +753,8 @@ void Dispatcher::RunScript(ClientState& client, const ScriptRun& run,
   script_client_.user = client.user;
   script_client_.authenticated = true;
   script_client_.protocol.store(2, std::memory_order_relaxed);
+  script_client_.no_touch = client.no_touch;
+  script_caller_ = &client;
   // Its changes are one record of the log, as EXEC's (inside EXEC, part of EXEC's record).
   CommandLog* aof = services_.durability.log();
   const bool group = aof != nullptr && !in_exec_;
@@ -699,6 +773,7 @@ void Dispatcher::RunScript(ClientState& client, const ScriptRun& run,
     engine.Run(run.name, keys, argv, caller, out);
   }
   services_.running_script.End();
+  script_caller_ = nullptr;
   ReportLuaBytes();
   if (group) {
     log_seq_ = std::max(log_seq_, aof->EndGroup());

@@ -83,7 +83,8 @@ class Dispatcher : public CommandRunner {
   // acquisition; EndBatch() must follow the batch.
   void Run(Session& session, resp::Writer& out, std::span<const std::string_view> args) override;
   bool ResumeBlocked(Session& session, resp::Writer& out, bool timed_out) override;
-  // Commits the log, then nudges the clients the turn's writes served (BlockedClients).
+  // Sends the BCAST invalidations of the turn, commits the log, then nudges the clients the turn's
+  // writes served (BlockedClients).
   void EndTurn() override;
 
  private:
@@ -175,7 +176,20 @@ class Dispatcher : public CommandRunner {
   std::unique_ptr<scripting::LuaEngine> lua_;  // made by the thread's first script
   int64_t lua_bytes_reported_ = 0;             // to the script cache, for INFO
   void ReportLuaBytes();
-  ClientState script_client_;   // what a script's commands run as
+  ClientState script_client_;             // what a script's commands run as
+  ClientState* script_caller_ = nullptr;  // whose script runs (tracking remembers its reads)
+  std::vector<size_t> key_positions_;     // scratch for tracking
+  // After spec ran for client with args: MONITOR's line (unless shown before it ran) and the keys
+  // a tracking client read.
+  void AfterCommand(const CommandSpec& spec, ClientState& client,
+                    std::span<const std::string_view> args);
+  // MONITOR's line for spec run by client with args.
+  void FeedMonitors(const CommandSpec& spec, ClientState& client,
+                    std::span<const std::string_view> args);
+  // CLIENT CACHING's flag ends with a command that is not CLIENT, outside a transaction.
+  void ClearCaching(ClientState& client, std::span<const std::string_view> args);
+  // CLIENT PAUSE WRITE: spec writes or may replicate (EXEC: a queued command of client's does).
+  bool MayReplicate(const CommandSpec& spec, const ClientState& client) const;
   BlockRequest block_request_;  // the running command's, when it may block
   // A blocked client's command run again for it (ServeReadyKeys): as whom, into what, and whether
   // it asked to wait again.

@@ -121,4 +121,18 @@ std::string UnrecognizedXClaimOption(std::string_view option) {
   return "ERR Unrecognized XCLAIM option '" + Formatted(option) + "'";
 }
 
+std::string TrackingPrefixOverlap(std::string_view prefix, std::string_view other, bool existing) {
+  return "ERR Prefix '" + std::string(prefix) + "' overlaps with " +
+         (existing ? "an existing" : "another provided") + " prefix '" + std::string(other) +
+         "'. Prefixes for a single client must not overlap.";
+}
+
+std::string SetInfoUnrecognized(std::string_view option) {
+  return "ERR Unrecognized option '" + std::string(option) + "'";
+}
+
+std::string SetInfoBadValue(std::string_view option) {
+  return "ERR " + std::string(option) + " cannot contain spaces, newlines or special characters.";
+}
+
 }  // namespace ordis::server::errors

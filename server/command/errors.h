@@ -118,6 +118,39 @@ inline constexpr std::string_view kUnkillable =
     "either wait the script termination or kill the server in a hard way using the SHUTDOWN "
     "NOSAVE command.";
 inline constexpr std::string_view kScriptKilled = "ERR Script killed by user with SCRIPT KILL...";
+// MONITOR clients are replicas to Redis, kept away from the keyspace.
+inline constexpr std::string_view kReplicaKeyspace = "ERR Replica can't interact with the keyspace";
+// CLIENT TRACKING, CLIENT CACHING.
+inline constexpr std::string_view kTrackingPrefixNeedsBcast =
+    "ERR PREFIX option requires BCAST mode to be enabled";
+inline constexpr std::string_view kTrackingBcastSwitch =
+    "ERR You can't switch BCAST mode on/off before disabling tracking for this client, and then "
+    "re-enabling it with a different mode.";
+inline constexpr std::string_view kTrackingOptInOutBcast =
+    "ERR OPTIN and OPTOUT are not compatible with BCAST";
+inline constexpr std::string_view kTrackingOptInAndOut =
+    "ERR You can't specify both OPTIN mode and OPTOUT mode";
+inline constexpr std::string_view kTrackingOptInOutSwitch =
+    "ERR You can't switch OPTIN/OPTOUT mode before disabling tracking for this client, and then "
+    "re-enabling it with a different mode.";
+inline constexpr std::string_view kTrackingOneRedirect =
+    "ERR A client can only redirect to a single other client";
+inline constexpr std::string_view kTrackingNoRedirectClient =
+    "ERR The client ID you want redirect to does not exist";
+inline constexpr std::string_view kCachingNeedsTracking =
+    "ERR CLIENT CACHING can be called only when the client is in tracking mode with OPTIN or "
+    "OPTOUT mode enabled";
+inline constexpr std::string_view kCachingYesNeedsOptIn =
+    "ERR CLIENT CACHING YES is only valid when tracking is enabled in OPTIN mode.";
+inline constexpr std::string_view kCachingNoNeedsOptOut =
+    "ERR CLIENT CACHING NO is only valid when tracking is enabled in OPTOUT mode.";
+// CLIENT PAUSE.
+inline constexpr std::string_view kPauseTimeoutNotInteger =
+    "ERR timeout is not an integer or out of range";
+inline constexpr std::string_view kPauseTimeoutNegative = "ERR timeout is negative";
+inline constexpr std::string_view kPauseMode = "ERR CLIENT PAUSE mode must be WRITE or ALL";
+inline constexpr std::string_view kMonitorInTransaction =
+    "ERR MONITOR isn't allowed for DENY BLOCKING client";
 inline constexpr std::string_view kClientNameSpaces =
     "ERR Client names cannot contain spaces, newlines or special characters.";
 inline constexpr std::string_view kNoConfigFile = "ERR The server is running without a config file";
@@ -280,6 +313,11 @@ std::string UnknownSubcommand(std::string_view command, std::string_view sub);
 // "ERR Can't execute 'get': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are
 // allowed in this context": a RESP2 client in subscriber mode (the full name: 'client|list').
 std::string NotInSubscriberMode(std::string_view full_name);
+// CLIENT TRACKING BCAST: prefix overlaps one the client has (existing) or another one given.
+std::string TrackingPrefixOverlap(std::string_view prefix, std::string_view other, bool existing);
+// CLIENT SETINFO (Redis 7.2).
+std::string SetInfoUnrecognized(std::string_view option);
+std::string SetInfoBadValue(std::string_view option);
 // "ERR at least 1 input key is needed for 'zunion' command"
 std::string AtLeastOneInputKey(std::string_view command);
 // "ERR invalid expire time in 'set' command"

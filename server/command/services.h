@@ -6,12 +6,15 @@
 #include "server/acl/log.h"
 #include "server/acl/users.h"
 #include "server/command/blocking.h"
+#include "server/command/client_pause.h"
 #include "server/command/client_registry.h"
 #include "server/command/command_table.h"
 #include "server/command/durability.h"
 #include "server/command/memory_guard.h"
+#include "server/command/monitor.h"
 #include "server/command/pubsub.h"
 #include "server/command/server_control.h"
+#include "server/command/tracking.h"
 #include "server/config/config.h"
 #include "server/keyspace/keyspace.h"
 #include "server/keyspace/scan_cursors.h"
@@ -46,6 +49,9 @@ struct Services {
   scripting::RunningScript& running_script;
   scripting::FunctionLibraries& functions;
   PubSub& pubsub;
+  Tracking& tracking;
+  Monitors& monitors;
+  ClientPause& pause;
   BlockedClients& blocked;
 
   // True iff the default user needs a password (it has none, or it is off): clients then start

@@ -17,10 +17,13 @@ namespace {
 // In Redis's order (addReplyCommandFlags).
 std::vector<std::string_view> FlagNames(const CommandSpec& spec) {
   static constexpr std::pair<uint32_t, std::string_view> kNames[] = {
-      {cmd::kWrite, "write"},       {cmd::kReadonly, "readonly"}, {cmd::kDenyOom, "denyoom"},
-      {cmd::kAdmin, "admin"},       {cmd::kPubSub, "pubsub"},     {cmd::kNoScript, "noscript"},
-      {cmd::kBlocking, "blocking"}, {cmd::kLoading, "loading"},   {cmd::kStale, "stale"},
-      {cmd::kFast, "fast"},         {cmd::kNoAuth, "no_auth"},    {cmd::kNoMulti, "no_multi"}};
+      {cmd::kWrite, "write"},       {cmd::kReadonly, "readonly"},
+      {cmd::kDenyOom, "denyoom"},   {cmd::kAdmin, "admin"},
+      {cmd::kPubSub, "pubsub"},     {cmd::kNoScript, "noscript"},
+      {cmd::kBlocking, "blocking"}, {cmd::kLoading, "loading"},
+      {cmd::kStale, "stale"},       {cmd::kSkipMonitor, "skip_monitor"},
+      {cmd::kFast, "fast"},         {cmd::kNoAuth, "no_auth"},
+      {cmd::kNoMulti, "no_multi"}};
   std::vector<std::string_view> out;
   for (const auto& [bit, name] : kNames) {
     if (spec.flags & bit) out.push_back(name);

@@ -6,6 +6,7 @@
 #include "server/command/arg_parser.h"
 #include "server/command/services.h"
 #include "server/command/transaction.h"
+#include "server/commands/client_commands.h"
 #include "server/commands/client_info.h"
 #include "server/commands/families.h"
 
@@ -162,6 +163,10 @@ void CmdReset(CommandContext& ctx) {
   DiscardTransaction(ctx.keyspace(), c);
   // Messages published before this go out before its reply, none after.
   ctx.services.pubsub.UnsubscribeAll(c, &ctx.out);
+  // No more MONITOR, tracking or NO-TOUCH (Redis 7.2 clears it too); a pause stays.
+  ctx.services.monitors.Remove(c);
+  ctx.services.tracking.Disable(c);
+  c.no_touch = false;
   c.db.store(0, std::memory_order_relaxed);
   c.reply_mode = ReplyMode::kOn;
   ctx.services.clients.SetName(&c, "");
@@ -410,7 +415,29 @@ void RegisterConnectionFamily(CommandTable* table) {
             "connection", "Unblock a client blocked in a blocking command from a different connection"},
            {"client|help", 2, kLoading | kStale, 0, 0, 0, CmdClientHelp, "connection",
             "Show helpful text about the different subcommands"},
+           {"client|tracking", -3, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientTracking,
+            "connection", "Enable or disable server assisted client side caching support"},
+           {"client|caching", 3, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientCaching,
+            "connection", "Instruct the server about tracking or not keys in the next request"},
+           {"client|getredir", 2, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientGetRedir,
+            "connection", "Get tracking notifications redirection client ID if any"},
+           {"client|trackinginfo", 2, kNoScript | kLoading | kStale, 0, 0, 0,
+            CmdClientTrackingInfo, "connection",
+            "Return information about server assisted client side caching for the current "
+            "connection"},
+           {"client|pause", -3, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdClientPause,
+            "connection", "Stop processing commands from clients for some time"},
+           {"client|unpause", 2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0,
+            CmdClientUnpause, "connection", "Resume processing of clients that were paused"},
+           {"client|setinfo", 4, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientSetInfo,
+            "connection", "Set client or connection specific info"},
+           {"client|no-touch", 3, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientNoTouch,
+            "connection",
+            "Controls whether commands sent by the client will alter the LRU/LFU of the keys they "
+            "access."},
        }},
+      {"monitor", 1, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdMonitor, "server",
+       "Listen for all requests received by the server in real time"},
   });
   // clang-format on
 }

@@ -288,8 +288,9 @@ namespace {
 // Test clients live on no I/O thread: CLIENT KILL only sets their kill_requested flag.
 struct NoThread final : ConnectionHost {
   void CloseConnection(uint64_t) override {}
-  void DeliverPushes(uint64_t) override {}  // TestClient::TakeMessages takes them
-  void Unblocked(uint64_t) override {}      // TestClient::Resume takes the reply
+  void DeliverPushes(uint64_t) override {}    // TestClient::TakeMessages takes them
+  void Unblocked(uint64_t) override {}        // TestClient::Resume takes the reply
+  void ResumePostponed(uint64_t) override {}  // a postponed command is not run again
 };
 NoThread no_thread;
 

@@ -78,8 +78,13 @@ void ClientsSection(CommandContext& ctx, InfoBuilder& b) {
   b.Section("Clients");
   b.Field("connected_clients", ctx.services.clients.size());
   b.Field("maxclients", ctx.config().maxclients());
-  b.Field("blocked_clients", ctx.services.blocked.size());
-  b.Field("tracking_clients", 0);
+  // Clients whose command CLIENT PAUSE postponed count as blocked too, as in Redis.
+  size_t postponed = 0;
+  ctx.services.clients.ForEach([&](ClientState& c) {
+    if (c.postponed.load(std::memory_order_relaxed)) ++postponed;
+  });
+  b.Field("blocked_clients", ctx.services.blocked.size() + postponed);
+  b.Field("tracking_clients", ctx.services.tracking.tracking_clients());
 }
 
 void MemorySection(CommandContext& ctx, InfoBuilder& b) {
@@ -185,6 +190,9 @@ void StatsSection(CommandContext& ctx, InfoBuilder& b) {
   b.Field("pubsub_patterns", ctx.services.pubsub.Count(SubscriptionKind::kPattern));
   b.Field("pubsubshard_channels", ctx.services.pubsub.Count(SubscriptionKind::kShard));
   b.Field("client_output_buffer_limit_disconnections", t.Sum(Stat::kOutputLimitDisconnections));
+  b.Field("tracking_total_keys", ctx.services.tracking.total_keys());
+  b.Field("tracking_total_items", ctx.services.tracking.total_items());
+  b.Field("tracking_total_prefixes", ctx.services.tracking.total_prefixes());
   b.Field("total_error_replies", t.Sum(Stat::kErrorReplies));
   b.Field("acl_access_denied_auth", t.Sum(Stat::kAclDeniedAuth));
   b.Field("acl_access_denied_cmd", t.Sum(Stat::kAclDeniedCmd));

@@ -91,7 +91,13 @@ void CmdExists(CommandContext& ctx) {
 }
 
 // TOUCH key [key ...]
-void CmdTouch(CommandContext& ctx) { CmdExists(ctx); }
+void CmdTouch(CommandContext& ctx) {
+  // TOUCH records the access even for a client with CLIENT NO-TOUCH ON (Redis 7.2).
+  const bool no_touch = ctx.client.no_touch;
+  ctx.client.no_touch = false;
+  CmdExists(ctx);
+  ctx.client.no_touch = no_touch;
+}
 
 // TYPE key
 void CmdType(CommandContext& ctx) {

@@ -16,7 +16,9 @@
 namespace ordis::server {
 
 // Under an LFU policy, the access counter first (its decay counts from the previous access).
+// Nothing for a client with CLIENT NO-TOUCH ON (TOUCH lifts it for its own run).
 inline void RecordAccess(CommandContext& ctx, Object* obj) {
+  if (ctx.client.no_touch) return;
   if (ctx.config().lfu_policy()) {
     thread_local std::minstd_rand rng(12345);
     LfuAccess(obj, ctx.now_ms, ctx.config().lfu_log_factor(), ctx.config().lfu_decay_time(),

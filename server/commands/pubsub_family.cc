@@ -134,8 +134,8 @@ void RegisterPubSubFamily(CommandTable* table) {
        "Listen for messages published to the given shard channels"},
       {"sunsubscribe", -1, kSubscribing, 0, 0, 0, CmdSUnsubscribe, "pubsub",
        "Stop listening for messages posted to the given shard channels"},
-      {"publish", 3, kPublishing, 0, 0, 0, CmdPublish, "pubsub", "Post a message to a channel"},
-      {"spublish", 3, kPublishing, 0, 0, 0, CmdSPublish, "pubsub",
+      {"publish", 3, kPublishing | kMayReplicate, 0, 0, 0, CmdPublish, "pubsub", "Post a message to a channel"},
+      {"spublish", 3, kPublishing | kMayReplicate, 0, 0, 0, CmdSPublish, "pubsub",
        "Post a message to a shard channel"},
       {"pubsub", -2, 0, 0, 0, 0, nullptr, "pubsub", "A container for Pub/Sub commands",
        {

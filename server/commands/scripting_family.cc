@@ -486,10 +486,10 @@ void RegisterScriptingFamily(CommandTable* table) {
   // One row per command.
   // clang-format off
   table->Register({
-      {"eval", -3, kScript, 0, 0, 0, CmdEval, "scripting", "Execute a Lua script server side", {}, 2},
-      {"evalsha", -3, kScript, 0, 0, 0, CmdEvalSha, "scripting", "Execute a Lua script server side", {}, 2},
-      {"eval_ro", -3, kScript, 0, 0, 0, CmdEvalRo, "scripting", "Execute a read-only Lua script server side", {}, 2},
-      {"evalsha_ro", -3, kScript, 0, 0, 0, CmdEvalShaRo, "scripting", "Execute a read-only Lua script server side", {}, 2},
+      {"eval", -3, kScript | kSkipMonitor | kMayReplicate, 0, 0, 0, CmdEval, "scripting", "Execute a Lua script server side", {}, 2},
+      {"evalsha", -3, kScript | kSkipMonitor | kMayReplicate, 0, 0, 0, CmdEvalSha, "scripting", "Execute a Lua script server side", {}, 2},
+      {"eval_ro", -3, kScript | kSkipMonitor, 0, 0, 0, CmdEvalRo, "scripting", "Execute a read-only Lua script server side", {}, 2},
+      {"evalsha_ro", -3, kScript | kSkipMonitor, 0, 0, 0, CmdEvalShaRo, "scripting", "Execute a read-only Lua script server side", {}, 2},
       {"script", -2, kNoScript, 0, 0, 0, nullptr, "scripting", "A container for Lua scripts management commands",
        {
            {"script|load", 3, kNoScript | kStale, 0, 0, 0, CmdScriptLoad, "scripting",
@@ -503,8 +503,8 @@ void RegisterScriptingFamily(CommandTable* table) {
            {"script|help", 2, kLoading | kStale, 0, 0, 0, CmdScriptHelp, "scripting",
             "Show helpful text about the different subcommands"},
        }},
-      {"fcall", -3, kScript, 0, 0, 0, CmdFcall, "scripting", "Invoke a function", {}, 2},
-      {"fcall_ro", -3, kScript, 0, 0, 0, CmdFcallRo, "scripting", "Invoke a read-only function", {}, 2},
+      {"fcall", -3, kScript | kSkipMonitor | kMayReplicate, 0, 0, 0, CmdFcall, "scripting", "Invoke a function", {}, 2},
+      {"fcall_ro", -3, kScript | kSkipMonitor, 0, 0, 0, CmdFcallRo, "scripting", "Invoke a read-only function", {}, 2},
       {"function", -2, 0, 0, 0, 0, nullptr, "scripting", "A container for function commands",
        {
            {"function|load", -3, kWrite | kNoScript | kDenyOom, 0, 0, 0, CmdFunctionLoad, "scripting",

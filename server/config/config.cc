@@ -618,6 +618,7 @@ void Config::Mirror(const std::string& name) {
     for (size_t i = 0; i + 3 < words.size(); i += 4) {
       AtomicOutputLimit* limit = words[i] == "normal"   ? &normal_limit_
                                  : words[i] == "pubsub" ? &pubsub_limit_
+                                 : words[i] == "slave"  ? &replica_limit_
                                                         : nullptr;
       if (limit == nullptr) continue;
       int64_t hard = 0, soft = 0, seconds = 0;

@@ -101,6 +101,8 @@ class Config {
   // client-output-buffer-limit's normal and pubsub classes.
   OutputBufferLimit normal_output_limit() const { return normal_limit_.Load(); }
   OutputBufferLimit pubsub_output_limit() const { return pubsub_limit_.Load(); }
+  // The replica class: MONITOR clients are in it, as in Redis.
+  OutputBufferLimit replica_output_limit() const { return replica_limit_.Load(); }
   int64_t query_buffer_limit() const { return query_buffer_limit_.load(std::memory_order_relaxed); }
   // zset-max-listpack-entries / zset-max-listpack-value, read by every sorted-set insertion.
   int64_t zset_max_listpack_entries() const {
@@ -171,6 +173,7 @@ class Config {
   };
   AtomicOutputLimit normal_limit_;
   AtomicOutputLimit pubsub_limit_;
+  AtomicOutputLimit replica_limit_;
   std::atomic<int64_t> query_buffer_limit_{1ll << 30};
   std::atomic<int64_t> zset_max_listpack_entries_{128};
   std::atomic<int64_t> zset_max_listpack_value_{64};

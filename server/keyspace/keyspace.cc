@@ -528,6 +528,7 @@ void Keyspace::FlushDb(int db, FreeMode free) {
     // key by key leaves empty leaves behind).
     ClearAll(free);
     TouchedDb(db);
+    tracker_.KeysFlushed();
     return;
   }
   // Every space of the physical db; each object is freed once, through its key-space entry.
@@ -551,6 +552,7 @@ void Keyspace::FlushDb(int db, FreeMode free) {
   }
   d = Db{};
   TouchedDb(db);
+  tracker_.KeysFlushed();
 }
 
 void Keyspace::FlushAll(FreeMode free) {
@@ -558,6 +560,7 @@ void Keyspace::FlushAll(FreeMode free) {
   for (const Db& d : dbs_) changes_ += d.keys;
   ClearAll(free);
   for (int db = 0; db < num_dbs(); ++db) TouchedDb(db);
+  tracker_.KeysFlushed();
 }
 
 void Keyspace::ClearAll(FreeMode free) {

@@ -60,6 +60,7 @@
 #include "index/ordered_store.h"
 #include "index/rw_lock.h"
 #include "server/keyspace/cold_tier.h"
+#include "server/keyspace/key_tracker.h"
 #include "server/keyspace/key_waiters.h"
 #include "server/keyspace/lazy_free.h"
 #include "server/keyspace/notifier.h"
@@ -132,6 +133,8 @@ class Keyspace {
   // added by Set or Move, as Redis's dbAdd) itself, commands the rest.
   KeyspaceNotifier& notifier() { return notifier_; }
   const KeyspaceNotifier& notifier() const { return notifier_; }
+  // Any lock. Client-side caching: every key change and flush is reported to its listener.
+  KeyTracker& tracker() { return tracker_; }
 
   // shared. The live object at key, or nullptr. An expired key yields nullptr and is appended to
   // *expired when given. A cold value comes as a resident copy, held for the calling thread until
@@ -419,12 +422,14 @@ class Keyspace {
   void Touched(int db, std::string_view key, bool deleted = false) {
     watches_.Touch(db, key, deleted);
     if (waiters_ != nullptr && waiters_->waiting()) waiters_->KeyChanged(db, key);
+    tracker_.KeyChanged(key);
   }
   void TouchedDb(int db) {
     watches_.TouchDb(db);
     if (waiters_ != nullptr && waiters_->waiting()) waiters_->DbChanged(db);
   }
   KeyspaceNotifier notifier_;
+  KeyTracker tracker_;
   std::atomic<uint64_t> expired_keys_{0};
   std::atomic<uint64_t> evicted_keys_{0};
   std::atomic<bool> lazy_eviction_{false};

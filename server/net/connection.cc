@@ -68,6 +68,7 @@ Connection::Connection(IoThread& thread, int fd, uint64_t id, std::unique_ptr<Se
 }
 
 Connection::~Connection() {
+  if (pause_timer_) event_free(pause_timer_);
   if (block_timer_) event_free(block_timer_);
   if (read_event_) event_free(read_event_);
   if (write_event_) event_free(write_event_);
@@ -87,6 +88,10 @@ void Connection::Detach(IoThread* to) {
   event_free(read_event_);
   event_free(write_event_);
   read_event_ = write_event_ = nullptr;
+  if (pause_timer_ != nullptr) {  // not pending: a paused connection does not move
+    event_free(pause_timer_);
+    pause_timer_ = nullptr;
+  }
   if (block_timer_ != nullptr) {  // not pending (a blocked client stays); made again there
     event_free(block_timer_);
     block_timer_ = nullptr;
@@ -132,6 +137,7 @@ void Connection::Close() {
   if (block_timer_) event_del(block_timer_);
   event_del(read_event_);
   event_del(write_event_);
+  if (pause_timer_ != nullptr) event_del(pause_timer_);
   thread_->RemoveConnection(this);  // frees this on the next loop turn
 }
 
@@ -214,7 +220,8 @@ bool Connection::ParseBatch() {
 size_t Connection::CollectBatchKeys() {
   CommandRunner& runner = thread_->runner();
   size_t listed = 0;
-  for (const ParsedCommand& cmd : batch_) {
+  for (size_t i = next_command_; i < batch_.size(); ++i) {
+    const ParsedCommand& cmd = batch_[i];
     listed = runner.CollectKeys(*session_, {batch_args_.data() + cmd.first_arg, cmd.argc});
   }
   return listed;
@@ -229,6 +236,13 @@ size_t Connection::PrepareBatch() {
     // Parsed before it waited; its input untouched since (no reads while waiting).
     const size_t listed = CollectBatchKeys();
     runner.WaitForColdValues(*session_, /*landed=*/true);
+    return listed;
+  }
+  if (resumed_) {
+    // The postponed command and the rest of its batch, parsed before it waited (no reads since).
+    resumed_ = false;
+    const size_t listed = CollectBatchKeys();
+    if (runner.WaitForColdValues(*session_, /*landed=*/false)) Park();
     return listed;
   }
   resp::ParserLimits limits;
@@ -249,6 +263,35 @@ void Connection::ColdValuesLanded() {
   if (!waiting_ || closed_) return;
   waiting_ = false;
   landed_ = true;
+  event_add(read_event_, nullptr);
+  if (!input_queued_) {
+    input_queued_ = true;
+    thread_->QueueInput(session_->id);
+  }
+}
+
+void Connection::Postpone() {
+  paused_ = true;
+  event_del(read_event_);
+  if (pause_timer_ == nullptr) {
+    pause_timer_ = evtimer_new(thread_->base(), &Connection::OnPauseTimer, this);
+  }
+  // A millisecond past the deadline: the pause is over when the command runs again.
+  const int64_t wait_ms = std::max<int64_t>(0, session_->postponed_until_ms - NowMs()) + 1;
+  timeval tv{static_cast<time_t>(wait_ms / 1000), static_cast<suseconds_t>(wait_ms % 1000 * 1000)};
+  evtimer_add(pause_timer_, &tv);
+}
+
+void Connection::OnPauseTimer(evutil_socket_t, short, void* arg) {
+  static_cast<Connection*>(arg)->ResumePostponed();
+}
+
+void Connection::ResumePostponed() {
+  if (!paused_ || closed_) return;
+  paused_ = false;
+  resumed_ = true;
+  session_->postponed.store(false, std::memory_order_relaxed);
+  evtimer_del(pause_timer_);
   event_add(read_event_, nullptr);
   if (!input_queued_) {
     input_queued_ = true;
@@ -278,11 +321,22 @@ void Connection::ProcessInput() {
         break;
       }
     }
-    for (const ParsedCommand& cmd : batch_) {
+    for (size_t i = next_command_; i < batch_.size(); ++i) {
+      const ParsedCommand& cmd = batch_[i];
       std::span<const std::string_view> args(batch_args_.data() + cmd.first_arg, cmd.argc);
       runner.Run(*session_, writer_, args);
+      if (session_->postponed.load(std::memory_order_relaxed)) {
+        // CLIENT PAUSE: this command and the input after it wait, unread; the replies before
+        // it go out.
+        next_command_ = i;
+        batch_parse_ok_ = parse_ok;
+        Postpone();
+        FinishProcessing();
+        return;
+      }
       in_.Consume(cmd.consumed);  // only now: args point into the buffer
       if (closed_ || OverHardLimit()) {
+        next_command_ = 0;
         runner.EndBatch();
         return;
       }
@@ -292,6 +346,7 @@ void Connection::ProcessInput() {
         break;
       }
     }
+    next_command_ = 0;
     if (session_->blocked.load(std::memory_order_relaxed)) break;
     if (!parse_ok && !session_->close_after_reply) {
       writer_.Error(parser_.ErrorText());
@@ -300,7 +355,11 @@ void Connection::ProcessInput() {
     }
     if (batch_.empty()) break;  // waiting for the rest of a command
   }
-  runner.EndBatch();
+  FinishProcessing();
+}
+
+void Connection::FinishProcessing() {
+  thread_->runner().EndBatch();
   in_.ShrinkIfIdle();
   session_->query_buffer_bytes.store(in_.size(), std::memory_order_relaxed);
   if (!flush_scheduled_) {
@@ -386,7 +445,7 @@ bool Connection::CheckLimits(int64_t now_ms) {
   // Idle means neither reading nor taking replies (writes count as interaction): a client that
   // stopped reading a large reply is idle however much output waits for it, as in Redis.
   int64_t timeout_s = thread_->config().timeout_s();
-  if (timeout_s > 0 && thread_->runner().IdleTimeoutApplies(*session_) &&
+  if (timeout_s > 0 && !paused_ && thread_->runner().IdleTimeoutApplies(*session_) &&
       now_ms - session_->last_interaction_ms.load(std::memory_order_relaxed) > timeout_s * 1000) {
     Close();
     return false;

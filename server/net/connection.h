@@ -4,7 +4,8 @@
 //
 // A batch whose cold values are being read ahead (CommandRunner::WaitForColdValues) waits: the
 // connection stops reading, keeps the batch parsed, and runs it, then the rest of its input, once
-// ColdValuesLanded says they are in (its later commands and replies stay in order).
+// ColdValuesLanded says they are in (its later commands and replies stay in order). A command
+// postponed by CLIENT PAUSE waits the same way, from that command on, until ResumePostponed.
 //
 // Thread safety: lives on one I/O thread at a time and is never touched from another; the I/O
 // thread balancer may hand it to another thread between loop turns (Detach, then Attach there).
@@ -43,16 +44,20 @@ class Connection {
   // Whether the connection may be detached now: open, no input waiting for the loop turn's
   // processing and no replies waiting for the log commit.
   // A batch waiting for, or holding, values read ahead on this thread pins it too.
-  // A blocked client pins it too (its wait's end is sent here).
+  // A blocked client pins it too (its wait's end is sent here), and so does a command postponed
+  // by CLIENT PAUSE.
   bool movable() const {
-    return !closed_ && !input_queued_ && !flush_scheduled_ && !waiting_ && !landed_ &&
-           !session_->blocked.load(std::memory_order_relaxed);
+    return !closed_ && !input_queued_ && !flush_scheduled_ && !waiting_ && !landed_ && !paused_ &&
+           !resumed_ && !session_->blocked.load(std::memory_order_relaxed);
   }
   // The prepared batch waits for cold values (ProcessInput must not run).
   bool waiting() const { return waiting_; }
   // The cold values the waiting batch needs are in: it runs in the next loop turn.
   void ColdValuesLanded();
   bool closed() const { return closed_; }
+  // The command CLIENT PAUSE postponed (Session::postponed) may run: it runs in the next loop
+  // turn, then the rest of the input. A connection not waiting ignores it.
+  void ResumePostponed();
   // Called by the thread after the loop turn's reads: pre-parses the first batch of commands the
   // read delivered and adds their keys to the runner's prefetch list (returning its size), so the
   // keys of every connection that read in the turn are prefetched together. ProcessInput then
@@ -92,6 +97,12 @@ class Connection {
   size_t CollectBatchKeys();
   // The batch waits for its cold values: no reading until they landed.
   void Park();
+  // batch_[next_command_] was postponed (CLIENT PAUSE): no reading until ResumePostponed, which
+  // the pause's end or its deadline (a timer) calls.
+  void Postpone();
+  static void OnPauseTimer(evutil_socket_t fd, short what, void* arg);
+  // The end of ProcessInput: the batch's lock released, the replies' flush scheduled.
+  void FinishProcessing();
   // A command blocked the client (Session::blocked): the rest of the batch is dropped, to be
   // parsed again from the input once the wait ends (reads go on meanwhile, so a client that
   // leaves is noticed); the wait's deadline is armed.
@@ -134,6 +145,11 @@ class Connection {
   bool batch_parse_ok_ = true;  // what PrepareBatch's ParseBatch returned
   bool waiting_ = false;        // batch_ waits for cold values read ahead
   bool landed_ = false;         // they landed: batch_ runs next, as parsed
+  // CLIENT PAUSE: batch_ from next_command_ waits (paused_), or runs next, as parsed (resumed_).
+  bool paused_ = false;
+  bool resumed_ = false;
+  size_t next_command_ = 0;  // the first command of batch_ not run yet
+  event* pause_timer_ = nullptr;
 
   resp::OutBuffer out_;
   resp::Writer writer_;

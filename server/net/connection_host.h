@@ -13,6 +13,9 @@ class ConnectionHost {
   // Any thread: pub/sub messages wait in client `id`'s outbox (net/push_outbox.h); its connection
   // takes them soon. A connection that moved meanwhile takes them on adoption.
   virtual void DeliverPushes(uint64_t id) = 0;
+  // Any thread: client `id`'s postponed command (Session::postponed) may run now. A connection
+  // not waiting ignores it.
+  virtual void ResumePostponed(uint64_t id) = 0;
   // Any thread: the wait of blocked client `id` ended (CommandRunner::ResumeBlocked has its
   // reply). A blocked connection does not move between threads.
   virtual void Unblocked(uint64_t id) = 0;

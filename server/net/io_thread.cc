@@ -176,6 +176,13 @@ void IoThread::DeliverPushes(uint64_t id) {
   }
 }
 
+void IoThread::ResumePostponed(uint64_t id) {
+  Post([this, id] {
+    auto it = connections_.find(id);  // closed meanwhile: gone (a postponed one never moves)
+    if (it != connections_.end()) it->second->ResumePostponed();
+  });
+}
+
 void IoThread::Unblocked(uint64_t id) {
   Post([this, id] {
     auto it = connections_.find(id);  // closed meanwhile: gone (a blocked one does not move)

@@ -10,8 +10,9 @@
 // cold values must be read first waits, and runs in the turn after they landed); run the
 // commands; commit the append-only log once; send every connection's replies.
 //
-// Thread safety: Post(), Stop(), CloseConnection(), DeliverPushes(), assigned(), AddAssigned() and
-// cpu_clock() may be called from any thread; everything else runs on the thread itself.
+// Thread safety: Post(), Stop(), CloseConnection(), DeliverPushes(), ResumePostponed(),
+// assigned(), AddAssigned() and cpu_clock() may be called from any thread; everything else runs on
+// the thread itself.
 #pragma once
 
 #include <event2/event.h>
@@ -53,6 +54,7 @@ class IoThread : public ConnectionHost {
   // ConnectionHost.
   void CloseConnection(uint64_t id) override;
   void DeliverPushes(uint64_t id) override;
+  void ResumePostponed(uint64_t id) override;
   void Unblocked(uint64_t id) override;
   // On this thread: hands up to `count` connections to `to`, as soon as none of them has replies
   // waiting for the end of the loop turn.

@@ -48,6 +48,14 @@ struct Session {
   std::atomic<bool> blocked{false};
   // Messages published to the client, waiting for its connection's thread (thread safe).
   PushOutbox pushes;
+
+  // Set by the command layer instead of running a command while clients are paused (CLIENT
+  // PAUSE): the connection keeps that command and the input after it, reads no more, and runs it
+  // again once its host is told (ConnectionHost::ResumePostponed) or at postponed_until_ms,
+  // whichever comes first; it clears the flag then. Shared: CLIENT LIST's flag b and INFO's
+  // blocked_clients read it.
+  std::atomic<bool> postponed{false};
+  int64_t postponed_until_ms = 0;  // owned by the connection's thread
 };
 
 }  // namespace ordis::server
