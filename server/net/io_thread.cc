@@ -184,6 +184,10 @@ void IoThread::ResumePostponed(uint64_t id) {
 }
 
 void IoThread::Unblocked(uint64_t id) {
+  if (std::this_thread::get_id() == thread_.get_id() && in_turn_) {
+    unblocked_here_.push_back(id);  // Turn resumes it once the turn's log commit is done
+    return;
+  }
   Post([this, id] {
     auto it = connections_.find(id);  // closed meanwhile: gone (a blocked one does not move)
     if (it != connections_.end()) it->second->Unblocked();
@@ -217,10 +221,22 @@ void IoThread::OnColdReads(evutil_socket_t, short, void* arg) {
 
 void IoThread::Turn() {
   // The reads of the turn have run (libevent's read callbacks, each queuing its connection).
+  in_turn_ = true;
   ProcessQueuedInput();  // pre-parse each connection's first batch, prefetch, run the commands
   runner_->EndTurn();    // one commit of the append-only log for every command of the turn
-  FlushScheduled();      // only now may the replies go out
-  RunPendingMoves();     // connections the balancer asked to move, now that none is mid-turn
+  in_turn_ = false;
+  // Clients the turn's writes served on this thread: their replies leave with the turn's, not a
+  // loop pass later through the eventfd (a BRPOP/LPUSH ping-pong's two extra wakeups).
+  std::vector<uint64_t> unblocked;
+  unblocked.swap(unblocked_here_);
+  for (uint64_t id : unblocked) {
+    auto it = connections_.find(id);
+    if (it != connections_.end()) it->second->Unblocked();
+  }
+  FlushScheduled();   // only now may the replies go out
+  RunPendingMoves();  // connections the balancer asked to move, now that none is mid-turn
+  // An unblocked client's input left to run (queued above, after the turn's processing).
+  if (!to_process_.empty() || !to_flush_.empty()) event_active(turn_end_event_, 0, 0);
 }
 
 void IoThread::ProcessQueuedInput() {

@@ -132,6 +132,11 @@ class IoThread : public ConnectionHost {
   // reaching many subscribers allocates nothing per subscriber. GUARDED_BY(tasks_mu_)
   std::vector<uint64_t> pushes_;
 
+  // Inside Turn, on this thread: clients unblocked by this thread's commands, resumed at the end
+  // of the turn.
+  bool in_turn_ = false;
+  std::vector<uint64_t> unblocked_here_;
+
   absl::flat_hash_map<uint64_t, std::unique_ptr<Connection>> connections_;  // by client id
 };
 
