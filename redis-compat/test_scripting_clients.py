@@ -393,6 +393,48 @@ class BusyScriptTest(ScriptTestCase):
         self.assertEqual(stats[:2], [b"running_script", None])
 
 
+class BusyScriptOneThreadTest(unittest.TestCase):
+    """With one I/O thread the busy script's thread is everyone's: its clients, those connected
+    before and those accepted while it runs, get BUSY; SCRIPT KILL stops a reader, SHUTDOWN
+    without NOSAVE is refused and SHUTDOWN NOSAVE ends the server at once, as in Redis."""
+
+    BUSY = BusyScriptTest.BUSY
+
+    def setUp(self):
+        self.srv = Server(threads=1).start()
+        self.addCleanup(self.srv.stop)
+        self.clients = []
+        self.addCleanup(lambda: [c.close() for c in self.clients])
+
+    def client(self):
+        c = RawClient(self.srv.port)
+        self.clients.append(c)
+        return c
+
+    def test_kill_and_shutdown_nosave_from_the_scripts_thread(self):
+        admin, runner = self.client(), self.client()
+        self.assertEqual(admin.call("CONFIG", "SET", "busy-reply-threshold", "100"), "OK")
+        runner.send_command("EVAL", SPIN, "1", "k", "3000")
+        # Connected after the EVAL was sent: its commands come after the script started (ordis
+        # answers a command read in the script's own loop turn once the turn ends).
+        fresh = self.client()
+        self.assertTrue(wait_until(lambda: fresh.call("PING") == self.BUSY, 2.5))
+        self.assertEqual(admin.call("GET", "k"), self.BUSY)  # connected before it
+        self.assertEqual(fresh.call("SCRIPT", "KILL"), "OK")
+        self.assertEqual(runner.read_reply(),
+                         script_err("ERR Script killed by user with SCRIPT KILL...", SPIN))
+        self.assertEqual(admin.call("PING"), "PONG")
+        # A script that wrote: only SHUTDOWN NOSAVE stops it, and the server with it.
+        runner.send_command("EVAL", SPIN, "1", "k", "3000", "written")
+        probe = self.client()
+        self.assertTrue(wait_until(lambda: probe.call("PING") == self.BUSY, 2.5))
+        self.assertEqual(admin.call("SHUTDOWN"), self.BUSY)
+        admin.send_command("SHUTDOWN", "NOSAVE")
+        admin.wait_closed()
+        runner.wait_closed()
+        self.assertEqual(self.srv.proc.wait(timeout=10), 0)
+
+
 SPIN_LIBRARY = ("#!lua name=spinlib\n"
                 "local function now() local t = redis.call('time') return t[1] * 1000000 + t[2] end\n"
                 "redis.register_function('spin', function(keys, args) "

@@ -3,6 +3,7 @@
 #include <signal.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 
 #include "base/clock.h"
@@ -206,6 +207,12 @@ persistence::Status Server::LoadData() { return persistence_.Start(services_); }
 void Server::RequestShutdown() {
   if (shutting_down_.exchange(true)) return;
   if (threads_ != nullptr) threads_->Stop();
+}
+
+void Server::ExitNow() {
+  log::Warning("SHUTDOWN NOSAVE while a script is busy: exiting now, without the script's effects");
+  log::Notice("ordis is now ready to exit, bye bye...");
+  std::_Exit(0);
 }
 
 ThreadsInfo Server::Threads() const {

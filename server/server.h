@@ -56,6 +56,7 @@ class Server : public ServerControl {
   void RequestShutdown() override;
   bool shutting_down() const override { return shutting_down_.load(std::memory_order_acquire); }
   void MarkShutdownSaved() override { shutdown_saved_ = true; }
+  [[noreturn]] void ExitNow() override;
   int64_t start_time_ms() const override { return start_time_ms_; }
   int listening_port() const override { return listening_port_; }
   ThreadsInfo Threads() const override;

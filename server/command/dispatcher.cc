@@ -736,7 +736,10 @@ class Dispatcher::ScriptCaller : public scripting::CommandCaller {
   void Call(std::span<const std::string_view> args, resp::Writer& out) override {
     dispatcher_.CallFromScript(run_, out, args);
   }
-  bool Killed() override { return dispatcher_.services_.running_script.kill_requested(); }
+  bool Killed() override {
+    dispatcher_.ServeWhileBusy();  // a SCRIPT KILL from this thread's clients arrives here
+    return dispatcher_.services_.running_script.kill_requested();
+  }
   std::string_view KilledError() const override { return errors::kScriptKilled; }
 
  private:
@@ -778,6 +781,54 @@ void Dispatcher::RunScript(ClientState& client, const ScriptRun& run,
   if (group) {
     log_seq_ = std::max(log_seq_, aof->EndGroup());
     log_ = aof;
+  }
+}
+
+void Dispatcher::ServeWhileBusy() {
+  if (!busy_poll_ || serving_while_busy_ || !ScriptBusy()) return;
+  const int64_t now_ms = NowMs();
+  if (now_ms - last_busy_poll_ms_ < kBusyPollMs) return;
+  last_busy_poll_ms_ = now_ms;
+  serving_while_busy_ = true;
+  busy_poll_();
+  serving_while_busy_ = false;
+}
+
+void Dispatcher::RunWhileBusy(Session& session, resp::Writer& out,
+                              std::span<const std::string_view> args) {
+  ClientState& client = static_cast<ClientState&>(session);
+  const CommandSpec* spec = Resolve(client, out, args);
+  if (spec == nullptr) return;
+  client.last_command_id.store(spec->id, std::memory_order_relaxed);
+  if (!(spec->flags & cmd::kNoAuth) && services_.NeedsAuth(client)) {
+    Reject(spec, client, out, errors::kNoAuth);
+    return;
+  }
+  if (!(spec->flags & cmd::kAllowBusy)) {
+    Reject(spec, client, out, BusyError());
+    return;
+  }
+  if (!AclAllows(client, *spec)) {
+    if (std::string_view denial = AclDenial(*spec, client, args, acl::LogContext::kTopLevel);
+        !denial.empty()) {
+      if (denial != kUserDeleted) Reject(spec, client, out, denial);
+      return;
+    }
+  }
+  // The script holds the keyspace's exclusive lock on this thread: nothing changes under these
+  // commands (none writes), and nothing they report is applied (expired keys wait for later).
+  std::vector<ExpiredKey> expired;
+  const int64_t start_us = NowUs();
+  CommandContext ctx{services_, client, out, args, start_us / 1000, &expired, stats_, *this};
+  const size_t errors_before = out.errors_written();
+  spec->handler(ctx);
+  Counters<CommandStat>& cs = stats_.per_command[spec->id];
+  Bump(cs[CommandStat::kCalls]);
+  Bump(cs[CommandStat::kUsec], static_cast<uint64_t>(std::max<int64_t>(NowUs() - start_us, 0)));
+  Bump(stats_[Stat::kCommandsProcessed]);
+  if (out.errors_written() != errors_before) {
+    Bump(cs[CommandStat::kFailedCalls]);
+    Bump(stats_[Stat::kErrorReplies], out.errors_written() - errors_before);
   }
 }
 

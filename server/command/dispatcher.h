@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -83,6 +84,9 @@ class Dispatcher : public CommandRunner {
   // acquisition; EndBatch() must follow the batch.
   void Run(Session& session, resp::Writer& out, std::span<const std::string_view> args) override;
   bool ResumeBlocked(Session& session, resp::Writer& out, bool timed_out) override;
+  void SetBusyPoll(std::function<void()> poll) override { busy_poll_ = std::move(poll); }
+  void RunWhileBusy(Session& session, resp::Writer& out,
+                    std::span<const std::string_view> args) override;
   // Sends the BCAST invalidations of the turn, commits the log, then nudges the clients the turn's
   // writes served (BlockedClients).
   void EndTurn() override;
@@ -142,6 +146,13 @@ class Dispatcher : public CommandRunner {
   bool MayGrowMemory(const CommandSpec& spec, const ClientState& client) const;
 
   class ScriptCaller;
+  // From the running script's hook: past busy-reply-threshold, lets the I/O layer serve this
+  // thread's other clients (busy_poll_), every kBusyPollMs at most.
+  void ServeWhileBusy();
+  static constexpr int64_t kBusyPollMs = 5;
+  std::function<void()> busy_poll_;
+  int64_t last_busy_poll_ms_ = 0;
+  bool serving_while_busy_ = false;
   // One redis.call of the running script.
   void CallFromScript(const ScriptRun& run, resp::Writer& out,
                       std::span<const std::string_view> args);

@@ -23,6 +23,10 @@ class ServerControl {
   virtual bool shutting_down() const = 0;
   // SHUTDOWN ran its final save (or was told NOSAVE): the server does not save again on exit.
   virtual void MarkShutdownSaved() = 0;
+  // SHUTDOWN NOSAVE while a script is busy: the script's thread will not come back to its loop,
+  // so the process ends here, at once (every acknowledged write is in the log already: replies
+  // wait for its commit; the script's own effects are lost, as in Redis).
+  [[noreturn]] virtual void ExitNow() = 0;
 
   virtual int64_t start_time_ms() const = 0;
   virtual int listening_port() const = 0;

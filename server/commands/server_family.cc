@@ -185,7 +185,7 @@ void CmdDebug(CommandContext& ctx) {
 // Saves when asked or when save points are configured, and syncs the append-only log; a failed
 // save keeps the server running (unless FORCE), as Redis does.
 void CmdShutdown(CommandContext& ctx) {
-  bool save = !ctx.config().Value("save").empty(), force = false;
+  bool save = !ctx.config().Value("save").empty(), force = false, nosave = false;
   for (size_t i = 1; i < ctx.args.size(); ++i) {
     std::string_view opt = ctx.args[i];
     if (EqualsIgnoreCase(opt, "SAVE")) {
@@ -194,6 +194,7 @@ void CmdShutdown(CommandContext& ctx) {
     }
     if (EqualsIgnoreCase(opt, "NOSAVE")) {
       save = false;
+      nosave = true;
       continue;
     }
     if (EqualsIgnoreCase(opt, "FORCE")) force = true;
@@ -206,6 +207,16 @@ void CmdShutdown(CommandContext& ctx) {
       ctx.out.Error(errors::kSyntax);
       return;
     }
+  }
+  // A busy script keeps the keyspace lock (and its thread) until it ends: only NOSAVE may stop
+  // the server then, at once, as Redis answers anything else with BUSY.
+  const scripting::RunningScript& running = ctx.services.running_script;
+  if (running.Busy(NowMs(), ctx.config().busy_reply_threshold_ms())) {
+    if (!nosave) {
+      ctx.out.Error(running.function() ? errors::kBusyFunction : errors::kBusyScript);
+      return;
+    }
+    ctx.services.control.ExitNow();
   }
   persistence::Status status = ctx.services.durability.Shutdown(save, force);
   if (!status.ok()) {

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -59,6 +60,17 @@ class CommandRunner {
   // The end of a loop turn, before any reply of the turn goes out: makes what the turn's
   // commands logged durable (one commit of the append-only log for every connection served).
   virtual void EndTurn() = 0;
+
+  // A script that runs past busy-reply-threshold on this thread keeps the thread inside one
+  // command: the runner calls poll now and then meanwhile (SetBusyPoll, before any command), and
+  // the I/O layer runs its other clients' commands through RunWhileBusy, as Redis serves clients
+  // between a busy script's instructions.
+  virtual void SetBusyPoll(std::function<void()> poll) = 0;
+  // One command while this thread's script is busy: the allow-busy ones (SCRIPT KILL, FUNCTION
+  // KILL, SHUTDOWN NOSAVE, AUTH, MULTI ...) run without the lock the script holds; the rest answer
+  // BUSY.
+  virtual void RunWhileBusy(Session& session, resp::Writer& out,
+                            std::span<const std::string_view> args) = 0;
 };
 
 // One per server; thread safe.

@@ -250,7 +250,11 @@ size_t Connection::PrepareBatch() {
   parser_.set_limits(limits);
   batch_parse_ok_ = ParseBatch();
   const size_t listed = CollectBatchKeys();
-  if (runner.WaitForColdValues(*session_, /*landed=*/false)) Park();
+  if (runner.WaitForColdValues(*session_, /*landed=*/false)) {
+    Park();
+  } else {
+    prepared_ = true;
+  }
   return listed;
 }
 
@@ -300,6 +304,7 @@ void Connection::ResumePostponed() {
 }
 
 void Connection::ProcessInput() {
+  prepared_ = false;
   if (session_->blocked.load(std::memory_order_relaxed)) return;
   CommandRunner& runner = thread_->runner();
   landed_ = false;
@@ -408,6 +413,81 @@ void Connection::EndBlock() {
     input_queued_ = true;
     thread_->QueueInput(session_->id);
   }
+}
+
+bool Connection::IdleWhileScriptBusy() const {
+  return !closed_ && !input_queued_ && !waiting_ && !landed_ && !resumed_ && !prepared_ &&
+         in_.size() == 0 && !parser_.InProgress() && !session_->close_after_reply &&
+         !session_->blocked.load(std::memory_order_relaxed) &&
+         !session_->postponed.load(std::memory_order_relaxed);
+}
+
+bool Connection::PreparedWhileScriptBusy() const {
+  return prepared_ && !closed_ && !session_->close_after_reply &&
+         !session_->blocked.load(std::memory_order_relaxed) &&
+         !session_->postponed.load(std::memory_order_relaxed);
+}
+
+void Connection::RunPreparedWhileScriptBusy() {
+  // Its batch was parsed in the turn the script began in; its turn will find nothing left.
+  prepared_ = false;
+  CommandRunner& runner = thread_->runner();
+  for (size_t i = next_command_; i < batch_.size() && !session_->close_after_reply; ++i) {
+    const ParsedCommand& cmd = batch_[i];
+    runner.RunWhileBusy(*session_, writer_, {batch_args_.data() + cmd.first_arg, cmd.argc});
+    in_.Consume(cmd.consumed);
+    if (closed_ || OverHardLimit()) return;
+  }
+  if (!batch_parse_ok_ && !session_->close_after_reply) {
+    writer_.Error(parser_.ErrorText());
+    Bump(thread_->stats()[Stat::kErrorReplies]);
+    session_->close_after_reply = true;
+  }
+  batch_.clear();
+  batch_args_.clear();
+  next_command_ = 0;
+  batch_parse_ok_ = true;
+  if (!flush_scheduled_) Flush();
+}
+
+void Connection::ServeWhileScriptBusy() {
+  for (;;) {
+    char* dst = in_.Reserve(kReadSize);
+    const ssize_t n = read(fd_, dst, kReadSize);
+    if (n > 0) {
+      in_.Commit(static_cast<size_t>(n));
+      Bump(thread_->stats()[Stat::kNetInputBytes], static_cast<uint64_t>(n));
+      if (static_cast<size_t>(n) < kReadSize) break;
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0 || errno != EAGAIN) {
+      Close();
+      return;
+    }
+    break;
+  }
+  session_->last_interaction_ms.store(CoarseNowMs(), std::memory_order_relaxed);
+  CommandRunner& runner = thread_->runner();
+  while (!closed_ && !session_->close_after_reply && in_.size() > 0) {
+    parser_.set_authenticated(!runner.NeedsAuth(*session_));
+    size_t consumed = 0;
+    const resp::ParseStatus status = parser_.Parse(in_.view(), &consumed, &args_);
+    if (status == resp::ParseStatus::kError) {
+      writer_.Error(parser_.ErrorText());
+      Bump(thread_->stats()[Stat::kErrorReplies]);
+      session_->close_after_reply = true;
+      break;
+    }
+    if (status == resp::ParseStatus::kNeedMore) {
+      in_.Consume(consumed);  // empty commands skipped, as ParseBatch
+      break;                  // the rest comes with a later read, run by the loop as usual
+    }
+    runner.RunWhileBusy(*session_, writer_, args_);
+    in_.Consume(consumed);
+    if (closed_ || OverHardLimit()) return;
+  }
+  if (!flush_scheduled_) Flush();
 }
 
 bool Connection::OverHardLimit() {

@@ -82,6 +82,17 @@ class Connection {
   // Nudged (ConnectionHost::Unblocked): the blocked client's wait ended; its reply goes out and
   // the rest of its input runs.
   void Unblocked();
+  // While a script of this thread runs past busy-reply-threshold (IoThread::ServeWhileScriptBusy):
+  // whether the connection is idle (nothing buffered or parsed, not waiting in any way, not the
+  // one running the script, whose command is still in its input), and, when it is and its socket
+  // is readable, reading and running its commands through CommandRunner::RunWhileBusy. Their
+  // replies go out at once (nothing of theirs is logged), or with the turn's if some wait for it.
+  bool IdleWhileScriptBusy() const;
+  void ServeWhileScriptBusy();
+  // A batch parsed in the turn the script began in and not run yet (its input is read, so no
+  // poll): its commands run through RunWhileBusy too, and the turn finds it done.
+  bool PreparedWhileScriptBusy() const;
+  void RunPreparedWhileScriptBusy();
   // Called by the thread at the end of a loop turn, after the append-only log was committed:
   // sends the replies ProcessInput produced.
   void FlushScheduled();
@@ -145,6 +156,7 @@ class Connection {
   bool batch_parse_ok_ = true;  // what PrepareBatch's ParseBatch returned
   bool waiting_ = false;        // batch_ waits for cold values read ahead
   bool landed_ = false;         // they landed: batch_ runs next, as parsed
+  bool prepared_ = false;       // PrepareBatch parsed batch_, ProcessInput has not begun it
   // CLIENT PAUSE: batch_ from next_command_ waits (paused_), or runs next, as parsed (resumed_).
   bool paused_ = false;
   bool resumed_ = false;

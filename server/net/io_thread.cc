@@ -29,6 +29,7 @@ IoThread::IoThread(IoThreadPool& pool, int index, Config& config, CommandSink& s
   notify_event_ = event_new(base_, notify_fd_, EV_READ | EV_PERSIST, &IoThread::OnNotify, this);
   event_add(notify_event_, nullptr);
   turn_end_event_ = event_new(base_, -1, 0, &IoThread::OnTurnEnd, this);
+  runner_->SetBusyPoll([this] { ServeWhileScriptBusy(); });
   cron_event_ = event_new(base_, -1, EV_PERSIST, &IoThread::OnCron, this);
   timeval every{0, 100 * 1000};  // 10 Hz, as Redis's default hz
   event_add(cron_event_, &every);
@@ -237,6 +238,27 @@ void IoThread::Turn() {
   RunPendingMoves();  // connections the balancer asked to move, now that none is mid-turn
   // An unblocked client's input left to run (queued above, after the turn's processing).
   if (!to_process_.empty() || !to_flush_.empty()) event_active(turn_end_event_, 0, 0);
+}
+
+void IoThread::ServeWhileScriptBusy() {
+  if (index_ == 0) pool_.AcceptWhileBusy();  // the listener is this thread's
+  // Collected first: a command may close its connection (QUIT), which leaves connections_.
+  busy_fds_.clear();
+  busy_connections_.clear();
+  busy_prepared_.clear();
+  for (auto& [id, conn] : connections_) {
+    if (conn->PreparedWhileScriptBusy()) {
+      busy_prepared_.push_back(conn.get());
+    } else if (conn->IdleWhileScriptBusy()) {
+      busy_fds_.push_back({conn->session().fd, POLLIN, 0});
+      busy_connections_.push_back(conn.get());
+    }
+  }
+  for (Connection* conn : busy_prepared_) conn->RunPreparedWhileScriptBusy();
+  if (busy_fds_.empty() || poll(busy_fds_.data(), busy_fds_.size(), 0) <= 0) return;
+  for (size_t i = 0; i < busy_fds_.size(); ++i) {
+    if (busy_fds_[i].revents != 0) busy_connections_[i]->ServeWhileScriptBusy();
+  }
 }
 
 void IoThread::ProcessQueuedInput() {

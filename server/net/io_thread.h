@@ -16,6 +16,7 @@
 #pragma once
 
 #include <event2/event.h>
+#include <poll.h>
 
 #include <atomic>
 #include <functional>
@@ -95,7 +96,11 @@ class IoThread : public ConnectionHost {
   // The loop turn after its reads, phase by phase.
   void Turn();
   void ProcessQueuedInput();  // pre-parse, prefetch, execute
-  void FlushScheduled();      // send the turn's replies
+  // The runner's busy poll: a script of this thread runs past busy-reply-threshold. The idle
+  // connections with input get their commands run (CommandRunner::RunWhileBusy); new connections
+  // wait for the script's end.
+  void ServeWhileScriptBusy();
+  void FlushScheduled();  // send the turn's replies
   void Cron();
   void RunPendingMoves();
 
@@ -135,6 +140,9 @@ class IoThread : public ConnectionHost {
   // Inside Turn, on this thread: clients unblocked by this thread's commands, resumed at the end
   // of the turn.
   bool in_turn_ = false;
+  std::vector<pollfd> busy_fds_;  // ServeWhileScriptBusy's scratch
+  std::vector<Connection*> busy_connections_;
+  std::vector<Connection*> busy_prepared_;
   std::vector<uint64_t> unblocked_here_;
 
   absl::flat_hash_map<uint64_t, std::unique_ptr<Connection>> connections_;  // by client id

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -34,6 +35,14 @@ class IoThreadPool {
   bool Accept(int fd);
   // Thread 0's balancing window.
   void Balance();
+  // Thread 0, while a script of its own runs past busy-reply-threshold (so its loop does not run):
+  // accepts the connections waiting, as the listener would (set by the listener).
+  void set_accept_while_busy(std::function<void()> accept) {
+    accept_while_busy_ = std::move(accept);
+  }
+  void AcceptWhileBusy() {
+    if (accept_while_busy_) accept_while_busy_();
+  }
 
   IoThread& thread(size_t i) { return *threads_[i]; }
   size_t size() const { return threads_.size(); }
@@ -54,6 +63,7 @@ class IoThreadPool {
   double last_sample_s_ = -1;
   std::atomic<int> active_{1};
   std::atomic<uint64_t> changes_{0};
+  std::function<void()> accept_while_busy_;
 };
 
 }  // namespace ordis::server

@@ -30,6 +30,7 @@ Listener::Listener(Config& config, IoThreadPool& threads, std::function<void()> 
     : config_(config), threads_(threads), on_stop_signal_(std::move(on_stop_signal)) {}
 
 Listener::~Listener() {
+  threads_.set_accept_while_busy(nullptr);
   if (resume_event_ != nullptr) event_free(resume_event_);
   for (evconnlistener* l : listeners_) evconnlistener_free(l);
   for (event* ev : signal_events_) event_free(ev);
@@ -72,6 +73,7 @@ std::string Listener::Listen() {
   }
   if (listeners_.empty()) return "No listening socket";
   resume_event_ = evtimer_new(base, &Listener::OnResume, this);
+  threads_.set_accept_while_busy([this] { AcceptWaiting(); });
   port_ = port;
   for (int sig : {SIGINT, SIGTERM}) {
     event* ev = evsignal_new(base, sig, &Listener::OnSignal, this);
@@ -87,12 +89,29 @@ void Listener::OnSignal(evutil_socket_t, short, void* arg) {
 }
 
 void Listener::OnAccept(evconnlistener*, evutil_socket_t fd, sockaddr*, int, void* arg) {
-  auto* self = static_cast<Listener*>(arg);
-  self->backoff_ms_ = 0;
-  if (!self->threads_.Accept(fd)) {
+  static_cast<Listener*>(arg)->Accepted(fd);
+}
+
+void Listener::Accepted(int fd) {
+  backoff_ms_ = 0;
+  if (!threads_.Accept(fd)) {
     [[maybe_unused]] ssize_t n = write(fd, kMaxClientsReply.data(), kMaxClientsReply.size());
     close(fd);
-    Bump(self->threads_.thread(0).stats()[Stat::kRejectedConnections]);
+    Bump(threads_.thread(0).stats()[Stat::kRejectedConnections]);
+  }
+}
+
+void Listener::AcceptWaiting() {
+  for (evconnlistener* listener : listeners_) {
+    const evutil_socket_t listening = evconnlistener_get_fd(listener);
+    evutil_make_socket_nonblocking(listening);  // libevent's already is; accept must not wait
+    for (;;) {
+      const int fd = accept4(listening, nullptr, nullptr, SOCK_CLOEXEC);
+      if (fd < 0)
+        break;  // none waiting (EAGAIN: the socket is non-blocking), or an error the
+                // listener's own callback meets again once the loop runs
+      Accepted(fd);
+    }
   }
 }
 

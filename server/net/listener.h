@@ -33,6 +33,10 @@ class Listener {
   static void OnAcceptError(evconnlistener* listener, void* arg);
   static void OnSignal(evutil_socket_t sig, short what, void* arg);
   static void OnResume(evutil_socket_t fd, short what, void* arg);
+  // A socket accepted: to a thread, or refused past maxclients.
+  void Accepted(int fd);
+  // IoThreadPool::AcceptWhileBusy: every connection waiting on the listening sockets.
+  void AcceptWaiting();
 
   Config& config_;
   IoThreadPool& threads_;
