@@ -664,14 +664,17 @@ void Dispatcher::RunSpec(const CommandSpec& spec, ClientState& client, resp::Wri
     services_.keyspace.ExpireReported(expired_, now_ms);
     expired_.clear();
   }
+  CountCall(spec, start_us, out.errors_written() - errors_before);
+}
+
+void Dispatcher::CountCall(const CommandSpec& spec, int64_t start_us, size_t errors) {
   Counters<CommandStat>& cs = stats_.per_command[spec.id];
   Bump(cs[CommandStat::kCalls]);
-  int64_t elapsed_us = NowUs() - start_us;
-  Bump(cs[CommandStat::kUsec], static_cast<uint64_t>(elapsed_us > 0 ? elapsed_us : 0));
+  Bump(cs[CommandStat::kUsec], static_cast<uint64_t>(std::max<int64_t>(NowUs() - start_us, 0)));
   Bump(stats_[Stat::kCommandsProcessed]);
-  if (out.errors_written() != errors_before) {
+  if (errors > 0) {
     Bump(cs[CommandStat::kFailedCalls]);
-    Bump(stats_[Stat::kErrorReplies], out.errors_written() - errors_before);
+    Bump(stats_[Stat::kErrorReplies], errors);
   }
 }
 
@@ -822,14 +825,7 @@ void Dispatcher::RunWhileBusy(Session& session, resp::Writer& out,
   CommandContext ctx{services_, client, out, args, start_us / 1000, &expired, stats_, *this};
   const size_t errors_before = out.errors_written();
   spec->handler(ctx);
-  Counters<CommandStat>& cs = stats_.per_command[spec->id];
-  Bump(cs[CommandStat::kCalls]);
-  Bump(cs[CommandStat::kUsec], static_cast<uint64_t>(std::max<int64_t>(NowUs() - start_us, 0)));
-  Bump(stats_[Stat::kCommandsProcessed]);
-  if (out.errors_written() != errors_before) {
-    Bump(cs[CommandStat::kFailedCalls]);
-    Bump(stats_[Stat::kErrorReplies], out.errors_written() - errors_before);
-  }
+  CountCall(*spec, start_us, out.errors_written() - errors_before);
 }
 
 void Dispatcher::CallFromScript(const ScriptRun& run, resp::Writer& out,

@@ -127,6 +127,9 @@ class Dispatcher : public CommandRunner {
   static constexpr std::string_view kUserDeleted = "-";
   // block: where a blocking command may ask to wait (nullptr: it may not; it replies as its
   // timeout would). A command that blocked is not counted (its run that serves it is).
+  // commandstats and the server's counters for a run of spec that began at start_us and replied
+  // errors errors.
+  void CountCall(const CommandSpec& spec, int64_t start_us, size_t errors);
   void RunSpec(const CommandSpec& spec, ClientState& client, resp::Writer& out,
                std::span<const std::string_view> args, int64_t start_us, Locking locking,
                BlockRequest* block = nullptr);

@@ -97,6 +97,18 @@ struct AddTrimArgs {
 size_t ParseAddTrim(CommandContext& ctx, bool xadd, AddTrimArgs* a) {
   const auto& args = ctx.args;
   bool limit_given = false;
+  // MAXLEN's and LIMIT's count: an integer, not negative.
+  auto parse_count = [&](std::string_view arg, std::string_view negative, int64_t* n) {
+    if (!ParseInt64(arg, n)) {
+      ctx.out.Error(errors::kNotInteger);
+      return false;
+    }
+    if (*n < 0) {
+      ctx.out.Error(negative);
+      return false;
+    }
+    return true;
+  };
   size_t i = 2;
   for (; i < args.size(); ++i) {
     const size_t more = args.size() - 1 - i;
@@ -118,14 +130,7 @@ size_t ParseAddTrim(CommandContext& ctx, bool xadd, AddTrimArgs* a) {
       }
       if (maxlen) {
         int64_t n;
-        if (!ParseInt64(args[i + 1], &n)) {
-          ctx.out.Error(errors::kNotInteger);
-          return 0;
-        }
-        if (n < 0) {
-          ctx.out.Error(errors::kStreamMaxLenNegative);
-          return 0;
-        }
+        if (!parse_count(args[i + 1], errors::kStreamMaxLenNegative, &n)) return 0;
         a->trim.by = StreamValue::TrimBy::kMaxLen;
         a->trim.maxlen = static_cast<uint64_t>(n);
       } else {
@@ -140,14 +145,7 @@ size_t ParseAddTrim(CommandContext& ctx, bool xadd, AddTrimArgs* a) {
       a->threshold_at = i;
     } else if (EqualsIgnoreCase(opt, "limit") && more > 0) {
       int64_t n;
-      if (!ParseInt64(args[i + 1], &n)) {
-        ctx.out.Error(errors::kNotInteger);
-        return 0;
-      }
-      if (n < 0) {
-        ctx.out.Error(errors::kStreamLimitNegative);
-        return 0;
-      }
+      if (!parse_count(args[i + 1], errors::kStreamLimitNegative, &n)) return 0;
       a->trim.limit = n;
       limit_given = true;
       ++i;
