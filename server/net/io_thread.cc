@@ -56,8 +56,15 @@ IoThread::~IoThread() {
   close(notify_fd_);
 }
 
+namespace {
+// The IoThread whose loop runs on this thread (nullptr elsewhere): set by the thread itself, so
+// reading it needs no synchronization (thread_ is assigned after the thread starts).
+thread_local IoThread* current_io_thread = nullptr;
+}  // namespace
+
 void IoThread::Start() {
   thread_ = std::thread([this] {
+    current_io_thread = this;
     base::MemoryAccountedThread accounted;
     cpu_clock_.store(CurrentThreadCpuClock(), std::memory_order_relaxed);
     event_base_dispatch(base_);
@@ -185,7 +192,7 @@ void IoThread::ResumePostponed(uint64_t id) {
 }
 
 void IoThread::Unblocked(uint64_t id) {
-  if (std::this_thread::get_id() == thread_.get_id() && in_turn_) {
+  if (current_io_thread == this && in_turn_) {
     unblocked_here_.push_back(id);  // Turn resumes it once the turn's log commit is done
     return;
   }
