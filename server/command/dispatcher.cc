@@ -260,27 +260,22 @@ bool Dispatcher::MayGrowMemory(const CommandSpec& spec, const ClientState& clien
   if (!client.in_multi) return false;
   // Queuing takes memory; EXEC grows it if it runs a command that may (DISCARD, QUIT, RESET never).
   if (!(spec.flags & cmd::kTransactionControl)) return true;
-  if (spec.name != "exec") return false;
-  for (const std::vector<std::string>& queued : client.queued) {
-    const CommandSpec* q = Lookup(queued[0]);
-    if (q != nullptr && !q->subcommands.empty() && queued.size() >= 2) {
-      q = CommandTable::FindSubcommand(*q, queued[1]);
-    }
-    if (q != nullptr && (q->flags & cmd::kDenyOom)) return true;
-  }
-  return false;
+  return spec.name == "exec" && QueuedHasFlag(client, cmd::kDenyOom);
 }
 
 bool Dispatcher::MayReplicate(const CommandSpec& spec, const ClientState& client) const {
   constexpr uint32_t kReplicated = cmd::kWrite | cmd::kMayReplicate;
   if (spec.flags & kReplicated) return true;
-  if (!client.in_multi || spec.name != "exec") return false;
+  return client.in_multi && spec.name == "exec" && QueuedHasFlag(client, kReplicated);
+}
+
+bool Dispatcher::QueuedHasFlag(const ClientState& client, uint32_t flags) const {
   for (const std::vector<std::string>& queued : client.queued) {
     const CommandSpec* q = Lookup(queued[0]);
     if (q != nullptr && !q->subcommands.empty() && queued.size() >= 2) {
       q = CommandTable::FindSubcommand(*q, queued[1]);
     }
-    if (q != nullptr && (q->flags & kReplicated)) return true;
+    if (q != nullptr && (q->flags & flags)) return true;
   }
   return false;
 }

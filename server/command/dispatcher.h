@@ -204,6 +204,8 @@ class Dispatcher : public CommandRunner {
   void ClearCaching(ClientState& client, std::span<const std::string_view> args);
   // CLIENT PAUSE WRITE: spec writes or may replicate (EXEC: a queued command of client's does).
   bool MayReplicate(const CommandSpec& spec, const ClientState& client) const;
+  // Whether a command client queued in MULTI has one of flags.
+  bool QueuedHasFlag(const ClientState& client, uint32_t flags) const;
   BlockRequest block_request_;  // the running command's, when it may block
   // A blocked client's command run again for it (ServeReadyKeys): as whom, into what, and whether
   // it asked to wait again.

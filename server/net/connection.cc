@@ -157,16 +157,16 @@ void Connection::FlushScheduled() {
   if (!closed_) Flush();
 }
 
-void Connection::HandleRead() {
+Connection::ReadResult Connection::ReadInput() {
   size_t want = kReadSize;
   uint64_t pending = parser_.BulkBytesPending();
   if (pending > want) want = static_cast<size_t>(std::min<uint64_t>(pending, 64 * 1024 * 1024));
   char* dst = in_.Reserve(want);
   ssize_t n = read(fd_, dst, want);
   if (n <= 0) {
-    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return ReadResult::kNothing;
     Close();
-    return;
+    return ReadResult::kClosed;
   }
   in_.Commit(static_cast<size_t>(n));
   Bump(thread_->stats()[Stat::kNetInputBytes], static_cast<uint64_t>(n));
@@ -177,9 +177,20 @@ void Connection::HandleRead() {
     log::Warning("Closing client that reached max query buffer length: id={} addr={}", session_->id,
                  session_->addr);
     Close();
-    return;
+    return ReadResult::kClosed;
   }
   session_->last_interaction_ms.store(CoarseNowMs(), std::memory_order_relaxed);
+  return ReadResult::kRead;
+}
+
+void Connection::ReplyProtocolError() {
+  writer_.Error(parser_.ErrorText());
+  Bump(thread_->stats()[Stat::kErrorReplies]);
+  session_->close_after_reply = true;
+}
+
+void Connection::HandleRead() {
+  if (ReadInput() != ReadResult::kRead) return;
   // Run at the end of the loop turn's reads, with every connection that read in it: their keys
   // are prefetched together (IoThread::ProcessQueuedInput).
   if (!input_queued_) {
@@ -353,11 +364,7 @@ void Connection::ProcessInput() {
     }
     next_command_ = 0;
     if (session_->blocked.load(std::memory_order_relaxed)) break;
-    if (!parse_ok && !session_->close_after_reply) {
-      writer_.Error(parser_.ErrorText());
-      Bump(thread_->stats()[Stat::kErrorReplies]);
-      session_->close_after_reply = true;
-    }
+    if (!parse_ok && !session_->close_after_reply) ReplyProtocolError();
     if (batch_.empty()) break;  // waiting for the rest of a command
   }
   FinishProcessing();
@@ -438,11 +445,7 @@ void Connection::RunPreparedWhileScriptBusy() {
     in_.Consume(cmd.consumed);
     if (closed_ || OverHardLimit()) return;
   }
-  if (!batch_parse_ok_ && !session_->close_after_reply) {
-    writer_.Error(parser_.ErrorText());
-    Bump(thread_->stats()[Stat::kErrorReplies]);
-    session_->close_after_reply = true;
-  }
+  if (!batch_parse_ok_ && !session_->close_after_reply) ReplyProtocolError();
   batch_.clear();
   batch_args_.clear();
   next_command_ = 0;
@@ -451,32 +454,17 @@ void Connection::RunPreparedWhileScriptBusy() {
 }
 
 void Connection::ServeWhileScriptBusy() {
-  for (;;) {
-    char* dst = in_.Reserve(kReadSize);
-    const ssize_t n = read(fd_, dst, kReadSize);
-    if (n > 0) {
-      in_.Commit(static_cast<size_t>(n));
-      Bump(thread_->stats()[Stat::kNetInputBytes], static_cast<uint64_t>(n));
-      if (static_cast<size_t>(n) < kReadSize) break;
-      continue;
-    }
-    if (n < 0 && errno == EINTR) continue;
-    if (n == 0 || errno != EAGAIN) {
-      Close();
-      return;
-    }
-    break;
+  // All there is (the query buffer limit still holds).
+  for (ReadResult read = ReadInput(); read != ReadResult::kNothing; read = ReadInput()) {
+    if (read == ReadResult::kClosed) return;
   }
-  session_->last_interaction_ms.store(CoarseNowMs(), std::memory_order_relaxed);
   CommandRunner& runner = thread_->runner();
   while (!closed_ && !session_->close_after_reply && in_.size() > 0) {
     parser_.set_authenticated(!runner.NeedsAuth(*session_));
     size_t consumed = 0;
     const resp::ParseStatus status = parser_.Parse(in_.view(), &consumed, &args_);
     if (status == resp::ParseStatus::kError) {
-      writer_.Error(parser_.ErrorText());
-      Bump(thread_->stats()[Stat::kErrorReplies]);
-      session_->close_after_reply = true;
+      ReplyProtocolError();
       break;
     }
     if (status == resp::ParseStatus::kNeedMore) {

@@ -101,6 +101,13 @@ class Connection {
   static void OnReadable(evutil_socket_t fd, short what, void* arg);
   static void OnWritable(evutil_socket_t fd, short what, void* arg);
   void HandleRead();
+  // One read into the input (sized for a large bulk argument in progress), under the query
+  // buffer limit: kClosed when the peer left, the read failed or the limit was passed (the
+  // connection is closed), kNothing when there was nothing to read.
+  enum class ReadResult { kRead, kNothing, kClosed };
+  ReadResult ReadInput();
+  // A protocol error ends the connection: Redis's error, then close once replies are out.
+  void ReplyProtocolError();
   // Parses up to kMaxBatch whole commands from the input into batch_. False on a protocol error
   // (the commands parsed before it are in batch_).
   bool ParseBatch();
