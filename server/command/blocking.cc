@@ -148,11 +148,13 @@ void BlockedClients::EndLocked(Entry* entry, Outcome outcome) {
   }
 }
 
-BlockedClients::Cancel BlockedClients::End(uint64_t client_id, std::string_view error) {
+BlockedClients::Cancel BlockedClients::End(uint64_t client_id, std::string_view error,
+                                           ConnectionHost** host) {
   std::lock_guard lock(mu_);
   auto it = clients_.find(client_id);
   if (it == clients_.end()) return Cancel::kNotBlocked;
   Entry* entry = it->second.get();
+  if (host != nullptr) *host = entry->waiter.host;
   switch (entry->state) {
     case Entry::State::kWaiting: {
       Outcome outcome;
@@ -175,12 +177,7 @@ BlockedClients::Cancel BlockedClients::End(uint64_t client_id, std::string_view 
 
 bool BlockedClients::Unblock(uint64_t client_id, std::string_view error) {
   ConnectionHost* host = nullptr;
-  {
-    std::lock_guard lock(mu_);
-    auto it = clients_.find(client_id);
-    if (it != clients_.end()) host = it->second->waiter.host;
-  }
-  switch (End(client_id, error)) {
+  switch (End(client_id, error, &host)) {
     case Cancel::kEnded:
       if (host != nullptr) host->Unblocked(client_id);
       return true;

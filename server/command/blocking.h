@@ -105,8 +105,8 @@ class BlockedClients final : public KeyWaiters {
     kServing,       // a serving run holds it: the run's end nudges the client
   };
   // A timeout (error empty) or an error (CLIENT UNBLOCK ... ERROR) ends client_id's wait unless
-  // it ended already.
-  Cancel End(uint64_t client_id, std::string_view error);
+  // it ended already. *host, when given, is set to the client's thread.
+  Cancel End(uint64_t client_id, std::string_view error, ConnectionHost** host = nullptr);
   // CLIENT UNBLOCK (under the keyspace's exclusive lock, so no serving run holds the client):
   // End, and the client's thread is nudged. False if client_id was not waiting.
   bool Unblock(uint64_t client_id, std::string_view error);
