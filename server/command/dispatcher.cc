@@ -255,6 +255,24 @@ const CommandSpec* Dispatcher::Resolve(ClientState& client, resp::Writer& out,
   return spec;
 }
 
+bool Dispatcher::Admit(const CommandSpec& spec, ClientState& client, resp::Writer& out,
+                       std::span<const std::string_view> args) {
+  if (!(spec.flags & cmd::kNoAuth) && services_.NeedsAuth(client)) {
+    Reject(&spec, client, out, errors::kNoAuth);
+    return false;
+  }
+  // Redis logs a denial while queuing a transaction with the "multi" context too.
+  if (!AclAllows(client, spec)) {
+    const acl::LogContext context =
+        client.in_multi ? acl::LogContext::kMulti : acl::LogContext::kTopLevel;
+    if (std::string_view denial = AclDenial(spec, client, args, context); !denial.empty()) {
+      if (denial != kUserDeleted) Reject(&spec, client, out, denial);
+      return false;
+    }
+  }
+  return true;
+}
+
 bool Dispatcher::MayGrowMemory(const CommandSpec& spec, const ClientState& client) const {
   if (spec.flags & cmd::kDenyOom) return true;
   if (!client.in_multi) return false;
@@ -326,19 +344,7 @@ void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
   // As Redis's processCommand: CLIENT LIST's cmd= (and the ACL LOG's client-info) name the
   // command even when it is refused or only queued.
   client.last_command_id.store(spec->id, std::memory_order_relaxed);
-  if (!(spec->flags & cmd::kNoAuth) && services_.NeedsAuth(client)) {
-    Reject(spec, client, out, errors::kNoAuth);
-    return;
-  }
-  // Redis logs a denial while queuing a transaction with the "multi" context too.
-  if (!AclAllows(client, *spec)) {
-    const acl::LogContext context =
-        client.in_multi ? acl::LogContext::kMulti : acl::LogContext::kTopLevel;
-    if (std::string_view denial = AclDenial(*spec, client, args, context); !denial.empty()) {
-      if (denial != kUserDeleted) Reject(spec, client, out, denial);
-      return;
-    }
-  }
+  if (!Admit(*spec, client, out, args)) return;
   if (client.in_multi && (spec->flags & cmd::kNoMulti)) {
     Reject(spec, client, out, errors::kNotAllowedInMulti);
     return;
@@ -798,20 +804,10 @@ void Dispatcher::RunWhileBusy(Session& session, resp::Writer& out,
   const CommandSpec* spec = Resolve(client, out, args);
   if (spec == nullptr) return;
   client.last_command_id.store(spec->id, std::memory_order_relaxed);
-  if (!(spec->flags & cmd::kNoAuth) && services_.NeedsAuth(client)) {
-    Reject(spec, client, out, errors::kNoAuth);
-    return;
-  }
+  if (!Admit(*spec, client, out, args)) return;
   if (!(spec->flags & cmd::kAllowBusy)) {
     Reject(spec, client, out, BusyError());
     return;
-  }
-  if (!AclAllows(client, *spec)) {
-    if (std::string_view denial = AclDenial(*spec, client, args, acl::LogContext::kTopLevel);
-        !denial.empty()) {
-      if (denial != kUserDeleted) Reject(spec, client, out, denial);
-      return;
-    }
   }
   // The script holds the keyspace's exclusive lock on this thread: nothing changes under these
   // commands (none writes), and nothing they report is applied (expired keys wait for later).

@@ -144,6 +144,10 @@ class Dispatcher : public CommandRunner {
                              std::span<const std::string_view> args);
   void Reject(const CommandSpec* spec, ClientState& client, resp::Writer& out,
               std::string_view error);
+  // The checks of who may run spec, as Redis's processCommand makes them first: authentication,
+  // then the ACL. False after replying (or, for a deleted user, closing).
+  bool Admit(const CommandSpec& spec, ClientState& client, resp::Writer& out,
+             std::span<const std::string_view> args);
   // Redis's reject_cmd_on_oom: spec may grow memory (denyoom), or queues in MULTI, or is an EXEC
   // whose queue holds a denyoom command.
   bool MayGrowMemory(const CommandSpec& spec, const ClientState& client) const;
