@@ -452,22 +452,6 @@ void CmdRPopLPush(CommandContext& ctx) {
   Move(ctx, ctx.args[1], ctx.args[2], End::kRight, End::kLeft);
 }
 
-// The first of keys holding a list (lists are never empty) for a pop, or nullptr; *index is its
-// position. A key of another type met first replies WRONGTYPE (*wrong_type), as Redis checks them
-// in order.
-Object* FirstList(CommandContext& ctx, std::span<const std::string_view> keys, size_t* index,
-                  bool* wrong_type) {
-  for (size_t i = 0; i < keys.size(); ++i) {
-    Object* obj = FindCollectionForWrite(ctx, keys[i], ObjType::kList, false, wrong_type);
-    if (*wrong_type) return nullptr;
-    if (obj != nullptr) {
-      *index = i;
-      return obj;
-    }
-  }
-  return nullptr;
-}
-
 // Pops up to count elements from `end` of the list at key, replying [key, [element ...]] (LMPOP's
 // shape) or, single, [key, element] (BLPOP's); logged as LPOP/RPOP key [count].
 void PopFromList(CommandContext& ctx, std::string_view key, Object* obj, End end, int64_t count,
@@ -493,7 +477,7 @@ void BlockingPop(CommandContext& ctx, End end) {
   std::span<const std::string_view> keys = ctx.args.subspan(1, ctx.args.size() - 2);
   size_t index;
   bool wrong_type;
-  Object* obj = FirstList(ctx, keys, &index, &wrong_type);
+  Object* obj = FirstCollectionForWrite(ctx, keys, ObjType::kList, &index, &wrong_type);
   if (wrong_type) return;
   if (obj != nullptr) {
     PopFromList(ctx, keys[index], obj, end, 1, /*single=*/true);
@@ -516,7 +500,7 @@ void MultiPop(CommandContext& ctx, std::span<const std::string_view> args,
   const End end = parsed.second ? End::kRight : End::kLeft;
   size_t index;
   bool wrong_type;
-  Object* obj = FirstList(ctx, parsed.keys, &index, &wrong_type);
+  Object* obj = FirstCollectionForWrite(ctx, parsed.keys, ObjType::kList, &index, &wrong_type);
   if (wrong_type) return;
   if (obj != nullptr) {
     PopFromList(ctx, parsed.keys[index], obj, end, parsed.count, /*single=*/false);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <random>
+#include <span>
 #include <string_view>
 
 #include "server/command/command.h"
@@ -76,6 +77,22 @@ inline Object* FindCollectionForWrite(CommandContext& ctx, std::string_view key,
     RecordAccess(ctx, obj);
   }
   return obj;
+}
+
+// The first of keys holding a collection of type t for a write (the multi-key pops: collections
+// are never empty), or nullptr; *index is its position. A key of another type met first replies
+// WRONGTYPE (*wrong_type), as Redis checks them in order.
+inline Object* FirstCollectionForWrite(CommandContext& ctx, std::span<const std::string_view> keys,
+                                       ObjType t, size_t* index, bool* wrong_type) {
+  for (size_t i = 0; i < keys.size(); ++i) {
+    Object* obj = FindCollectionForWrite(ctx, keys[i], t, false, wrong_type);
+    if (*wrong_type) return nullptr;
+    if (obj != nullptr) {
+      *index = i;
+      return obj;
+    }
+  }
+  return nullptr;
 }
 
 // The collection of type t at key for a read command: nullptr if missing, or (with *wrong_type

@@ -279,21 +279,6 @@ void ZPopCommand(CommandContext& ctx, bool max) {
 void CmdZPopMin(CommandContext& ctx) { ZPopCommand(ctx, false); }
 void CmdZPopMax(CommandContext& ctx) { ZPopCommand(ctx, true); }
 
-// The first of keys holding a sorted set (never empty) for a pop, or nullptr; *index is its
-// position. A key of another type met first replies WRONGTYPE (*wrong_type).
-Object* FirstZSet(CommandContext& ctx, std::span<const std::string_view> keys, size_t* index,
-                  bool* wrong_type) {
-  for (size_t i = 0; i < keys.size(); ++i) {
-    Object* obj = FindCollectionForWrite(ctx, keys[i], ObjType::kZSet, false, wrong_type);
-    if (*wrong_type) return nullptr;
-    if (obj != nullptr) {
-      *index = i;
-      return obj;
-    }
-  }
-  return nullptr;
-}
-
 // The log's record of a pop: ZPOPMIN|ZPOPMAX key [count], as Redis propagates the blocking and
 // multi-key pops.
 void PropagatePop(CommandContext& ctx, std::string_view key, bool max, std::optional<size_t> n) {
@@ -309,7 +294,7 @@ void BlockingZPop(CommandContext& ctx, bool max) {
   std::span<const std::string_view> keys = ctx.args.subspan(1, ctx.args.size() - 2);
   size_t index;
   bool wrong_type;
-  Object* obj = FirstZSet(ctx, keys, &index, &wrong_type);
+  Object* obj = FirstCollectionForWrite(ctx, keys, ObjType::kZSet, &index, &wrong_type);
   if (wrong_type) return;
   if (obj != nullptr) {
     ctx.out.ArrayHeader(3);
@@ -335,7 +320,7 @@ void ZMultiPop(CommandContext& ctx, std::span<const std::string_view> args,
   if (!ParseMPopArgs(ctx, args, "min", "max", &parsed)) return;
   size_t index;
   bool wrong_type;
-  Object* obj = FirstZSet(ctx, parsed.keys, &index, &wrong_type);
+  Object* obj = FirstCollectionForWrite(ctx, parsed.keys, ObjType::kZSet, &index, &wrong_type);
   if (wrong_type) return;
   if (obj != nullptr) {
     const std::string_view key = parsed.keys[index];
