@@ -11,6 +11,7 @@
 # request, pipelined (-P 16) and not, alternating, median of the rounds.
 #
 #   bench/memory.sh [rounds]   (rounds of the CPU rows; default 3)
+#   ORDIS_BIN=path bench/memory.sh   (an ordis-server binary to use as it is)
 #   KEYS=1000000 bench/memory.sh   (keys per row; the 1 KB row loads KEYS/10; the small sorted sets
 #                                  row KEYS/2 members in sets of 5)
 #
@@ -22,7 +23,7 @@ rounds=${1:-3}
 keys=${KEYS:-1000000}
 # shellcheck source=bench/lib.sh
 source "$root/bench/lib.sh"
-build_ordis redis-server redis-tools
+use_ordis_bin redis-server redis-tools
 
 make_workdir
 
@@ -32,7 +33,7 @@ start_servers() {
   ordis_port=$(free_port)
   redis_port=$(free_port)
   mkdir -p "$workdir/ordis.$starts" "$workdir/redis.$starts"
-  "$root/build/server/ordis-server" --port "$ordis_port" --dir "$workdir/ordis.$starts" \
+  "$ORDIS_BIN" --port "$ordis_port" --dir "$workdir/ordis.$starts" \
     --save '' --appendonly no "$@" >>"$workdir/ordis.log" 2>&1 &
   ordis_pid=$!
   redis-server --port "$redis_port" --dir "$workdir/redis.$starts" --save '' --appendonly no \

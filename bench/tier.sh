@@ -14,6 +14,7 @@
 # -c 50 -P 16 and -P 1, closed loop) with its p50 and p99 latency, the same way.
 #
 #   bench/tier.sh [rounds]    KEYS=1000000 VALUE=512 MAXMEM=128mb by default
+#   ORDIS_BIN=path bench/tier.sh    (an ordis-server binary to use as it is)
 #
 # MAXMEM must hold every key (ordis keeps keys, TTLs and the index in memory: about 100 bytes a
 # cold key today) or the tier server refuses writes. Quote ratios: the machine is shared.
@@ -25,7 +26,7 @@ value=${VALUE:-512}
 maxmem=${MAXMEM:-128mb}
 # shellcheck source=bench/lib.sh
 source "$root/bench/lib.sh"
-build_ordis redis-server redis-tools
+use_ordis_bin redis-server redis-tools
 skew_load=$(build_bench_target skew_load)
 zipf=${ZIPF:-0.99}
 make_workdir
@@ -57,7 +58,7 @@ with open(path, "wb") as f:
         f.write(b"*3\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n" % (len(key), key, len(v), v))
 PY
 
-ordis=$root/build/server/ordis-server
+ordis=$ORDIS_BIN
 start ordis-tier "$ordis" --maxmemory "$maxmem" --maxmemory-policy noeviction \
   --tier-dir "$workdir/ordis-tier/tier"
 start ordis-sync "$ordis" --maxmemory "$maxmem" --maxmemory-policy noeviction \

@@ -6,7 +6,7 @@
 # machine is shared.
 #
 #   bench/vs-redis.sh [rounds] [section...]   (default 3 rounds; sections: strings zset scripting
-#                                              pubsub blocking streams persistence snapshot, default
+#                                              pubsub blocking streams types persistence snapshot, default
 #                                              strings zset scripting)
 #   ORDIS_THREADS=2 bench/vs-redis.sh   (I/O threads for ordis; default: its own default)
 #   ORDIS_BIN=path bench/vs-redis.sh    (an ordis-server binary to use as it is; default: build
@@ -39,6 +39,13 @@
 # streams: memory per entry of 100k XADD s * user user:<n> action click value <n> (used_memory before
 # and after, redis-benchmark -P 64), then XADD with MAXLEN ~ 1000000 at -P 1 and -P 16 into a fresh
 # stream, and XRANGE of 10 entries from a random ID of the 100k-entry stream. Not run unless named.
+# types: bitmaps, HyperLogLog and geo. A 10M-bit bitmap `bits` (1M SETBITs of pseudo-random offsets),
+# an HLL `hll` of 1M elements and `hll2` of 100k, and a geo set `geo` of 100k members spread over
+# Europe (all through redis-cli --pipe, the same data on both servers); then SETBIT, GETBIT,
+# BITCOUNT (whole and a 1000-byte range), BITPOS, PFADD, PFCOUNT (one key, cached; two keys,
+# merged per call), GEOADD of new members and GEOSEARCH (radius and box, COUNT 10: about 1,000
+# points lie within 100 km, so a search is hundreds of microseconds and its rows are short) rows.
+# Not run unless named.
 # Every server runs in a fresh scratch directory with --save '' (and --appendonly no unless the
 # section turns the log on).
 # A row whose run fails (error reply, timeout) prints n/a; the reason is listed below the table.
@@ -749,6 +756,62 @@ section_streams() {
   report stream_write_rows stream_read_rows
 }
 
+# The types section's rows. Bit offsets are fixed: __rand_int__'s leading zeros are no offset.
+types_write_rows=(
+  "SETBIT bits 1234567 1 -P 16|-c 50 -P 16 -n 1000000 SETBIT bits 1234567 1|="
+  "PFADD hll rand -P 1|-c 50 -P 1 -n 200000 -r 100000000 PFADD hll __rand_int__|="
+  "PFADD hll rand -P 16|-c 50 -P 16 -n 1000000 -r 100000000 PFADD hll __rand_int__|="
+  "GEOADD geo2 (new members) -P 16|-c 50 -P 16 -n 500000 -r 100000000 GEOADD geo2 13.361389 38.115556 m:__rand_int__|="
+)
+types_read_rows=(
+  "GETBIT bits 7654321 -P 16|-c 50 -P 16 -n 1000000 GETBIT bits 7654321|="
+  "BITCOUNT bits (1.25 MB) -P 1|-c 50 -P 1 -n 20000 BITCOUNT bits|="
+  "BITCOUNT bits 0 999 -P 16|-c 50 -P 16 -n 500000 BITCOUNT bits 0 999|="
+  "BITPOS bits 0 -P 1|-c 50 -P 1 -n 100000 BITPOS bits 0|="
+  "PFCOUNT hll -P 16|-c 50 -P 16 -n 1000000 PFCOUNT hll|="
+  "PFCOUNT hll hll2 -P 1|-c 50 -P 1 -n 20000 PFCOUNT hll hll2|="
+  "GEOSEARCH radius 100 km COUNT 10 -P 1|-c 50 -P 1 -n 5000 GEOSEARCH geo FROMLONLAT 10 50 BYRADIUS 100 km ASC COUNT 10|="
+  "GEOSEARCH radius 100 km COUNT 10 -P 16|-c 50 -P 16 -n 10000 GEOSEARCH geo FROMLONLAT 10 50 BYRADIUS 100 km ASC COUNT 10|="
+  "GEOSEARCH box 200x200 km COUNT 10 -P 1|-c 50 -P 1 -n 5000 GEOSEARCH geo FROMLONLAT 10 50 BYBOX 200 200 km ASC COUNT 10|="
+  "GEODIST geo m:1 m:2 -P 16|-c 50 -P 16 -n 1000000 GEODIST geo m:1 m:2 km|="
+)
+section_types() {
+  # 100k points in lon 0..20, lat 40..60, from a fixed linear congruential sequence.
+  awk 'BEGIN { x = 12345; for (i = 0; i < 100000; i++) {
+      x = (x * 1103515245 + 12345) % 2147483648; lon = x / 2147483648 * 20
+      x = (x * 1103515245 + 12345) % 2147483648; lat = 40 + x / 2147483648 * 20
+      m = "m:" i; lo = sprintf("%.6f", lon); la = sprintf("%.6f", lat)
+      printf "*5\r\n$6\r\nGEOADD\r\n$3\r\ngeo\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n", length(lo), lo, length(la), la, length(m), m } }' \
+    >"$workdir/geo.resp"
+  # 1M SETBITs at offsets below 10M; PFADDs of 1000 elements each: 1M into hll, 100k into hll2.
+  awk 'BEGIN { x = 777; for (i = 0; i < 1000000; i++) {
+      x = (x * 1103515245 + 12345) % 2147483648; o = int(x / 2147483648 * 10000000) ""
+      printf "*4\r\n$6\r\nSETBIT\r\n$4\r\nbits\r\n$%d\r\n%s\r\n$1\r\n1\r\n", length(o), o } }' \
+    >"$workdir/bits.resp"
+  awk 'BEGIN { for (c = 0; c < 1100; c++) {
+      key = c < 1000 ? "hll" : "hll2"
+      printf "*1002\r\n$5\r\nPFADD\r\n$%d\r\n%s\r\n", length(key), key
+      for (j = 0; j < 1000; j++) { e = "e:" (c * 1000 + j); printf "$%d\r\n%s\r\n", length(e), e } } }' \
+    >"$workdir/hll.resp"
+  start_servers
+  local port file replies
+  for port in "$ordis_port" "$redis_port"; do
+    for file in bits:1000000 hll:1100 geo:100000; do
+      replies=${file#*:}
+      if ! redis-cli -p "$port" --pipe <"$workdir/${file%%:*}.resp" | grep -q "errors: 0, replies: $replies\$"; then
+        echo "loading ${file%%:*} on port $port failed" >&2
+        exit 1
+      fi
+    done
+  done
+  same_replies types_read_rows
+  measure types_read_rows
+  measure types_write_rows
+  stop_servers
+  echo "types: bits (10M-bit bitmap), hll (1M PFADDs), hll2 (100k), geo (100k points, lon 0..20 lat 40..60)"
+  report types_read_rows types_write_rows
+}
+
 for section in "${sections[@]}"; do
   case $section in
     strings) section_strings ;;
@@ -757,9 +820,10 @@ for section in "${sections[@]}"; do
     pubsub) section_pubsub ;;
     blocking) section_blocking ;;
     streams) section_streams ;;
+    types) section_types ;;
     persistence) section_persistence ;;
     snapshot) section_snapshot ;;
-    *) echo "unknown section $section (strings, zset, scripting, pubsub, blocking, streams, persistence, snapshot)" >&2; exit 2 ;;
+    *) echo "unknown section $section (strings, zset, scripting, pubsub, blocking, streams, types, persistence, snapshot)" >&2; exit 2 ;;
   esac
   echo
 done

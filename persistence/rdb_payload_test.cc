@@ -29,6 +29,21 @@ std::string RoundTrip(std::string_view s, std::string* encoded = nullptr) {
 TEST(RdbPayload, Crc64IsRedisJones) {
   EXPECT_EQ(Crc64(0, "123456789"), 0xe9c6d914c4b8d9caULL);  // Redis's crc64 self-test vector
   EXPECT_EQ(Crc64(Crc64(0, "1234"), "56789"), 0xe9c6d914c4b8d9caULL);
+  // Eight bytes a step give what a bit at a time gives, at every length and split.
+  auto bitwise = [](uint64_t crc, std::string_view bytes) {
+    for (unsigned char b : bytes) {
+      crc ^= b;
+      for (int i = 0; i < 8; ++i) crc = (crc & 1) ? (crc >> 1) ^ 0x95ac9329ac4bc9b5ULL : crc >> 1;
+    }
+    return crc;
+  };
+  std::string data;
+  for (int i = 0; i < 300; ++i) data.push_back(static_cast<char>(i * 131 + 7));
+  for (size_t len = 0; len <= data.size(); len += 7) {
+    const std::string_view part = std::string_view(data).substr(0, len);
+    EXPECT_EQ(Crc64(0, part), bitwise(0, part)) << len;
+    EXPECT_EQ(Crc64(Crc64(0, part.substr(0, len / 3)), part.substr(len / 3)), bitwise(0, part));
+  }
 }
 
 TEST(RdbPayload, LengthEncodings) {

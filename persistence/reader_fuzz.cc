@@ -1,12 +1,13 @@
 // libFuzzer target for the readers of snapshot files, append-only log files, manifests,
-// cold-tier segments and DUMP payloads (rdb_payload.h). Input layout: one byte choosing the
-// reader, then the file's bytes.
+// cold-tier segments, DUMP payloads (rdb_payload.h) and the packed containers inside RDB values
+// (rdb_containers.h: listpacks, ziplists, intsets). Input layout: one byte choosing the reader,
+// then the file's bytes.
 //
 // Checks: every reader ends with records or an error, never a crash, a hang, a read outside its
 // buffers or an allocation the file's size does not justify (AddressSanitizer's allocation limit
 // catches that); a snapshot reader that reports its trailer verified has returned only records that
 // lie inside the file; a tier record decoded whole re-encodes to a record that decodes to the same
-// key and value.
+// key and value; a listpack read whole, written again, reads back the same elements.
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -16,9 +17,11 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "persistence/aof_file.h"
 #include "persistence/manifest.h"
+#include "persistence/rdb_containers.h"
 #include "persistence/rdb_payload.h"
 #include "persistence/snapshot_file.h"
 #include "persistence/tier_format.h"
@@ -53,8 +56,33 @@ void WriteFile(const uint8_t* data, size_t size) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
-  const uint8_t which = data[0] % 5;
+  const uint8_t which = data[0] % 6;
   using namespace ordis::persistence;
+  if (which == 5) {
+    // The same bytes as a listpack, a ziplist and an intset.
+    const std::string_view blob(reinterpret_cast<const char*>(data + 1), size - 1);
+    std::vector<std::string> elements;
+    rdb::ListpackReader lp(blob);
+    std::string_view e;
+    while (lp.Next(&e)) elements.emplace_back(e);
+    if (lp.ok()) {
+      rdb::ListpackWriter writer;
+      for (const auto& el : elements) writer.Append(el);
+      const std::string again = writer.Finish();
+      rdb::ListpackReader back(again);
+      for (const auto& el : elements) {
+        if (!back.Next(&e) || e != el) abort();
+      }
+      if (back.Next(&e) || !back.ok()) abort();
+    }
+    rdb::ZiplistReader zl(blob);
+    while (zl.Next(&e)) {
+    }
+    rdb::IntsetReader is(blob);
+    while (is.Next(&e)) {
+    }
+    return 0;
+  }
   if (which == 4) {
     // A DUMP payload (FUNCTION RESTORE's): values read until the trailer, each string re-encoded
     // and read back the same.

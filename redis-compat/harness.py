@@ -585,6 +585,33 @@ class ServerTestCase(unittest.TestCase):
         return "zset"
 
 
+# The redis-server that cross-server tests compare with (REDIS_REFERENCE names another).
+REFERENCE_SERVER = os.environ.get("REDIS_REFERENCE", "/usr/bin/redis-server")
+
+
+class CrossServerTestCase(unittest.TestCase):
+    """The server under test (cls.server) beside a reference redis-server (cls.reference), both fresh
+    for the class, for tests that send both the same commands and compare what they answer.
+    Skipped where no reference is installed. Run against redis-server, it compares Redis with
+    itself, which checks the test."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.path.exists(REFERENCE_SERVER):
+            raise unittest.SkipTest("no reference redis-server at " + REFERENCE_SERVER)
+        cls.reference = Server(path=REFERENCE_SERVER).start()
+        try:
+            cls.server = Server().start()
+        except Exception:
+            cls.reference.stop()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+        cls.reference.stop()
+
+
 def close_all(clients):
     """Closes every client (RawClient or redis.Redis) of a test, whatever state it is in."""
     for c in clients:

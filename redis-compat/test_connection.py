@@ -2,7 +2,7 @@
 
 import unittest
 
-from harness import IS_ORDIS, Err, Map, ServerTestCase, encode_command
+from harness import IS_ORDIS, Err, Map, ServerTestCase, encode_command, wait_until
 
 HELLO_FIELDS = [b"server", b"version", b"proto", b"id", b"mode", b"role", b"modules"]
 
@@ -427,6 +427,58 @@ class ClientTest(ServerTestCase):
     def test_client_unknown_subcommand(self):
         self.assertErr("ERR unknown subcommand 'FOO'. Try CLIENT HELP.", "CLIENT", "FOO")
         self.assertErr("ERR wrong number of arguments for 'client' command", "CLIENT")
+
+
+
+def client_fields(line):
+    return dict(part.split("=", 1) for part in line.split())
+
+
+class ClientListBuffersTest(ServerTestCase):
+    """CLIENT LIST's buffer fields follow the real buffers (the numbers both servers agree on)."""
+
+    def own_line(self, client):
+        return client_fields(client.call("CLIENT", "INFO").decode())
+
+    def test_running_command_and_query_buffer(self):
+        fields = self.own_line(self.raw)
+        # CLIENT INFO's own request is in the buffer while it runs: 26 bytes, arguments 6 + 4.
+        self.assertEqual(fields["qbuf"], "26")
+        self.assertEqual(fields["argv-mem"], "10")
+        self.assertGreater(int(fields["qbuf-free"]), 0)
+        self.assertEqual(fields["rbs"], "16384")
+        self.assertEqual(fields["events"], "r")
+
+    def test_multi_mem_counts_queued_arguments(self):
+        other = self.raw_client()
+        mine = other.call("CLIENT", "ID")
+        self.assertEqual(other.call("MULTI"), "OK")
+        other.call("SET", "a", "b")
+        other.call("SET", "abc", "defgh")
+        line = self.raw.call("CLIENT", "LIST", "ID", str(mine)).decode()
+        fields = client_fields(line)
+        self.assertEqual(fields["multi"], "2")
+        self.assertEqual(fields["multi-mem"], "64")  # 16 argument bytes and 6 pointers
+        other.call("DISCARD")
+        fields = client_fields(self.raw.call("CLIENT", "LIST", "ID", str(mine)).decode())
+        self.assertEqual(fields["multi-mem"], "0")
+
+    def test_unread_replies_fill_the_reply_list(self):
+        self.raw.call("SET", "big", "x" * 1_000_000)
+        reader = self.raw_client()
+        reader_id = reader.call("CLIENT", "ID")
+        for _ in range(20):
+            reader.send_command("GET", "big")  # and never read
+
+        def pending():
+            fields = client_fields(
+                self.raw.call("CLIENT", "LIST", "ID", str(reader_id)).decode())
+            return int(fields["omem"]), int(fields["oll"]), fields["events"]
+
+        self.assertTrue(wait_until(lambda: pending()[0] > 1_000_000, 10), pending())
+        omem, oll, events = pending()
+        self.assertGreater(oll, 0)
+        self.assertEqual(events, "rw")
 
 
 if __name__ == "__main__":

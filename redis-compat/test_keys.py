@@ -438,6 +438,25 @@ class ObjectTest(ServerTestCase):
             self.assertEqual(self.encoding(key + "-ttl"), want, key)
         self.assertReply(None, "OBJECT", "ENCODING", "nokey")
 
+    def test_header_queries_do_not_touch(self):
+        """EXISTS, TYPE, TTL, PTTL, EXPIRETIME, PEXPIRETIME leave the access time (LOOKUP_NOTOUCH)."""
+        self.raw.call("SET", "src", "v")
+        payload = self.raw.call("DUMP", "src")
+        for query in ("EXISTS", "TYPE", "TTL", "PTTL", "EXPIRETIME", "PEXPIRETIME", "OBJECT"):
+            self.raw.call("DEL", "k")
+            self.assertReply("OK", "RESTORE", "k", "0", payload, "IDLETIME", "1000")
+            if query == "OBJECT":
+                self.raw.call("OBJECT", "ENCODING", "k")
+            else:
+                self.raw.call(query, "k")
+            self.assertReply(1000, "OBJECT", "IDLETIME", "k")
+        self.raw.call("GET", "k")
+        self.assertReply(0, "OBJECT", "IDLETIME", "k")
+        self.raw.call("DEL", "k")
+        self.assertReply("OK", "RESTORE", "k", "0", payload, "IDLETIME", "1000")
+        self.assertReply(1, "TOUCH", "k", "nosuch")
+        self.assertReply(0, "OBJECT", "IDLETIME", "k")
+
     def test_encoding_after_changes(self):
         self.assertReply("OK", "SET", "e", "abcd")
         self.assertReply(5, "APPEND", "e", "x")

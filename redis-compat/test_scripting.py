@@ -226,6 +226,30 @@ class EvalTest(ScriptTestCase):
         self.assertScriptErr("ERR DB index is out of range", "return redis.call('select', '99')")
         self.assertScriptErr(NOT_INTEGER, "return redis.call('select', 'x')")
 
+    def test_time_stands_still_for_the_scripts_commands(self):
+        # Redis 7.0 gives a script's commands the time the script started: a key that expires
+        # while the script runs is still there for it (and is gone for the next command). Relative
+        # times count by the clock, though: PTTL says 0 is left, and an expiry set after the wait
+        # counts from then.
+        body = ("redis.call('set', KEYS[1], 'v', 'px', 20) "
+                "local t0 = redis.call('time') "
+                "local elapsed = 0 "
+                "while elapsed < 200000 do "
+                "  local t = redis.call('time') "
+                "  elapsed = (t[1] - t0[1]) * 1000000 + (t[2] - t0[2]) "
+                "end "
+                "redis.call('set', KEYS[2], 'v', 'px', 1000) "
+                "redis.call('set', KEYS[3], 'v') "
+                "redis.call('pexpire', KEYS[3], 1000) "
+                "return {redis.call('get', KEYS[1]), redis.call('pttl', KEYS[1]), "
+                "redis.call('exists', KEYS[1]), redis.call('pttl', KEYS[2]), "
+                "redis.call('pttl', KEYS[3])}")
+        reply = self.ev(body, ["k", "ex", "pexpire"])
+        self.assertEqual(reply[:3], [b"v", 0, 1])
+        # Counted from the script's start they would be 800 at most (a 200 ms wait).
+        self.assertGreaterEqual(reply[3], 850)
+        self.assertGreaterEqual(reply[4], 850)
+        self.assertReply(None, "GET", "k")
 
 # -------------------------------------------------------------------------------------------------
 # Errors: redis.call, redis.pcall, error_reply, status_reply

@@ -5,7 +5,7 @@ import re
 import time
 import unittest
 
-from harness import IS_ORDIS, ServerTestCase, wait_until
+from harness import IS_ORDIS, ServerTestCase, info, wait_until
 
 SYNTAX = "ERR syntax error"
 
@@ -383,6 +383,47 @@ class DebugEnabledTest(ServerTestCase):
     def test_debug_sleep_0(self):
         self.assertReply("OK", "DEBUG", "SLEEP", "0")
         self.assertReply("PONG", "PING")
+
+
+class WaitTest(ServerTestCase):
+    """WAIT with no replica connected: none ever acknowledges."""
+
+    def test_no_replicas_asked_replies_at_once(self):
+        self.assertReply(0, "WAIT", "0", "0")
+        self.assertReply(0, "WAIT", "-1", "0")
+        self.assertErr("ERR value is not an integer or out of range", "WAIT", "x", "0")
+        self.assertErr("ERR timeout is not an integer or out of range", "WAIT", "1", "x")
+        self.assertErr("ERR timeout is negative", "WAIT", "1", "-5")
+
+    def test_waits_out_its_timeout(self):
+        start = time.monotonic()
+        self.assertReply(0, "WAIT", "1", "150")
+        self.assertGreaterEqual(time.monotonic() - start, 0.14)
+
+    def test_forever_until_client_unblock(self):
+        waiter = self.raw_client()
+        waiter_id = waiter.call("CLIENT", "ID")
+        waiter.send_command("WAIT", "2", "0")
+        wait_until(lambda: info(self.raw, "clients")["blocked_clients"] == "1", 5)
+        self.assertReply(1, "CLIENT", "UNBLOCK", str(waiter_id))
+        self.assertEqual(waiter.read_reply(), 0)
+        self.assertReply(b"PONG", "ECHO", "PONG")
+
+    def test_in_multi_does_not_block(self):
+        self.assertReply("OK", "MULTI")
+        self.raw.call("WAIT", "1", "0")
+        self.assertReply([0], "EXEC")
+
+
+
+class RoleTest(ServerTestCase):
+    def test_role_of_a_master_without_replicas(self):
+        self.assertReply([b"master", 0, []], "ROLE")
+        self.assertEqual(self.r.role(), [b"master", 0, []])
+
+    def test_cluster_only_commands_refused(self):
+        for command in ("READONLY", "READWRITE", "ASKING"):
+            self.assertErr("ERR This instance has cluster support disabled", command)
 
 
 if __name__ == "__main__":

@@ -15,9 +15,8 @@ import threading
 import time
 import unittest
 
-from harness import IS_ORDIS, RawClient, Server, ServerTestCase, run_threads
+from harness import IS_ORDIS, REFERENCE_SERVER, RawClient, Server, ServerTestCase, run_threads
 
-REFERENCE = os.environ.get("REFERENCE_SERVER", "/usr/bin/redis-server")
 
 
 class StreamReplies(ServerTestCase):
@@ -98,12 +97,12 @@ GROUPS = ("ga", "gb")
 CONSUMERS = ("c1", "c2", "c3")
 
 
-@unittest.skipUnless(os.path.exists(REFERENCE), "no reference redis-server")
+@unittest.skipUnless(os.path.exists(REFERENCE_SERVER), "no reference redis-server")
 class StreamDifferential(ServerTestCase):
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.reference = Server(path=REFERENCE).start()
+        cls.reference = Server(path=REFERENCE_SERVER).start()
 
     @classmethod
     def tearDownClass(cls):

@@ -96,9 +96,14 @@ class ColdTierTest(PersistentTestCase):
         model = self.fill(r)
         cold = self.tiering(r)["tier_cold_keys"]
         self.assertGreater(cold, KEYS // 4)
-        self.assertTrue(r.expire("key:000002", 1000))  # promotes key:000002 (a write)
         before = self.tiering(r)
         keys = sorted(model)[:400]
+        # A TTL set or removed changes the key's header, not its value.
+        self.assertTrue(r.expire("key:000002", 1000))
+        self.assertTrue(r.pexpire("key:000003", 1000000))
+        self.assertTrue(r.persist("key:000003"))
+        self.assertEqual(r.ttl("key:000003"), -1)
+        self.assertEqual(self.tiering(r)["tier_promotions"], before["tier_promotions"])
         self.assertEqual(r.exists(*keys), len(keys))
         for k in keys[:100]:
             self.assertEqual(r.type(k), b"string")
@@ -114,7 +119,11 @@ class ColdTierTest(PersistentTestCase):
         self.assertEqual(self.tiering(r)["tier_reads"], before["tier_reads"])
         # A cold key's MEMORY USAGE counts what is resident: not its value.
         self.assertLess(min(usage), VALUE_SIZE)
-        self.assertGreater(max(usage), VALUE_SIZE)  # and a resident one its value too
+        self.assertTrue(r.set("fresh", value_of(KEYS)))  # the hottest value: resident
+        self.assertGreater(r.memory_usage("fresh"), VALUE_SIZE)  # a resident one counts its value
+        self.assertEqual(r.get("key:000002"), model["key:000002"])
+        self.assertEqual(r.get("key:000003"), model["key:000003"])
+        self.assertIn(r.ttl("key:000002"), (999, 1000))
 
     def test_batches_wait_for_cold_values_read_ahead(self):
         r = self.r()
@@ -161,6 +170,26 @@ class ColdTierTest(PersistentTestCase):
         self.assertEqual(after["tier_prefetch_reads"], before["tier_prefetch_reads"])
         # (A value read ahead twice, once for each of two batches, may still be in the zone.)
         self.assertGreater(after["tier_reads"], before["tier_reads"] + len(keys) // 2)
+
+    def test_a_select_in_the_batch_reads_ahead_in_its_database(self):
+        r1 = self.r(db=1)
+        model = self.fill(r1)
+        r = self.r()  # database 0, which holds nothing
+        keys = sorted(model)
+        before = self.tiering(r)
+        for first in range(0, len(keys), 50):
+            chunk = keys[first:first + 50]
+            p = r.pipeline(transaction=False)
+            p.execute_command("SELECT", 1)
+            for k in chunk:
+                p.get(k)
+            p.execute_command("SELECT", 0)
+            self.assertEqual(p.execute(), [True] + [model[k] for k in chunk] + [True])
+        after = self.tiering(r)
+        hits = after["tier_loading_zone_hits"] - before["tier_loading_zone_hits"]
+        sync = after["tier_reads"] - before["tier_reads"]
+        # The GETs after SELECT 1 were read ahead in database 1, not looked for in database 0.
+        self.assertGreater(hits, 4 * sync, after)
 
     def test_writes_racing_reads_ahead_are_never_lost(self):
         """Writers overwrite cold keys while readers' batches read them ahead: a GET never
@@ -236,6 +265,94 @@ class ColdTierTest(PersistentTestCase):
         tier = self.tiering(r)
         self.assertGreater(tier["tier_loading_zone_hits"], 0, tier)
         self.assertEqual(tier["tier_read_errors"], 0)
+
+    def fill_collections(self, r):
+        """800 collections of about 5 KB each (hashes, lists, sets, sorted sets, streams), with
+        what each holds as the model reads it back."""
+        model = {}
+        for i in range(800):
+            key = "coll:%04d" % i
+            v = [value_of(i * 10 + j)[:100] for j in range(50)]
+            kind = i % 5
+            if kind == 0:
+                r.hset(key, mapping={b"f%d" % j: v[j] for j in range(50)})
+                model[key] = ("hash", {b"f%d" % j: v[j] for j in range(50)})
+            elif kind == 1:
+                r.rpush(key, *v)
+                model[key] = ("list", v)
+            elif kind == 2:
+                r.sadd(key, *v)
+                model[key] = ("set", set(v))
+            elif kind == 3:
+                r.zadd(key, {v[j]: j for j in range(50)})
+                model[key] = ("zset", [(v[j], float(j)) for j in range(50)])
+            else:
+                for j in range(50):
+                    r.xadd(key, {"v": v[j]}, id="%d-1" % (j + 1))
+                model[key] = ("stream", [(b"%d-1" % (j + 1), {b"v": v[j]}) for j in range(50)])
+        return model
+
+    def read_collection(self, r, key, kind):
+        if kind == "hash":
+            return r.hgetall(key)
+        if kind == "list":
+            return r.lrange(key, 0, -1)
+        if kind == "set":
+            return r.smembers(key)
+        if kind == "zset":
+            return r.zrange(key, 0, -1, withscores=True)
+        return r.xrange(key)
+
+    def test_collections_go_cold_whole(self):
+        r = self.r()
+        model = self.fill_collections(r)
+        encodings = {k: r.object("encoding", k) for k in model}
+        tier = self.tiering(r)
+        self.assertGreater(tier["tier_cold_keys"], 200, tier)
+        self.assertEqual(int(r.info("stats")["evicted_keys"]), 0)
+        self.assertLessEqual(int(r.info("memory")["used_memory"]), 3 * 1024 * 1024 * 1.05)
+        # What never reads a value: no read, and cold keys count only what is resident.
+        before = self.tiering(r)
+        for kind in ("hash", "list", "set", "zset", "stream"):
+            keys = [k for k in model if model[k][0] == kind]
+            self.assertEqual(r.exists(*keys), len(keys))
+            self.assertEqual({r.type(k) for k in keys}, {kind.encode()})
+        usage = [r.memory_usage(k) for k in model]
+        self.assertEqual(self.tiering(r)["tier_reads"], before["tier_reads"])
+        self.assertLess(min(usage), 1000)
+        self.assertGreater(max(usage), 5000)
+        # Every collection reads back whole, with the encoding it had.
+        for key, (kind, want) in sorted(model.items()):
+            self.assertEqual(self.read_collection(r, key, kind), want, key)
+            self.assertEqual(r.object("encoding", key), encodings[key], key)
+        # Writes to cold collections promote them and change them.
+        rng = random.Random(3)
+        for key in rng.sample(sorted(model), 200):
+            kind, want = model[key]
+            if kind == "hash":
+                self.assertEqual(r.hset(key, "new", "x"), 1)
+                want[b"new"] = b"x"
+            elif kind == "list":
+                self.assertEqual(r.lpop(key), want.pop(0))
+            elif kind == "set":
+                self.assertEqual(r.srem(key, next(iter(sorted(want)))), 1)
+                want.discard(next(iter(sorted(want))))
+            elif kind == "zset":
+                self.assertEqual(r.zincrby(key, 100, want[0][0]), 100.0)
+                want.append((want.pop(0)[0], 100.0))
+            else:
+                self.assertEqual(r.xdel(key, want[0][0]), 1)
+                want.pop(0)
+        for key, (kind, want) in sorted(model.items()):
+            self.assertEqual(self.read_collection(r, key, kind), want, key)
+        tier = self.tiering(r)
+        self.assertGreater(tier["tier_promotions"], 0)
+        self.assertEqual(tier["tier_read_errors"], 0)
+        # And they survive a snapshot and a restart.
+        self.assertTrue(r.save())
+        r = self.restart()
+        for key, (kind, want) in sorted(model.items()):
+            self.assertEqual(self.read_collection(r, key, kind), want, key)
 
     def test_snapshot_holds_cold_values(self):
         r = self.r()

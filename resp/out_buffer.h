@@ -46,6 +46,8 @@ class OutBuffer {
 
   // Total bytes not yet written.
   size_t size() const { return size_; }
+  // Chunks holding them (CLIENT LIST's reply buffer and list).
+  size_t chunks() const { return chunks_.size(); }
   bool empty() const { return size_ == 0; }
 
   // Fills up to max_iov iovecs with the front of the pending bytes; returns how many it filled.

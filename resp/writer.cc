@@ -1,6 +1,7 @@
 #include "resp/writer.h"
 
 #include <cassert>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -90,6 +91,10 @@ void Writer::SimpleString(std::string_view s) {
 
 void Writer::Error(std::string_view message) {
   ++errors_written_;
+  const size_t space = message.substr(0, sizeof error_code_).find(' ');
+  const std::string_view code = space == std::string_view::npos ? "ERR" : message.substr(0, space);
+  std::memcpy(error_code_, code.data(), code.size());
+  error_code_len_ = code.size();
   out_->Append('-');
   // A CR or LF would end the error line early and desynchronise the client.
   if (message.find_first_of("\r\n") == std::string_view::npos) {
@@ -187,6 +192,25 @@ void Writer::BigNumber(std::string_view digits) {
   out_->Append('(');
   out_->Append(digits);
   out_->Append("\r\n");
+}
+
+void AppendBulk(std::string* out, std::string_view s) {
+  char digits[24];
+  out->push_back('$');
+  out->append(digits, static_cast<size_t>(
+                          std::to_chars(digits, digits + sizeof digits, s.size()).ptr - digits));
+  out->append("\r\n");
+  out->append(s);
+  out->append("\r\n");
+}
+
+void AppendCommand(std::string* out, std::span<const std::string_view> args) {
+  char digits[24];
+  out->push_back('*');
+  out->append(digits, static_cast<size_t>(
+                          std::to_chars(digits, digits + sizeof digits, args.size()).ptr - digits));
+  out->append("\r\n");
+  for (std::string_view a : args) AppendBulk(out, a);
 }
 
 }  // namespace ordis::resp

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <string>
 #include <string_view>
 
 #include "resp/out_buffer.h"
@@ -45,6 +47,13 @@ class Writer {
   OutBuffer* out() const { return out_; }
   // Error replies written so far (Error() increments it), for failed_calls statistics.
   size_t errors_written() const { return errors_written_; }
+  // How many of those statistics have counted: a transaction's commands count their own errors,
+  // so EXEC, which wrote them too, counts none again.
+  size_t errors_counted() const { return errors_counted_; }
+  void MarkErrorsCounted() { errors_counted_ = errors_written_; }
+  // The code of the last error written (INFO errorstats): its first word if a space comes within
+  // its first 32 bytes, else "ERR", as Redis's afterErrorReply.
+  std::string_view last_error_code() const { return {error_code_, error_code_len_}; }
   // Redirects replies (CLIENT REPLY OFF writes into a scratch buffer).
   void set_out(OutBuffer* out) { out_ = out; }
 
@@ -53,6 +62,15 @@ class Writer {
   OutBuffer* out_;
   int protocol_ = 2;
   size_t errors_written_ = 0;
+  size_t errors_counted_ = 0;
+  char error_code_[32];
+  size_t error_code_len_ = 0;
 };
+
+// Frames in a plain string, where no Writer is at hand: a bulk string ("$len\r\ns\r\n"), and a
+// command as a client sends it (an array of bulk strings: the append-only log's records,
+// MIGRATE's requests).
+void AppendBulk(std::string* out, std::string_view s);
+void AppendCommand(std::string* out, std::span<const std::string_view> args);
 
 }  // namespace ordis::resp

@@ -28,11 +28,15 @@ mkdir -p "$corpus"
 
 seed_persistence() {
   # Seeds: the first byte picks the reader (0 snapshot, 1 log, 2 manifest, 3 tier segment, 4 DUMP
-  # payload); real files follow. The tier seed: records and padding as tier_format.h lays them out
+  # payload, 5 packed containers); real files follow. The tier seed: records and padding as tier_format.h lays them out
   # (stored values uncompressed: lz4 blocks come from the fuzzer's mutations of the raw-length
   # field). The DUMP seed: redis-server 7.0.15's FUNCTION DUMP of one library (an LZF string).
   /usr/bin/python3 -c 'import sys; open(sys.argv[1], "wb").write(b"\x04" + bytes.fromhex(sys.argv[2]))' \
     "$corpus/seed-dump" f5c34056405b1f23216c7561206e616d653d6d796c69620a72656469732e72656769737465725f0b66756e6374696f6e28276d79400b02272c2040066012116b6579732c2061726773292072657475726e600c075b315d20656e64290a008d5936adc6e707da
+  # redis-server 7.0.15's listpack of RPUSH l a 1 -5000 "hello world" 300 127 128 -1 70000
+  # -9000000 5000000000 "": every encoding.
+  /usr/bin/python3 -c 'import sys; open(sys.argv[1], "wb").write(b"\x05" + bytes.fromhex(sys.argv[2]))' \
+    "$corpus/seed-listpack" 3f0000000c008161020101f178ec038b68656c6c6f20776f726c640cc12c027f01c08002dfff02f270110104f3c0ab76ff05f400f2052a01000000098001ff
   /usr/bin/python3 - "$corpus/seed-tier" <<'PY'
 import struct, sys, xxhash
 def record(key, value):

@@ -28,7 +28,7 @@ cmake --build "$root/build-tsan" -j"$(nproc)" \
 cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DORDIS_BUILD_TESTS=ON \
   -DORDIS_SANITIZE=address >/dev/null
 cmake --build "$root/build-asan" -j"$(nproc)" --target learned_store_test hot_cache_test \
-  persistence_test types_test durability_test commands_test connection_move_stress_test \
+  persistence_test types_test durability_test commands_test rdb_test connection_move_stress_test \
   eviction_stress_test acl_test keyspace_test lazy_free_stress_test memory_guard_test offload_test
 (cd "$root/build-asan" && ctest --output-on-failure -j"$(nproc)" \
-  -R 'LearnedStore|HotCache|SnapshotFile|AofFile|Manifest|Snapshot|ObjectCodec|AofLog|ZSet|Stream|FamilyTest|ConnectionMove|EvictionStress|Acl|User|Catalog|Categories|Keyspace|Object\.|ActiveExpiry|LazyFree|FreeEffort|MemoryGuard|Tier|HostView|LoadingZone')
+  -R 'LearnedStore|HotCache|SnapshotFile|AofFile|Manifest|Snapshot|ObjectCodec|AofLog|ZSet|Stream|FamilyTest|Rdb|Listpack|Ziplist|Intset|ConnectionMove|EvictionStress|Acl|User|Catalog|Categories|Keyspace|Object\.|ActiveExpiry|LazyFree|FreeEffort|MemoryGuard|Tier|HostView|LoadingZone')

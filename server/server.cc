@@ -13,6 +13,7 @@
 #include "offload/host_view.h"
 #include "server/command/acl_bridge.h"
 #include "server/commands/families.h"
+#include "server/durability/object_codec.h"
 
 namespace ordis::server {
 namespace {
@@ -76,6 +77,14 @@ void Server::OpenTier() {
               store->files().direct() ? ", O_DIRECT" : "");
   auto tier = std::make_unique<ColdTier>(std::move(store),
                                          std::stoull(config_->Value("tier-min-value-size")));
+  // Collections go to the tier as snapshots encode them.
+  tier->SetCollectionCodec(
+      {.encode = [](const Object& obj, std::string* out) { EncodeObject(obj, out); },
+       .decode =
+           [this](ObjType type, std::string_view bytes, int64_t expire_at_ms) {
+             return DecodeObject(static_cast<uint8_t>(type), bytes,
+                                 persistence_.ZSetLimitsFromConfig(), expire_at_ms);
+           }});
   // The Host View needs DPDK's EAL; without it every key a batch needs is asked of the index.
   persistence::Status view_status = offload::StartDpdk(kDpdkMemoryMb);
   std::unique_ptr<offload::HostView> view;
@@ -118,11 +127,13 @@ Server::Server(std::unique_ptr<Config> config, MemoryGuard::UsedMemoryFn used_me
                 tracking_,
                 monitors_,
                 pause_,
-                blocked_},
+                blocked_,
+                slowlog_},
       commands_(services_, [this](int64_t now_ms) {
         persistence_.Cron(now_ms);
         memory_.TierCron();
         tracking_.BroadcastPending();  // what changed off the I/O threads (active expiry)
+        stats_.SampleRates(now_ms);
       }) {
   keyspace_->SetLazyFreePolicy(LazyFreePolicyOf(*config_));
   keyspace_->notifier().SetSink(&pubsub_);

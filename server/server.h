@@ -83,6 +83,7 @@ class Server : public ServerControl {
   PubSub pubsub_{*config_};
   // Before the keyspace, which tells it of key changes until it is gone.
   BlockedClients blocked_;
+  SlowLog slowlog_;
   std::unique_ptr<Keyspace> keyspace_;
   ActiveExpiry active_expiry_{*keyspace_};  // runs from after loading until the I/O threads end
   ClientRegistry clients_;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "server/command/key_specs.h"
 
 namespace ordis::server {
 namespace {
@@ -43,9 +44,15 @@ uint32_t ExplicitCategories(std::string_view name) {
       {"dbsize", kKeyspace},
       {"info", kDangerous},
       {"lastsave", kAdmin | kDangerous},
+      {"wait", kConnection},
+      {"role", kAdmin | kDangerous},
+      {"readonly", kConnection},
+      {"readwrite", kConnection},
+      {"asking", kConnection},
       {"sort", kSet | kSortedSet | kList | kDangerous},
-      {"sort_ro", kSet | kSortedSet | kList},
+      {"sort_ro", kSet | kSortedSet | kList | kDangerous},
       {"restore", kDangerous},
+      {"restore-asking", kKeyspace | kDangerous},
       {"migrate", kDangerous},
       {"object|encoding", kKeyspace},
       {"object|freq", kKeyspace},
@@ -65,105 +72,14 @@ uint32_t ExplicitCategories(std::string_view name) {
   return it == kExplicit.end() ? 0 : it->second;
 }
 
-// Commands whose one key spec in Redis 7.0 differs from the default (a write's keys are read
-// and written: RW ACCESS UPDATE; a read's are read: RO ACCESS). Write-only: OW / RM / RW with
-// INSERT, DELETE or UPDATE but no ACCESS, the command neither returns nor depends on what the
-// key held. No access (0): RO without ACCESS, the command looks at the key's existence, type or
-// size only, and any pattern matching its name allows it (%R~ or %W~ alike).
-constexpr uint8_t kKeyNone = 0;
-const absl::flat_hash_map<std::string_view, uint8_t>& KeyAccessExceptions() {
-  static const absl::flat_hash_map<std::string_view, uint8_t> kExceptions = {
-      // Write-only.
-      {"append", kKeyWrite},
-      {"del", kKeyWrite},
-      {"unlink", kKeyWrite},
-      {"expire", kKeyWrite},
-      {"expireat", kKeyWrite},
-      {"pexpire", kKeyWrite},
-      {"pexpireat", kKeyWrite},
-      {"persist", kKeyWrite},
-      {"set", kKeyWrite},  // without GET (AclKeyAccess's args overload)
-      {"setex", kKeyWrite},
-      {"psetex", kKeyWrite},
-      {"setnx", kKeyWrite},
-      {"setrange", kKeyWrite},
-      {"mset", kKeyWrite},
-      {"msetnx", kKeyWrite},
-      {"hset", kKeyWrite},
-      {"hmset", kKeyWrite},
-      {"hsetnx", kKeyWrite},
-      {"hdel", kKeyWrite},
-      {"lpush", kKeyWrite},
-      {"rpush", kKeyWrite},
-      {"lpushx", kKeyWrite},
-      {"rpushx", kKeyWrite},
-      {"linsert", kKeyWrite},
-      {"lrem", kKeyWrite},
-      {"lset", kKeyWrite},
-      {"ltrim", kKeyWrite},
-      {"sadd", kKeyWrite},
-      {"srem", kKeyWrite},
-      {"zadd", kKeyWrite},
-      {"zrem", kKeyWrite},
-      {"zremrangebylex", kKeyWrite},
-      {"zremrangebyrank", kKeyWrite},
-      {"zremrangebyscore", kKeyWrite},
-      // Read-only: XREADGROUP's key spec is RO ACCESS in Redis 7.0, though it writes the group.
-      {"xreadgroup", kKeyRead},
-      // Neither read nor written.
-      {"exists", kKeyNone},
-      {"touch", kKeyNone},
-      {"type", kKeyNone},
-      {"strlen", kKeyNone},
-      {"hexists", kKeyNone},
-      {"hlen", kKeyNone},
-      {"hstrlen", kKeyNone},
-      {"llen", kKeyNone},
-      {"scard", kKeyNone},
-      {"sismember", kKeyNone},
-      {"zcard", kKeyNone},
-      {"watch", kKeyNone},
-      {"memory|usage", kKeyNone},
-      {"object|encoding", kKeyNone},
-      {"object|freq", kKeyNone},
-      {"object|idletime", kKeyNone},
-      {"object|refcount", kKeyNone},
-  };
-  return kExceptions;
-}
-
-// Commands with two key specs in Redis 7.0: the first key's access, then the other keys'.
-struct SplitAccess {
-  uint8_t first;
-  uint8_t rest;
-};
-const SplitAccess* TwoKeySpecs(std::string_view name) {
-  static constexpr SplitAccess kSourceThenDestination{kKeyRead, kKeyWrite};  // COPY: RO / OW
-  // The source is moved (RW ACCESS DELETE), the destination written (OW UPDATE / RW INSERT).
-  static constexpr SplitAccess kMoveSource{kKeyRead | kKeyWrite, kKeyWrite};
-  // The destination is overwritten (OW UPDATE), the sources read (RO ACCESS).
-  static constexpr SplitAccess kStore{kKeyWrite, kKeyRead};
-  static const absl::flat_hash_map<std::string_view, const SplitAccess*> kTwoSpecs = {
-      {"copy", &kSourceThenDestination}, {"rename", &kMoveSource},    {"renamenx", &kMoveSource},
-      {"lmove", &kMoveSource},           {"rpoplpush", &kMoveSource}, {"smove", &kMoveSource},
-      {"sinterstore", &kStore},          {"sunionstore", &kStore},    {"sdiffstore", &kStore},
-      {"zunionstore", &kStore},          {"zinterstore", &kStore},    {"zdiffstore", &kStore},
-      {"zrangestore", &kStore},
-  };
-  auto it = kTwoSpecs.find(name);
-  return it == kTwoSpecs.end() ? nullptr : it->second;
-}
-
-// SET's key spec has VARIABLE_FLAGS: with a GET argument (after the value) it returns the old
-// value, RW ACCESS UPDATE; without, OW UPDATE (Redis's setGetKeys).
-bool SetWithGet(std::span<const std::string_view> args) {
-  for (size_t i = 3; i < args.size(); ++i) {
-    if (args[i].size() == 3 && (args[i][0] | 0x20) == 'g' && (args[i][1] | 0x20) == 'e' &&
-        (args[i][2] | 0x20) == 't') {
-      return true;
-    }
-  }
-  return false;
+// The ACL permissions a key-spec flag set needs, as Redis 7.0 checks a key: ACCESS reads; INSERT,
+// DELETE and UPDATE write; a key with neither (RO alone: EXISTS, TYPE, LLEN) needs only a pattern
+// that matches its name, %R~ or %W~ alike.
+uint8_t AccessOf(uint16_t flags) {
+  uint8_t access = 0;
+  if (flags & keyspec::kAccess) access |= kKeyRead;
+  if (flags & (keyspec::kInsert | keyspec::kDelete | keyspec::kUpdate)) access |= kKeyWrite;
+  return access;
 }
 
 }  // namespace
@@ -174,8 +90,9 @@ uint32_t AclCategories(const CommandSpec& spec) {
     // and no categories of its own, so it is @slow only.
     return kSlow | ExplicitCategories(spec.name);
   }
-  // Redis names categories per command, not per group: PUBSUB HELP is @slow only.
-  const bool group_category = spec.name != "pubsub|help";
+  // Redis names categories per command, not per group: these take none from theirs.
+  const bool group_category = spec.name != "pubsub|help" && spec.name != "wait" &&
+                              spec.name != "sort" && spec.name != "sort_ro";
   uint32_t categories =
       (group_category ? GroupCategory(spec.group) : 0) | ExplicitCategories(spec.name);
   if (spec.flags & cmd::kWrite) categories |= kWrite;
@@ -187,26 +104,17 @@ uint32_t AclCategories(const CommandSpec& spec) {
 }
 
 uint8_t AclKeyAccess(const CommandSpec& spec) {
-  const auto& exceptions = KeyAccessExceptions();
-  if (auto it = exceptions.find(spec.name); it != exceptions.end()) return it->second;
-  return static_cast<uint8_t>((spec.flags & cmd::kWrite) ? kKeyRead | kKeyWrite : kKeyRead);
+  const std::string_view name = spec.name;
+  return AclKeyAccess(spec, std::span<const std::string_view>(&name, 1));
 }
 
 uint8_t AclKeyAccess(const CommandSpec& spec, std::span<const std::string_view> args) {
-  if (spec.name == "set" && SetWithGet(args)) return kKeyRead | kKeyWrite;
-  return AclKeyAccess(spec);
+  return AccessOf(AllKeyFlags(spec, args));
 }
 
 void ForEachKeyAccess(const CommandSpec& spec, std::span<const std::string_view> args,
                       absl::FunctionRef<void(size_t position, uint8_t access)> visit) {
-  const uint8_t access = AclKeyAccess(spec, args);
-  const SplitAccess* split = TwoKeySpecs(spec.name);
-  bool first = true;
-  ForEachKeyPosition(spec, args, [&](size_t i) {
-    visit(i, split == nullptr ? access : first ? split->first : split->rest);
-    first = false;
-    return true;
-  });
+  ForEachKeyWithFlags(spec, args, [&](size_t i, uint16_t flags) { visit(i, AccessOf(flags)); });
 }
 
 void ForEachChannel(const CommandSpec& spec, std::span<const std::string_view> args,

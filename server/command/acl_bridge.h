@@ -23,15 +23,14 @@ namespace ordis::server {
 // without a handler of its own (CONFIG) is @slow only, as in Redis.
 uint32_t AclCategories(const CommandSpec& spec);
 
-// How spec uses its keys (acl::KeyAccess bits), after Redis 7.0's key-spec flags: reads read
-// (ACCESS), writes read and write (RW ACCESS UPDATE), except writes that never return or depend on
-// what they replace, which only write (OW / RM / RW INSERT: SET, DEL, LPUSH ...), and reads of a
-// key's existence, type or size, which need neither (0: EXISTS, TYPE, LLEN ...). For commands with
-// two key specs this is the strictest; CheckCommand gives each key its own (COPY reads its source
+// How spec uses its keys (acl::KeyAccess bits), from its Redis 7.0 key specs (key_specs.h): a key
+// spec's ACCESS reads, its INSERT, DELETE or UPDATE write, and a spec with neither (EXISTS, TYPE,
+// LLEN) needs no permission beyond a pattern matching the key. For commands with several key
+// specs this is their union; ForEachKeyAccess gives each key its own spec's (COPY reads its source
 // and writes its destination, RENAME/LMOVE/SMOVE move the source, *STORE write the destination
 // and read the sources).
 uint8_t AclKeyAccess(const CommandSpec& spec);
-// The same for one call: SET k v GET reads its key too.
+// The same for one call: SET k v GET reads its key too, BITFIELD k GET ... only reads it.
 uint8_t AclKeyAccess(const CommandSpec& spec, std::span<const std::string_view> args);
 
 // Calls visit(position, access) for each key argument of args with how this call uses it: the

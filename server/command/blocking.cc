@@ -142,6 +142,7 @@ void BlockedClients::EndLocked(Entry* entry, Outcome outcome) {
   }
   if (queues.empty()) queues_.erase(entry->waiter.db);
   entry->state = Entry::State::kEnded;
+  outcome.zero = entry->waiter.timeout_replies_zero;
   entry->outcome = std::move(outcome);
   if (count_.fetch_sub(1, std::memory_order_relaxed) == 1) {
     waiting_.store(false, std::memory_order_relaxed);

@@ -47,6 +47,7 @@ class BlockedClients final : public KeyWaiters {
     std::vector<std::string> keys;  // distinct
     ObjType type = ObjType::kList;
     bool unblock_on_delete = false;
+    bool timeout_replies_zero = false;  // BlockRequest's
   };
 
   // How a waiter ended, for its thread to reply.
@@ -55,6 +56,7 @@ class BlockedClients final : public KeyWaiters {
     Kind kind = Kind::kTimedOut;
     resp::OutBuffer reply;   // kServed: the reply, in the client's protocol
     std::string_view error;  // kError: the error's text
+    bool zero = false;       // kTimedOut: the reply is the integer 0 (WAIT), not a null array
   };
 
   // A client to nudge (ConnectionHost::Unblocked): its outcome waits.

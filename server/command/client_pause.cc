@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/clock.h"
+
 namespace ordis::server {
 
 void ClientPause::Pause(int64_t end_ms, Mode mode) {
@@ -35,8 +37,9 @@ void ClientPause::Unpause() {
   Resume(waiting);
 }
 
-bool ClientPause::PostponeSlow(ClientState& client, bool writes, int64_t now_ms) {
+bool ClientPause::PostponeSlow(ClientState& client, bool writes) {
   if (client.monitor.load(std::memory_order_relaxed)) return false;
+  const int64_t now_ms = NowMs();
   std::vector<uint64_t> waiting;
   {
     std::lock_guard lock(mu_);

@@ -35,16 +35,16 @@ class ClientPause {
   void Unpause();
   // Whether client's command must wait now (writes: it writes or may replicate). If so, client is
   // recorded as waiting and its Session::postponed and postponed_until_ms are set.
-  bool Postpone(ClientState& client, bool writes, int64_t now_ms) {
+  bool Postpone(ClientState& client, bool writes) {
     // relaxed: a pause that starts while a command is on its way may let it through, as Redis
     // lets the commands of the event loop iteration that paused run.
     const auto mode = static_cast<Mode>(mode_.load(std::memory_order_relaxed));
     if (mode == Mode::kOff || (mode == Mode::kWrite && !writes)) return false;
-    return PostponeSlow(client, writes, now_ms);
+    return PostponeSlow(client, writes);
   }
 
  private:
-  bool PostponeSlow(ClientState& client, bool writes, int64_t now_ms);
+  bool PostponeSlow(ClientState& client, bool writes);
   // REQUIRES(mu_). The pause is over: off, and the waiting clients handed to the caller to resume.
   void EndLocked(std::vector<uint64_t>* waiting);
   void Resume(const std::vector<uint64_t>& ids);

@@ -1,6 +1,9 @@
 #include "server/command/client_registry.h"
 
+#include <algorithm>
+
 #include "base/number.h"
+#include "resp/out_buffer.h"
 #include "server/command/command_table.h"
 
 namespace ordis::server {
@@ -116,19 +119,31 @@ void AppendClientInfo(const CommandTable& commands, const ClientState& c, int64_
   num("psub", c.psub_count.load(std::memory_order_relaxed));
   num("ssub", c.ssub_count.load(std::memory_order_relaxed));
   num("multi", multi);
-  int64_t qbuf = static_cast<int64_t>(c.query_buffer_bytes.load(std::memory_order_relaxed));
-  int64_t omem = static_cast<int64_t>(c.output_buffer_bytes.load(std::memory_order_relaxed));
+  // The buffers as Redis reports its own: the first reply chunk is its static reply buffer (rbs,
+  // obl, rbp), the others its reply list (oll, omem).
+  auto load = [](const auto& field) {
+    return static_cast<int64_t>(field.load(std::memory_order_relaxed));
+  };
+  const int64_t qbuf = load(c.query_buffer_bytes);
+  const int64_t qbuf_capacity = std::max(load(c.query_buffer_capacity), qbuf);
+  const int64_t argv = load(c.argv_bytes);
+  const int64_t multi_mem = load(c.multi_bytes);
+  const int64_t pending = load(c.output_buffer_bytes);
+  const int64_t chunks = load(c.output_buffer_chunks);
+  constexpr int64_t kChunk = resp::OutBuffer::kChunkSize;
+  const int64_t obl = std::min(pending, kChunk);
   num("qbuf", qbuf);
-  num("qbuf-free", 0);
-  num("argv-mem", 0);
-  num("multi-mem", 0);
-  num("rbs", 16384);
-  num("rbp", 0);
-  num("obl", 0);
-  num("oll", 0);
-  num("omem", omem);
-  num("tot-mem", qbuf + omem);
-  str("events", "r");
+  num("qbuf-free", qbuf_capacity - qbuf);
+  num("argv-mem", argv);
+  num("multi-mem", multi_mem);
+  num("rbs", kChunk);
+  num("rbp", std::min(load(c.output_peak_bytes), kChunk));
+  num("obl", obl);
+  num("oll", std::max<int64_t>(chunks - 1, 0));
+  num("omem", pending - obl);
+  num("tot-mem", static_cast<int64_t>(sizeof(ClientState)) + qbuf_capacity + argv + multi_mem +
+                     std::max<int64_t>(chunks, 1) * kChunk);
+  str("events", pending > 0 ? "rw" : "r");
   int cmd_id = c.last_command_id.load(std::memory_order_relaxed);
   const auto& all = commands.flat();
   str("cmd", cmd_id >= 0 && cmd_id < static_cast<int>(all.size()) ? all[cmd_id]->name : "NULL");

@@ -90,6 +90,8 @@ struct ClientState : Session {
   std::atomic<int> protocol{2};
   std::atomic<int> last_command_id{-1};
   std::atomic<int> multi_count{-1};  // queued commands, -1 outside MULTI (CLIENT LIST "multi=")
+  // The queued commands' bytes as Redis counts them (multi-mem=): arguments and a pointer each.
+  std::atomic<uint64_t> multi_bytes{0};
   // CLIENT LIST's sub=, psub= and ssub=: the sizes of subscriptions' sets.
   std::atomic<int> sub_count{0};
   std::atomic<int> psub_count{0};

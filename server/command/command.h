@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/clock.h"
 #include "base/number.h"
 #include "resp/writer.h"
 #include "server/keyspace/keyspace.h"
@@ -39,8 +40,8 @@ enum Flag : uint32_t {
   kSharedLock = 1 << 12,
   // Not a Redis flag: MULTI EXEC DISCARD WATCH QUIT RESET run at once inside MULTI, never queued.
   kTransactionControl = 1 << 13,
-  // Not a Redis flag: reads only its keys' headers (existence, type, TTL), never their values, so
-  // the cold tier reads nothing ahead for it (TTL is a read in Redis's key specs).
+  // Not a Redis flag: reads or changes only its keys' headers (existence, type, TTL), never their
+  // values, so the cold tier reads nothing ahead for it (TTL is a read in Redis's key specs).
   kHeaderOnly = 1 << 14,
   kPubSub = 1 << 15,  // a pub/sub command (COMMAND INFO's "pubsub")
   // Not a Redis flag: allowed to a RESP2 client in subscriber mode ((P|S)(UN)SUBSCRIBE, PING,
@@ -55,6 +56,8 @@ enum Flag : uint32_t {
   // Redis's may_replicate (not shown by COMMAND INFO): not a write, but CLIENT PAUSE WRITE holds
   // it (EVAL, EVALSHA, FCALL, PUBLISH, SPUBLISH).
   kMayReplicate = 1 << 20,
+  kSkipSlowlog = 1 << 21,  // Redis's skip_slowlog: never in SLOWLOG (EXEC: its commands are)
+  kAsking = 1 << 22,       // Redis's asking (RESTORE-ASKING); cluster mode only, shown by COMMAND
 };
 }  // namespace cmd
 
@@ -75,6 +78,8 @@ struct BlockRequest {
   bool unblock_on_delete = false;
   // What runs again when a key is ready, if not the command itself (XREAD's $ resolved to an ID).
   std::vector<std::string> args;
+  // WAIT: no key can serve it, and its timeout replies the integer 0 (no replica acknowledged).
+  bool timeout_replies_zero = false;
 };
 
 struct CommandContext {
@@ -82,7 +87,9 @@ struct CommandContext {
   ClientState& client;
   resp::Writer& out;
   std::span<const std::string_view> args;
-  int64_t now_ms;  // one time per command (per EXEC for a transaction), as Redis
+  // One time per command (per EXEC for a transaction, per script for a script's commands), as
+  // Redis: what keys' expiry is judged by.
+  int64_t now_ms;
   // Keys a reader found expired; the dispatcher deletes them after the command.
   std::vector<ExpiredKey>* expired;
   ThreadStats& thread_stats;  // the running thread's
@@ -96,6 +103,10 @@ struct CommandContext {
   BlockRequest* block = nullptr;
   // A script's redis.call (a few commands answer differently there: XREAD BLOCK).
   bool from_script = false;
+
+  // What a relative time counts from (an EX, an EXPIRE's seconds, what TTL says is left): now_ms,
+  // but the clock inside a script, as Redis 7.0 (mstime() there, not the script's time).
+  int64_t ClockMs() const { return from_script ? NowMs() : now_ms; }
 
   Keyspace& keyspace() const;
   Config& config() const;
@@ -132,9 +143,16 @@ struct CommandSpec {
   // find_keys of limit 2. Such keys, and numkeys ones, make COMMAND INFO report movablekeys.
   std::string_view keys_keyword = {};
   int keys_keyword_from = 0;
+  // Set when the keys follow rules of the command's own (Redis's getkeys_proc: MIGRATE, whose key
+  // argument gives way to its KEYS list): appends their positions. The fields above are then
+  // what COMMAND INFO reports.
+  using KeyFinder = void (*)(std::span<const std::string_view> args, std::vector<size_t>* out);
+  KeyFinder find_keys = nullptr;
 
   // True iff where the keys are depends on the arguments (Redis's movablekeys).
-  bool movable_keys() const { return numkeys_arg > 0 || !keys_keyword.empty(); }
+  bool movable_keys() const {
+    return numkeys_arg > 0 || !keys_keyword.empty() || find_keys != nullptr;
+  }
 
   // Filled by the table: position for per-command statistics.
   int id = -1;
@@ -154,6 +172,14 @@ inline void ReplyHelp(resp::Writer& out, std::span<const std::string_view> lines
 template <typename Visit>
 void ForEachKeyPosition(const CommandSpec& spec, std::span<const std::string_view> args,
                         Visit visit) {
+  if (spec.find_keys != nullptr) {
+    std::vector<size_t> positions;
+    spec.find_keys(args, &positions);
+    for (size_t p : positions) {
+      if (!visit(p)) return;
+    }
+    return;
+  }
   const int n = static_cast<int>(args.size());
   if (spec.first_key > 0) {
     const int last = spec.last_key < 0 ? n + spec.last_key : spec.last_key;

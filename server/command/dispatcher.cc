@@ -4,13 +4,16 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 
 #include "base/clock.h"
 #include "base/logging.h"
+#include "base/number.h"
 #include "server/command/acl_bridge.h"
 #include "server/command/client_state.h"
 #include "server/command/errors.h"
+#include "server/command/key_specs.h"
 #include "server/command/transaction.h"
 
 namespace ordis::server {
@@ -30,11 +33,13 @@ constexpr unsigned kColdReadDepth = 1024;
 constexpr uint32_t kLoadingZoneEntries = 4096;
 constexpr uint64_t kMaxReadAheadBytes = 16u << 20;
 
-offload::KeyOp KeyOpOf(uint8_t access) {
-  if (access & acl::kKeyRead) {
-    return (access & acl::kKeyWrite) ? offload::KeyOp::kReadWrite : offload::KeyOp::kRead;
-  }
-  return (access & acl::kKeyWrite) ? offload::KeyOp::kOverwrite : offload::KeyOp::kMetadata;
+// What a command does with a key's value, from its key spec's flags: a read-write (XADD, HSET,
+// APPEND: RW, with or without ACCESS) needs the old value as much as a read does; an overwrite or
+// removal does not; a look at existence, type or size (RO without ACCESS) needs the header only.
+offload::KeyOp KeyOpOf(uint16_t flags) {
+  if (flags & keyspec::kRW) return offload::KeyOp::kReadWrite;
+  if (flags & (keyspec::kOW | keyspec::kRM)) return offload::KeyOp::kOverwrite;
+  return (flags & keyspec::kAccess) ? offload::KeyOp::kRead : offload::KeyOp::kMetadata;
 }
 
 }  // namespace
@@ -113,13 +118,37 @@ std::string_view Dispatcher::AclDenial(const CommandSpec& spec, ClientState& cli
 }
 
 const CommandSpec* Dispatcher::Lookup(std::string_view name) const {
-  return names_ == Names::kOriginal ? commands_.FindOriginal(name) : commands_.Find(name);
+  if (name.size() == last_name_size_ && std::memcmp(name.data(), last_name_, name.size()) == 0) {
+    return last_spec_;
+  }
+  const CommandSpec* spec =
+      names_ == Names::kOriginal ? commands_.FindOriginal(name) : commands_.Find(name);
+  if (spec != nullptr && !name.empty() && name.size() <= sizeof last_name_) {
+    std::memcpy(last_name_, name.data(), name.size());
+    last_name_size_ = name.size();
+    last_spec_ = spec;
+  }
+  return spec;
 }
 
 size_t Dispatcher::CollectKeys(const Session& session, std::span<const std::string_view> args) {
   const CommandSpec* spec = Lookup(args[0]);
   if (spec == nullptr) return prefetch_.size();
-  const int db = static_cast<const ClientState&>(session).db.load(std::memory_order_relaxed);
+  // The database the command will run in: the session's, unless a SELECT earlier in its batch
+  // changes it first.
+  if (&session != collect_session_) {
+    collect_session_ = &session;
+    collect_db_ = static_cast<const ClientState&>(session).db.load(std::memory_order_relaxed);
+  }
+  if (spec->name == "select" && args.size() == 2) {
+    int64_t selected;
+    if (ParseInt64(args[1], &selected) && selected >= 0 &&
+        selected < services_.keyspace.num_dbs()) {
+      collect_db_ = static_cast<int>(selected);
+    }
+    return prefetch_.size();
+  }
+  const int db = collect_db_;
   ForEachKeyPosition(*spec, args, [&](size_t i) {
     if (prefetch_.size() >= kMaxPrefetch) return false;
     prefetch_.push_back({db, args[i]});
@@ -134,15 +163,16 @@ size_t Dispatcher::CollectKeys(const Session& session, std::span<const std::stri
 void Dispatcher::PrefetchCollected() {
   if (prefetch_.size() >= 2) services_.keyspace.Prefetch(prefetch_);
   prefetch_.clear();
+  collect_session_ = nullptr;
 }
 
 void Dispatcher::NoteKeyUses(const CommandSpec& spec, const ClientState& client, int db,
                              std::span<const std::string_view> args) {
   auto note = [&](const CommandSpec& command, std::span<const std::string_view> command_args) {
     const bool header_only = (command.flags & cmd::kHeaderOnly) != 0;
-    ForEachKeyAccess(command, command_args, [&](size_t i, uint8_t access) {
+    ForEachKeyWithFlags(command, command_args, [&](size_t i, uint16_t flags) {
       request_parser_.Add(db, command_args[i],
-                          header_only ? offload::KeyOp::kMetadata : KeyOpOf(access));
+                          header_only ? offload::KeyOp::kMetadata : KeyOpOf(flags));
     });
   };
   if (!(spec.flags & cmd::kTransactionControl)) {
@@ -163,6 +193,7 @@ void Dispatcher::NoteKeyUses(const CommandSpec& spec, const ClientState& client,
 }
 
 bool Dispatcher::WaitForColdValues(const Session& session, bool landed) {
+  collect_session_ = nullptr;  // its batch is collected
   if (request_parser_.empty()) return false;
   if (landed || !services_.config.tier_prefetch()) {
     request_parser_.Clear();
@@ -218,9 +249,9 @@ void Dispatcher::ReapColdReads(absl::FunctionRef<void(uint64_t session_id)> land
 void Dispatcher::Reject(const CommandSpec* spec, ClientState& client, resp::Writer& out,
                         std::string_view error) {
   if (spec != nullptr) Bump(stats_.per_command[spec->id][CommandStat::kRejectedCalls]);
-  Bump(stats_[Stat::kErrorReplies]);
   if (client.in_multi) client.multi_error = true;
   out.Error(error);
+  CountErrors(out, 1);
 }
 
 const CommandSpec* Dispatcher::Resolve(ClientState& client, resp::Writer& out,
@@ -389,19 +420,24 @@ void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
   }
   // CLIENT PAUSE: the connection runs the command again when the pause ends (queuing one into
   // a transaction waits too, as in Redis).
-  if (services_.pause.Postpone(client, MayReplicate(*spec, client), NowMs())) return;
+  if (services_.pause.Postpone(client, MayReplicate(*spec, client))) return;
   if (client.in_multi && !(spec->flags & cmd::kTransactionControl)) {
     auto& queued = client.queued.emplace_back();
     queued.reserve(args.size());
-    for (std::string_view a : args) queued.emplace_back(a);
+    uint64_t bytes = client.multi_bytes.load(std::memory_order_relaxed);
+    for (std::string_view a : args) {
+      queued.emplace_back(a);
+      bytes += a.size() + sizeof(void*);
+    }
     client.multi_count.store(static_cast<int>(client.queued.size()), std::memory_order_relaxed);
+    client.multi_bytes.store(bytes, std::memory_order_relaxed);
     out.SimpleString("QUEUED");
     return;
   }
   // Replaying the log never blocks (nothing could serve it).
   BlockRequest* block = names_ == Names::kConfigured ? &block_request_ : nullptr;
   if (block != nullptr) block->blocked = block->rerun = false;
-  RunSpec(*spec, client, out, args, NowUs(), Locking::kByFlags, block);
+  RunSpec(*spec, client, out, args, CommandStartUs(), Locking::kByFlags, block);
   if (block != nullptr && block->blocked) BlockClient(client, args);
   // As Redis's handleClientsBlockedOnKeys after each command: what the command (a whole EXEC or
   // script) made ready is served before anything else runs.
@@ -429,6 +465,8 @@ void Dispatcher::BlockClient(ClientState& client, std::span<const std::string_vi
   }
   waiter.type = request.type;
   waiter.unblock_on_delete = request.unblock_on_delete;
+  waiter.timeout_replies_zero = request.timeout_replies_zero;
+  request.timeout_replies_zero = false;
   int64_t deadline = 0;
   if (request.timeout_ms > 0 && !CheckedAdd(NowMs(), request.timeout_ms, &deadline)) {
     deadline = 0;  // past the end of time: forever
@@ -504,11 +542,15 @@ bool Dispatcher::ResumeBlocked(Session& session, resp::Writer& out, bool timed_o
       outcome->reply.MoveTo(out.out());
       break;
     case BlockedClients::Outcome::Kind::kTimedOut:
-      out.NullArray();
+      if (outcome->zero) {
+        out.Integer(0);
+      } else {
+        out.NullArray();
+      }
       break;
     case BlockedClients::Outcome::Kind::kError:
       out.Error(outcome->error);
-      Bump(stats_[Stat::kErrorReplies]);
+      CountErrors(out, 1);
       break;
   }
   return true;
@@ -532,7 +574,7 @@ std::string_view Dispatcher::BusyError() const {
 }
 
 bool Dispatcher::ScriptBusy() const {
-  return services_.running_script.Busy(NowMs(), services_.config.busy_reply_threshold_ms());
+  return services_.running_script.Busy(services_.config.busy_reply_threshold_ms());
 }
 
 bool Dispatcher::Acquire(bool exclusive) {
@@ -558,6 +600,7 @@ void Dispatcher::ApplyReported() {
 }
 
 void Dispatcher::EndBatch() {
+  batch_clock_us_ = 0;  // what runs next may come after a wait
   Keyspace& ks = services_.keyspace;
   if (expired_.empty() && held_ != LockMode::kExclusive && ks.HasReadCopies()) {
     // Copies are made under the shared lock, which is held still: what they will promote is
@@ -598,8 +641,9 @@ void Dispatcher::RunSpec(const CommandSpec& spec, ClientState& client, resp::Wri
                          std::span<const std::string_view> args, int64_t start_us, Locking locking,
                          BlockRequest* block) {
   // One clock read gives the command's time (Redis semantics: one "now" per command) and the
-  // start of its duration for commandstats.
-  int64_t now_ms = start_us / 1000;
+  // start of its duration for commandstats; a script's commands all have the script's start.
+  int64_t now_ms =
+      &client == &script_client_ && script_now_ms_ >= 0 ? script_now_ms_ : start_us / 1000;
   size_t errors_before = out.errors_written();
   if (locking == Locking::kByFlags) {
     const LockMode mode = (spec.flags & (cmd::kWrite | cmd::kExclusiveLock)) ? LockMode::kExclusive
@@ -665,18 +709,45 @@ void Dispatcher::RunSpec(const CommandSpec& spec, ClientState& client, resp::Wri
     services_.keyspace.ExpireReported(expired_, now_ms);
     expired_.clear();
   }
-  CountCall(spec, start_us, out.errors_written() - errors_before);
+  CountCall(spec, client, args, start_us, out, errors_before);
 }
 
-void Dispatcher::CountCall(const CommandSpec& spec, int64_t start_us, size_t errors) {
+void Dispatcher::CountCall(const CommandSpec& spec, const ClientState& client,
+                           std::span<const std::string_view> args, int64_t start_us,
+                           resp::Writer& out, size_t errors_before) {
+  const size_t errors = out.errors_written() - std::max(errors_before, out.errors_counted());
+  batch_clock_us_ = NowUs();
+  const int64_t duration_us = std::max<int64_t>(batch_clock_us_ - start_us, 0);
   Counters<CommandStat>& cs = stats_.per_command[spec.id];
   Bump(cs[CommandStat::kCalls]);
-  Bump(cs[CommandStat::kUsec], static_cast<uint64_t>(std::max<int64_t>(NowUs() - start_us, 0)));
+  Bump(cs[CommandStat::kUsec], static_cast<uint64_t>(duration_us));
+  if (services_.config.latency_tracking()) stats_.latency.Record(spec.id, duration_us * 1000);
+  const int64_t monitor_ms = services_.config.latency_monitor_threshold_ms();
+  if (monitor_ms > 0 && duration_us / 1000 >= monitor_ms) {
+    services_.stats.monitor.Add(spec.flags & cmd::kFast ? "fast-command" : "command",
+                                (start_us + duration_us) / 1000000,
+                                static_cast<uint32_t>(duration_us / 1000));
+  }
+  const int64_t slower_than = services_.config.slowlog_slower_than_us();
+  if (slower_than >= 0 && duration_us >= slower_than && !(spec.flags & cmd::kSkipSlowlog)) {
+    // A script's commands show as Redis shows its Lua client's: "?:0", no name.
+    const bool script = &client == &script_client_;
+    const std::string name = script ? std::string() : services_.clients.Name(&client);
+    services_.slowlog.Record(args, (start_us + duration_us) / 1000000, duration_us,
+                             script ? std::string_view("?:0") : std::string_view(client.addr), name,
+                             static_cast<size_t>(services_.config.slowlog_max_len()));
+  }
   Bump(stats_[Stat::kCommandsProcessed]);
   if (errors > 0) {
     Bump(cs[CommandStat::kFailedCalls]);
-    Bump(stats_[Stat::kErrorReplies], errors);
+    CountErrors(out, errors);
   }
+}
+
+void Dispatcher::CountErrors(resp::Writer& out, size_t n) {
+  Bump(stats_[Stat::kErrorReplies], n);
+  stats_.errors.Add(out.last_error_code(), n);
+  out.MarkErrorsCounted();
 }
 
 void Dispatcher::FeedMonitors(const CommandSpec& spec, ClientState& client,
@@ -772,7 +843,11 @@ void Dispatcher::RunScript(ClientState& client, const ScriptRun& run,
   // (resetting here would lose the script just compiled).
   if (lua_ == nullptr) lua();
   scripting::LuaEngine& engine = *lua_;
-  services_.running_script.Begin(NowMs(), run.function ? run.name : std::string_view(),
+  // Time stands still for the script's commands, as in Redis 7.0: a key expires when the script
+  // starts or not at all while it runs, so what it did replays the same from the log.
+  const int64_t started_ms = NowMs();
+  script_now_ms_ = started_ms;
+  services_.running_script.Begin(started_ms, run.function ? run.name : std::string_view(),
                                  run.command);
   if (run.function) {
     engine.CallFunction(run.name, keys, argv, caller, out);
@@ -780,6 +855,7 @@ void Dispatcher::RunScript(ClientState& client, const ScriptRun& run,
     engine.Run(run.name, keys, argv, caller, out);
   }
   services_.running_script.End();
+  script_now_ms_ = -1;
   script_caller_ = nullptr;
   ReportLuaBytes();
   if (group) {
@@ -816,7 +892,7 @@ void Dispatcher::RunWhileBusy(Session& session, resp::Writer& out,
   CommandContext ctx{services_, client, out, args, start_us / 1000, &expired, stats_, *this};
   const size_t errors_before = out.errors_written();
   spec->handler(ctx);
-  CountCall(*spec, start_us, out.errors_written() - errors_before);
+  CountCall(*spec, client, args, start_us, out, errors_before);
 }
 
 void Dispatcher::CallFromScript(const ScriptRun& run, resp::Writer& out,
@@ -908,8 +984,8 @@ void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {
     }
     if (!denial.empty()) {
       if (denial == kUserDeleted) denial = errors::kNoAuth;
-      Bump(stats_[Stat::kErrorReplies]);
       out.Error(denial);
+      CountErrors(out, 1);
       continue;
     }
     RunSpec(*spec, client, out, argv_, now_us, Locking::kHeld);

@@ -74,6 +74,10 @@ class Durability {
   // syncs the log and (on success, or always when force) stops the server, so no write is
   // acknowledged after the data was saved.
   virtual persistence::Status Shutdown(bool save, bool force) = 0;
+  // DEBUG RELOAD, under the caller's exclusive keyspace lock: saves a snapshot (unless !save),
+  // empties the keyspace (unless !flush) and loads the snapshot back, replacing keys of the same
+  // names. An error names the step that failed ("save" or "load" first).
+  virtual persistence::Status Reload(bool save, bool flush) = 0;
   virtual int64_t last_save_s() const = 0;
   virtual PersistenceInfo Info() const = 0;
 

@@ -28,6 +28,10 @@ inline constexpr std::string_view kUnblockedStreamDeleted =
 inline constexpr std::string_view kDbIndexOutOfRange = "ERR DB index is out of range";
 inline constexpr std::string_view kInvalidDbIndex = "ERR invalid DB index";
 inline constexpr std::string_view kSameObject = "ERR source and destination objects are the same";
+// DUMP, RESTORE, MIGRATE.
+inline constexpr std::string_view kBusyKey = "BUSYKEY Target key name already exists.";
+inline constexpr std::string_view kDumpPayload = "ERR DUMP payload version or checksum are wrong";
+inline constexpr std::string_view kBadDataFormat = "ERR Bad data format";
 inline constexpr std::string_view kNoAuth = "NOAUTH Authentication required.";
 inline constexpr std::string_view kNoPermKey =
     "NOPERM this user has no permissions to access one of the keys used as arguments";
@@ -204,6 +208,17 @@ inline constexpr std::string_view kLfuNotSelected =
 inline constexpr std::string_view kIndexOutOfRange = "ERR index out of range";
 inline constexpr std::string_view kCountNegative = "ERR COUNT can't be negative";
 inline constexpr std::string_view kMaxlenNegative = "ERR MAXLEN can't be negative";
+inline constexpr std::string_view kClusterDisabled =
+    "ERR This instance has cluster support disabled";
+inline constexpr std::string_view kDebugReloadOptions =
+    "ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.";
+inline constexpr std::string_view kDebugReloadSave = "ERR Error trying to save the DB";
+inline constexpr std::string_view kDebugReloadLoad =
+    "ERR Error trying to load the RDB dump, check server logs.";
+inline constexpr std::string_view kResp2NotSupported = "ERR RESP2 is not supported by this command";
+inline constexpr std::string_view kDebugProtocolType =
+    "ERR Wrong protocol type name. Please use one of the following: "
+    "string|integer|double|bignum|null|array|set|map|attrib|push|verbatim|true|false";
 inline constexpr std::string_view kDebugNotAllowed =
     "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", you "
     "can run it from a local connection, otherwise you need to set this option in the "

@@ -4,6 +4,7 @@
 
 #include "base/glob.h"
 #include "base/number.h"
+#include "resp/writer.h"
 
 namespace ordis::server {
 namespace {
@@ -14,14 +15,6 @@ thread_local resp::OutBuffer* running_out = nullptr;
 
 // The maps' heterogeneous lookups take absl's string_view (a type of its own in Debian's abseil).
 absl::string_view Key(std::string_view s) { return {s.data(), s.size()}; }
-
-void AppendBulk(std::string* frame, std::string_view s) {
-  frame->push_back('$');
-  AppendInt64(frame, static_cast<int64_t>(s.size()));
-  frame->append("\r\n");
-  frame->append(s);
-  frame->append("\r\n");
-}
 
 std::string_view Verb(SubscriptionKind kind, bool subscribed) {
   switch (kind) {
@@ -211,9 +204,9 @@ int64_t PubSub::Publish(SubscriptionKind kind, std::string_view channel, std::st
   const ChannelMap& map = MapOf(kind);
   if (auto it = map.find(Key(channel)); it != map.end()) {
     frame_.assign("*3\r\n");
-    AppendBulk(&frame_, kind == SubscriptionKind::kShard ? "smessage" : "message");
-    AppendBulk(&frame_, channel);
-    AppendBulk(&frame_, message);
+    resp::AppendBulk(&frame_, kind == SubscriptionKind::kShard ? "smessage" : "message");
+    resp::AppendBulk(&frame_, channel);
+    resp::AppendBulk(&frame_, message);
     for (ClientState* client : it->second) Deliver(*client, frame_, limit);
     receivers += static_cast<int64_t>(it->second.size());
   }
@@ -221,10 +214,10 @@ int64_t PubSub::Publish(SubscriptionKind kind, std::string_view channel, std::st
   for (const auto& [pattern, clients] : patterns_) {
     if (!GlobMatch(pattern, channel)) continue;
     frame_.assign("*4\r\n");
-    AppendBulk(&frame_, "pmessage");
-    AppendBulk(&frame_, pattern);
-    AppendBulk(&frame_, channel);
-    AppendBulk(&frame_, message);
+    resp::AppendBulk(&frame_, "pmessage");
+    resp::AppendBulk(&frame_, pattern);
+    resp::AppendBulk(&frame_, channel);
+    resp::AppendBulk(&frame_, message);
     for (ClientState* client : clients) Deliver(*client, frame_, limit);
     receivers += static_cast<int64_t>(clients.size());
   }

@@ -14,6 +14,7 @@
 #include "server/command/monitor.h"
 #include "server/command/pubsub.h"
 #include "server/command/server_control.h"
+#include "server/command/slowlog.h"
 #include "server/command/tracking.h"
 #include "server/config/config.h"
 #include "server/keyspace/keyspace.h"
@@ -53,6 +54,7 @@ struct Services {
   Monitors& monitors;
   ClientPause& pause;
   BlockedClients& blocked;
+  SlowLog& slowlog;
 
   // True iff the default user needs a password (it has none, or it is off): clients then start
   // unauthenticated. Not on the hot path: authenticated clients never ask.

@@ -14,6 +14,7 @@ void DiscardTransaction(Keyspace& keyspace, ClientState& c) {
   c.multi_error = false;
   c.queued.clear();
   c.multi_count.store(-1, std::memory_order_relaxed);
+  c.multi_bytes.store(0, std::memory_order_relaxed);
   UnwatchAll(keyspace, c);
 }
 

@@ -44,13 +44,15 @@ void ExpireGeneric(CommandContext& ctx, TimeUnit unit, bool absolute, std::strin
     return;
   }
   int64_t expire_at;
-  if (!ToAbsoluteMs(when, unit, absolute, ctx.now_ms, /*allow_non_positive=*/true, &expire_at)) {
+  const int64_t clock_ms = ctx.ClockMs();
+  if (!ToAbsoluteMs(when, unit, absolute, clock_ms, /*allow_non_positive=*/true, &expire_at)) {
     ctx.out.Error(errors::InvalidExpireTime(name));
     return;
   }
   Keyspace& ks = ctx.keyspace();
   std::string_view key = ctx.args[1];
-  Object* obj = ks.FindForWrite(ctx.db(), key, ctx.now_ms);
+  // A TTL is the key's header: a cold value stays cold (SetExpire moves its object).
+  Object* obj = ks.FindHeaderForWrite(ctx.db(), key, ctx.now_ms);
   if (obj == nullptr) {
     ctx.out.Integer(0);
     return;
@@ -63,7 +65,7 @@ void ExpireGeneric(CommandContext& ctx, TimeUnit unit, bool absolute, std::strin
     ctx.out.Integer(0);
     return;
   }
-  if (expire_at <= ctx.now_ms && !ks.loading()) {  // a replayed log keeps the TTL (Redis)
+  if (expire_at <= clock_ms && !ks.loading()) {  // a replayed log keeps the TTL (Redis)
     ks.Delete(ctx.db(), key, ks.expire_free_mode());
     ctx.Notify(kGeneric, "del", key);
   } else {
@@ -86,7 +88,7 @@ enum class TtlQuery { kTtl, kPTtl, kExpireTime, kPExpireTime };
 
 // TTL/PTTL: remaining time; EXPIRETIME/PEXPIRETIME: absolute time. -2 missing, -1 no TTL.
 void TtlGeneric(CommandContext& ctx, TtlQuery query) {
-  Object* obj = LookupReadHeader(ctx, ctx.args[1]);
+  Object* obj = LookupHeaderNoTouch(ctx, ctx.args[1]);
   if (obj == nullptr) {
     ctx.out.Integer(-2);
     return;
@@ -95,7 +97,7 @@ void TtlGeneric(CommandContext& ctx, TtlQuery query) {
     ctx.out.Integer(-1);
     return;
   }
-  int64_t left = obj->expire_at_ms() - ctx.now_ms;
+  int64_t left = obj->expire_at_ms() - ctx.ClockMs();
   if (left < 0) left = 0;
   switch (query) {
     case TtlQuery::kTtl:
@@ -120,7 +122,7 @@ void CmdPExpireTime(CommandContext& ctx) { TtlGeneric(ctx, TtlQuery::kPExpireTim
 
 // PERSIST key
 void CmdPersist(CommandContext& ctx) {
-  Object* obj = ctx.keyspace().FindForWrite(ctx.db(), ctx.args[1], ctx.now_ms);
+  Object* obj = ctx.keyspace().FindHeaderForWrite(ctx.db(), ctx.args[1], ctx.now_ms);
   if (obj == nullptr || !obj->has_ttl()) {
     ctx.out.Integer(0);
     return;
@@ -137,15 +139,15 @@ void RegisterExpireFamily(CommandTable* table) {
   // One row per command.
   // clang-format off
   table->Register({
-      {"expire", -3, kWrite | kFast, 1, 1, 1, CmdExpire, "generic", "Set a key's time to live in seconds"},
-      {"pexpire", -3, kWrite | kFast, 1, 1, 1, CmdPExpire, "generic", "Set a key's time to live in milliseconds"},
-      {"expireat", -3, kWrite | kFast, 1, 1, 1, CmdExpireAt, "generic", "Set the expiration for a key as a UNIX timestamp"},
-      {"pexpireat", -3, kWrite | kFast, 1, 1, 1, CmdPExpireAt, "generic", "Set the expiration for a key as a UNIX timestamp specified in milliseconds"},
+      {"expire", -3, kWrite | kFast | kHeaderOnly, 1, 1, 1, CmdExpire, "generic", "Set a key's time to live in seconds"},
+      {"pexpire", -3, kWrite | kFast | kHeaderOnly, 1, 1, 1, CmdPExpire, "generic", "Set a key's time to live in milliseconds"},
+      {"expireat", -3, kWrite | kFast | kHeaderOnly, 1, 1, 1, CmdExpireAt, "generic", "Set the expiration for a key as a UNIX timestamp"},
+      {"pexpireat", -3, kWrite | kFast | kHeaderOnly, 1, 1, 1, CmdPExpireAt, "generic", "Set the expiration for a key as a UNIX timestamp specified in milliseconds"},
       {"ttl", 2, kReadonly | kFast | kHeaderOnly, 1, 1, 1, CmdTtl, "generic", "Get the time to live for a key in seconds"},
       {"pttl", 2, kReadonly | kFast | kHeaderOnly, 1, 1, 1, CmdPTtl, "generic", "Get the time to live for a key in milliseconds"},
       {"expiretime", 2, kReadonly | kFast | kHeaderOnly, 1, 1, 1, CmdExpireTime, "generic", "Get the expiration Unix timestamp for a key"},
       {"pexpiretime", 2, kReadonly | kFast | kHeaderOnly, 1, 1, 1, CmdPExpireTime, "generic", "Get the expiration Unix timestamp for a key in milliseconds"},
-      {"persist", 2, kWrite | kFast, 1, 1, 1, CmdPersist, "generic", "Remove the expiration from a key"},
+      {"persist", 2, kWrite | kFast | kHeaderOnly, 1, 1, 1, CmdPersist, "generic", "Remove the expiration from a key"},
   });
   // clang-format on
 }

@@ -27,6 +27,14 @@ const CommandTable& AllCommands() {
     RegisterPersistenceFamily(t);
     RegisterScriptingFamily(t);
     RegisterPubSubFamily(t);
+    RegisterDumpFamily(t);
+    RegisterSlowlogFamily(t);
+    RegisterLatencyFamily(t);
+    RegisterBitmapFamily(t);
+    RegisterHyperLogLogFamily(t);
+    RegisterGeoFamily(t);
+    RegisterSortFamily(t);
+    RegisterDebugFamily(t);
     t->Freeze();
     return t;
   }();

@@ -28,6 +28,14 @@ void RegisterStreamGroupFamily(CommandTable* table);
 void RegisterPersistenceFamily(CommandTable* table);
 void RegisterScriptingFamily(CommandTable* table);
 void RegisterPubSubFamily(CommandTable* table);
+void RegisterDumpFamily(CommandTable* table);
+void RegisterSlowlogFamily(CommandTable* table);
+void RegisterLatencyFamily(CommandTable* table);
+void RegisterBitmapFamily(CommandTable* table);
+void RegisterHyperLogLogFamily(CommandTable* table);
+void RegisterGeoFamily(CommandTable* table);
+void RegisterSortFamily(CommandTable* table);
+void RegisterDebugFamily(CommandTable* table);
 
 // The table with every family registered; built once, read-only afterwards.
 const CommandTable& AllCommands();

@@ -214,7 +214,7 @@ TEST(CommandTable, RedisArities) {
       {"client|info", 2},      {"client|kill", -3},    {"client|reply", 3},
       {"client|no-evict", 3},  {"client|help", 2},     {"command|count", 2},
       {"command|docs", -2},    {"command|info", -2},   {"command|list", -2},
-      {"command|getkeys", -3}, {"command|help", 2},    {"object|encoding", 3},
+      {"command|getkeys", -4}, {"command|help", 2},    {"object|encoding", 3},
       {"object|freq", 3},      {"object|idletime", 3}, {"object|refcount", 3},
       {"object|help", 2},      {"memory|usage", -3},   {"memory|help", 2},
   };

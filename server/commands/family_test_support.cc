@@ -408,4 +408,13 @@ void FamilyTest::FakeUsedMemory(std::function<uint64_t()> used) {
   env_->used_memory = std::move(used);
 }
 
+std::vector<std::string> TakeKeyEvents(TestClient& subscriber) {
+  std::vector<std::string> out;
+  for (const Reply& m : subscriber.TakeMessages()) {
+    const std::vector<std::string> parts = m.Strings();
+    out.push_back(parts[2].substr(parts[2].find("__:") + 3) + " " + parts[3]);
+  }
+  return out;
+}
+
 }  // namespace ordis::server::test

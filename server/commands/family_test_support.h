@@ -122,6 +122,10 @@ class TestClient {
   std::unique_ptr<Impl> impl_;
 };
 
+// "event key" of each keyevent message (`__keyevent@<db>__:<event>`) subscriber got since the
+// last call: the keyspace events a command raised, in order.
+std::vector<std::string> TakeKeyEvents(TestClient& subscriber);
+
 class FamilyTest : public ::testing::Test {
  protected:
   FamilyTest();

@@ -4,8 +4,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cinttypes>
 #include <cstdio>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "server/commands/families.h"
 #include "server/commands/memory_report.h"
 #include "server/config/config.h"
+#include "server/keyspace/eviction.h"
 #include "server/scripting/script_cache.h"
 
 namespace ordis::server {
@@ -51,6 +54,19 @@ class InfoBuilder {
   std::string text_;
 };
 
+// 40 hex digits drawn once per process: run_id (which = 0) and master_replid (1), as Redis's.
+const std::string& ProcessId(int which) {
+  static const std::array<std::string, 2> ids = [] {
+    std::random_device rd;
+    std::array<std::string, 2> out;
+    for (auto& id : out) {
+      for (int i = 0; i < 40; ++i) id.push_back("0123456789abcdef"[rd() % 16]);
+    }
+    return out;
+  }();
+  return ids[static_cast<size_t>(which)];
+}
+
 void ServerSection(CommandContext& ctx, InfoBuilder& b) {
   const ServerControl& s = ctx.services.control;
   utsname un{};
@@ -59,24 +75,36 @@ void ServerSection(CommandContext& ctx, InfoBuilder& b) {
   b.Section("Server");
   b.Field("redis_version", std::string(kRedisVersion));
   b.Field("ordis_version", std::string(kOrdisVersion));
+  b.Field("redis_git_sha1", "00000000");
+  b.Field("redis_git_dirty", 0);
+  b.Field("redis_build_id", "0");
   b.Field("redis_mode", "standalone");
   b.Field("os", std::string(un.sysname) + " " + un.release + " " + un.machine);
   b.Field("arch_bits", static_cast<int>(sizeof(void*) * 8));
+  b.Field("monotonic_clock", "POSIX clock_gettime");
   b.Field("multiplexing_api", "epoll");
+  b.Field("atomicvar_api", "c11-builtin");
+  b.Field("gcc_version", std::to_string(__GNUC__) + "." + std::to_string(__GNUC_MINOR__) + "." +
+                             std::to_string(__GNUC_PATCHLEVEL__));
   b.Field("process_id", static_cast<int64_t>(getpid()));
+  b.Field("process_supervised", "no");
+  b.Field("run_id", ProcessId(0));
   b.Field("tcp_port", s.listening_port());
   b.Field("server_time_usec", ctx.now_ms * 1000);
   b.Field("uptime_in_seconds", uptime_s);
   b.Field("uptime_in_days", uptime_s / 86400);
   b.Field("hz", 10);
-  b.Field("io_threads_active", s.Threads().active);
+  b.Field("configured_hz", 10);
+  b.Field("lru_clock", LruClockS(ctx.now_ms) & ((1u << 24) - 1));  // Redis's 24-bit clock
   b.Field("executable", "ordis-server");
   b.Field("config_file", ctx.config().config_file());
+  b.Field("io_threads_active", s.Threads().active);
 }
 
 void ClientsSection(CommandContext& ctx, InfoBuilder& b) {
   b.Section("Clients");
   b.Field("connected_clients", ctx.services.clients.size());
+  b.Field("cluster_connections", 0);
   b.Field("maxclients", ctx.config().maxclients());
   // Clients whose command CLIENT PAUSE postponed count as blocked too, as in Redis.
   size_t postponed = 0;
@@ -138,6 +166,10 @@ void MemorySection(CommandContext& ctx, InfoBuilder& b) {
   b.Field("mem_fragmentation_bytes", MemoryReport::Difference(m.rss, m.used));
   // No replicas, no cluster: nothing is left out of what maxmemory counts.
   b.Field("mem_not_counted_for_evict", 0);
+  b.Field("mem_clients_slaves", 0);  // no replication, no cluster
+  b.Field("mem_replication_backlog", 0);
+  b.Field("mem_total_replication_buffers", 0);
+  b.Field("mem_cluster_links", 0);
   b.Field("mem_allocator", base::AllocatorName());
   b.Field("active_defrag_running", 0);
   b.Field("lazyfree_pending_objects", ctx.keyspace().lazy_free().pending());
@@ -150,6 +182,11 @@ void PersistenceSection(CommandContext& ctx, InfoBuilder& b) {
   b.Section("Persistence");
   b.Field("loading", p.loading ? 1 : 0);
   b.Field("async_loading", 0);
+  // No fork, so no copy-on-write (snapshots and rewrites dump from a thread).
+  b.Field("current_cow_peak", 0);
+  b.Field("current_cow_size", 0);
+  b.Field("current_cow_size_age", 0);
+  b.Field("current_fork_perc", "0.00");
   b.Field("rdb_changes_since_last_save", p.changes_since_save);
   b.Field("rdb_bgsave_in_progress", p.bgsave_in_progress ? 1 : 0);
   b.Field("rdb_last_save_time", p.last_save_time_s);
@@ -170,6 +207,10 @@ void PersistenceSection(CommandContext& ctx, InfoBuilder& b) {
     b.Field("aof_current_size", p.aof_current_size);
     b.Field("aof_base_size", p.aof_base_size);
   }
+  b.Field("rdb_last_cow_size", 0);
+  b.Field("aof_last_cow_size", 0);
+  b.Field("module_fork_in_progress", 0);
+  b.Field("module_fork_last_cow_size", 0);
   b.Field("loading_loaded_keys_total", p.loaded_keys);
   b.Field("loading_time_ms", p.load_time_ms);
 }
@@ -179,11 +220,26 @@ void StatsSection(CommandContext& ctx, InfoBuilder& b) {
   b.Section("Stats");
   b.Field("total_connections_received", t.Sum(Stat::kConnectionsReceived));
   b.Field("total_commands_processed", t.Sum(Stat::kCommandsProcessed));
+  b.Field("instantaneous_ops_per_sec", static_cast<int64_t>(t.ops_rate.PerSecond()));
   b.Field("total_net_input_bytes", t.Sum(Stat::kNetInputBytes));
   b.Field("total_net_output_bytes", t.Sum(Stat::kNetOutputBytes));
+  // No replication: its traffic is zero.
+  b.Field("total_net_repl_input_bytes", 0);
+  b.Field("total_net_repl_output_bytes", 0);
+  b.Field("instantaneous_input_kbps", Fixed2(t.input_rate.PerSecond() / 1024));
+  b.Field("instantaneous_output_kbps", Fixed2(t.output_rate.PerSecond() / 1024));
+  b.Field("instantaneous_input_repl_kbps", "0.00");
+  b.Field("instantaneous_output_repl_kbps", "0.00");
   b.Field("rejected_connections", t.Sum(Stat::kRejectedConnections));
+  b.Field("sync_full", 0);
+  b.Field("sync_partial_ok", 0);
+  b.Field("sync_partial_err", 0);
   b.Field("expired_keys", ctx.keyspace().expired_keys());
   b.Field("evicted_keys", ctx.keyspace().evicted_keys());
+  b.Field("evicted_clients", 0);  // maxmemory-clients has no effect in ordis
+  // ordis never forks (snapshots and rewrites run on a thread): no fork, no copy-on-write.
+  b.Field("total_forks", 0);
+  b.Field("latest_fork_usec", 0);
   b.Field("keyspace_hits", t.Sum(Stat::kKeyspaceHits));
   b.Field("keyspace_misses", t.Sum(Stat::kKeyspaceMisses));
   b.Field("pubsub_channels", ctx.services.pubsub.Count(SubscriptionKind::kChannel));
@@ -193,7 +249,20 @@ void StatsSection(CommandContext& ctx, InfoBuilder& b) {
   b.Field("tracking_total_keys", ctx.services.tracking.total_keys());
   b.Field("tracking_total_items", ctx.services.tracking.total_items());
   b.Field("tracking_total_prefixes", ctx.services.tracking.total_prefixes());
+  b.Field("migrate_cached_sockets", 0);  // MIGRATE connects per call
+  b.Field("slave_expires_tracked_keys", 0);
+  b.Field("active_defrag_hits", 0);  // no active defragmentation
+  b.Field("active_defrag_misses", 0);
+  b.Field("active_defrag_key_hits", 0);
+  b.Field("active_defrag_key_misses", 0);
+  b.Field("total_active_defrag_time", 0);
+  b.Field("current_active_defrag_time", 0);
   b.Field("total_error_replies", t.Sum(Stat::kErrorReplies));
+  b.Field("dump_payload_sanitizations", 0);  // RESTORE checks every payload whole
+  b.Field("total_reads_processed", t.Sum(Stat::kReadsProcessed));
+  b.Field("total_writes_processed", t.Sum(Stat::kWritesProcessed));
+  b.Field("io_threaded_reads_processed", 0);  // Redis's io-threads: ordis's threads are whole
+  b.Field("io_threaded_writes_processed", 0);
   b.Field("acl_access_denied_auth", t.Sum(Stat::kAclDeniedAuth));
   b.Field("acl_access_denied_cmd", t.Sum(Stat::kAclDeniedCmd));
   b.Field("acl_access_denied_key", t.Sum(Stat::kAclDeniedKey));
@@ -215,10 +284,22 @@ void ThreadsSection(CommandContext& ctx, InfoBuilder& b) {
   }
 }
 
-void ReplicationSection(InfoBuilder& b) {
+// A master without replicas (ordis does not replicate).
+void ReplicationSection(CommandContext& ctx, InfoBuilder& b) {
   b.Section("Replication");
   b.Field("role", "master");
   b.Field("connected_slaves", 0);
+  b.Field("master_failover_state", "no-failover");
+  b.Field("master_replid", ProcessId(1));
+  b.Field("master_replid2", std::string(40, '0'));
+  b.Field("master_repl_offset", 0);
+  b.Field("second_repl_offset", -1);
+  b.Field("repl_backlog_active", 0);
+  b.Field("repl_backlog_size", ctx.config().Value("repl-backlog-size").empty()
+                                   ? std::string("1048576")
+                                   : ctx.config().Value("repl-backlog-size"));
+  b.Field("repl_backlog_first_byte_offset", 0);
+  b.Field("repl_backlog_histlen", 0);
 }
 
 void CpuSection(InfoBuilder& b) {
@@ -232,6 +313,66 @@ void CpuSection(InfoBuilder& b) {
   std::snprintf(buf, sizeof(buf), "%ld.%06ld", static_cast<long>(ru.ru_utime.tv_sec),
                 static_cast<long>(ru.ru_utime.tv_usec));
   b.Field("used_cpu_user", std::string(buf));
+  rusage children{};
+  getrusage(RUSAGE_CHILDREN, &children);
+  std::snprintf(buf, sizeof(buf), "%ld.%06ld", static_cast<long>(children.ru_stime.tv_sec),
+                static_cast<long>(children.ru_stime.tv_usec));
+  b.Field("used_cpu_sys_children", std::string(buf));
+  std::snprintf(buf, sizeof(buf), "%ld.%06ld", static_cast<long>(children.ru_utime.tv_sec),
+                static_cast<long>(children.ru_utime.tv_usec));
+  b.Field("used_cpu_user_children", std::string(buf));
+  // The thread serving INFO stands for Redis's main thread.
+  rusage self{};
+  getrusage(RUSAGE_THREAD, &self);
+  std::snprintf(buf, sizeof(buf), "%ld.%06ld", static_cast<long>(self.ru_stime.tv_sec),
+                static_cast<long>(self.ru_stime.tv_usec));
+  b.Field("used_cpu_sys_main_thread", std::string(buf));
+  std::snprintf(buf, sizeof(buf), "%ld.%06ld", static_cast<long>(self.ru_utime.tv_sec),
+                static_cast<long>(self.ru_utime.tv_usec));
+  b.Field("used_cpu_user_main_thread", std::string(buf));
+}
+
+// Redis's "%.3f"-free percentile label: p50, p99, p99.9.
+std::string PercentileLabel(double p) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "p%g", p);
+  return buf;
+}
+
+void ErrorStatsSection(CommandContext& ctx, InfoBuilder& b) {
+  b.Section("Errorstats");
+  for (const auto& [code, n] : ctx.services.stats.ErrorCodes()) {
+    b.Field("errorstat_" + code, "count=" + std::to_string(n));
+  }
+}
+
+// latency-tracking-info-percentiles of each command's latency histogram, in microseconds.
+void LatencyStatsSection(CommandContext& ctx, InfoBuilder& b) {
+  b.Section("Latencystats");
+  std::vector<double> percentiles;
+  std::string setting = ctx.config().Value("latency-tracking-info-percentiles");
+  for (size_t start = 0; start < setting.size();) {
+    size_t end = setting.find(' ', start);
+    if (end == std::string::npos) end = setting.size();
+    double p;
+    if (end > start && ParseDouble(std::string_view(setting).substr(start, end - start), &p)) {
+      percentiles.push_back(p);
+    }
+    start = end + 1;
+  }
+  const auto& all = ctx.services.commands.flat();
+  for (size_t i = 0; i < all.size(); ++i) {
+    const std::vector<uint64_t> counts = ctx.services.stats.Histogram(i);
+    if (std::all_of(counts.begin(), counts.end(), [](uint64_t c) { return c == 0; })) continue;
+    std::string value;
+    for (double p : percentiles) {
+      char buf[64];
+      std::snprintf(buf, sizeof(buf), "%s=%.3f", PercentileLabel(p).c_str(),
+                    static_cast<double>(LatencyHistogram::ValueAtPercentile(counts, p)) / 1000.0);
+      value += (value.empty() ? "" : ",") + std::string(buf);
+    }
+    b.Field("latency_percentiles_usec_" + std::string(all[i]->name), value);
+  }
 }
 
 // part / whole as a percentage, 0 when whole is 0.
@@ -354,9 +495,9 @@ void KeyspaceSection(CommandContext& ctx, InfoBuilder& b) {
 
 // INFO [section ...]: "default" (no argument), "all", "everything", or section names.
 void CmdInfo(CommandContext& ctx) {
-  static constexpr std::string_view kDefault[] = {"server", "clients",     "memory", "persistence",
-                                                  "stats",  "replication", "cpu",    "threads",
-                                                  "index",  "keyspace"};
+  static constexpr std::string_view kDefault[] = {
+      "server",  "clients",    "memory",  "persistence", "stats", "replication", "cpu",
+      "modules", "errorstats", "cluster", "threads",     "index", "keyspace"};
   std::vector<std::string_view> wanted;
   bool all = false;
   for (size_t i = 1; i < ctx.args.size(); ++i) {
@@ -383,12 +524,19 @@ void CmdInfo(CommandContext& ctx) {
   if (want("memory")) MemorySection(ctx, b);
   if (want("persistence")) PersistenceSection(ctx, b);
   if (want("stats")) StatsSection(ctx, b);
-  if (want("replication")) ReplicationSection(b);
+  if (want("replication")) ReplicationSection(ctx, b);
   if (want("cpu")) CpuSection(b);
+  if (want("modules")) b.Section("Modules");  // ordis loads no modules
   if (want("threads")) ThreadsSection(ctx, b);
   if (want("index")) IndexSection(ctx, b);
   if (want("tiering")) TieringSection(ctx, b);
   if (want("commandstats")) CommandStatsSection(ctx, b);
+  if (want("errorstats")) ErrorStatsSection(ctx, b);
+  if (want("latencystats")) LatencyStatsSection(ctx, b);
+  if (want("cluster")) {
+    b.Section("Cluster");
+    b.Field("cluster_enabled", 0);
+  }
   if (want("keyspace")) KeyspaceSection(ctx, b);
   ctx.out.Verbatim("txt", b.text());
 }

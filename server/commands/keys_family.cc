@@ -8,57 +8,11 @@
 #include "server/command/services.h"
 #include "server/commands/families.h"
 #include "server/commands/lookup.h"
+#include "server/commands/object_info.h"
+#include "server/rdb/rdb_value.h"
 
 namespace ordis::server {
 namespace {
-
-// Redis 7.0's encoding names. A string's is the encoding it is held in, chosen as Redis chooses
-// (server/keyspace/object.h). A collection has one representation per type here, and the name is
-// the one Redis would choose for the value as it is now (Redis never converts back to the compact
-// form; this does).
-std::string_view EncodingName(const Object& obj, const Config& config) {
-  auto limit = [&](std::string_view name) {
-    int64_t v = 0;
-    ParseInt64(config.Value(name), &v);
-    return static_cast<size_t>(v);
-  };
-  int64_t v;
-  switch (obj.type()) {
-    case ObjType::kString:
-      switch (obj.encoding()) {
-        case ObjEncoding::kInt:
-          return "int";
-        case ObjEncoding::kEmbStr:
-          return "embstr";
-        default:
-          return "raw";
-      }
-    case ObjType::kList:
-      return "quicklist";
-    case ObjType::kSet: {
-      const SetValue& set = std::get<SetValue>(obj.collection());
-      if (set.size() > limit("set-max-intset-entries")) return "hashtable";
-      for (const auto& m : set) {
-        if (!ParseInt64(m, &v)) return "hashtable";
-      }
-      return "intset";
-    }
-    case ObjType::kHash: {
-      const HashValue& hash = std::get<HashValue>(obj.collection());
-      size_t max_value = limit("hash-max-listpack-value");
-      if (hash.size() > limit("hash-max-listpack-entries")) return "hashtable";
-      for (const auto& [f, val] : hash) {
-        if (f.size() > max_value || val.size() > max_value) return "hashtable";
-      }
-      return "listpack";
-    }
-    case ObjType::kZSet:
-      return std::get<ZSetValue>(obj.collection()).is_small() ? "listpack" : "skiplist";
-    case ObjType::kStream:
-      return "stream";
-  }
-  return "raw";
-}
 
 void Delete(CommandContext& ctx, FreeMode free) {
   int64_t deleted = 0;
@@ -85,7 +39,7 @@ void CmdUnlink(CommandContext& ctx) { Delete(ctx, FreeMode::kLazy); }
 void CmdExists(CommandContext& ctx) {
   int64_t found = 0;
   for (size_t i = 1; i < ctx.args.size(); ++i) {
-    if (LookupReadHeader(ctx, ctx.args[i]) != nullptr) ++found;
+    if (LookupHeaderNoTouch(ctx, ctx.args[i]) != nullptr) ++found;
   }
   ctx.out.Integer(found);
 }
@@ -95,15 +49,18 @@ void CmdTouch(CommandContext& ctx) {
   // TOUCH records the access even for a client with CLIENT NO-TOUCH ON (Redis 7.2).
   const bool no_touch = ctx.client.no_touch;
   ctx.client.no_touch = false;
-  CmdExists(ctx);
+  int64_t touched = 0;
+  for (size_t i = 1; i < ctx.args.size(); ++i) {
+    Object* obj = ctx.keyspace().FindHeader(ctx.db(), ctx.args[i], ctx.now_ms, ctx.expired);
+    if (CountRead(ctx, ctx.args[i], obj) != nullptr) ++touched;
+  }
   ctx.client.no_touch = no_touch;
+  ctx.out.Integer(touched);
 }
 
 // TYPE key
 void CmdType(CommandContext& ctx) {
-  // Counted, but not an access (Redis's LOOKUP_NOTOUCH).
-  Object* obj = ctx.keyspace().FindHeader(ctx.db(), ctx.args[1], ctx.now_ms, ctx.expired);
-  CountLookup(ctx, ctx.args[1], obj);
+  Object* obj = LookupHeaderNoTouch(ctx, ctx.args[1]);
   ctx.out.SimpleString(obj == nullptr ? "none" : TypeName(obj->type()));
 }
 
@@ -261,12 +218,21 @@ Object* ObjectTarget(CommandContext& ctx) {
 
 // OBJECT ENCODING key
 void CmdObjectEncoding(CommandContext& ctx) {
-  if (Object* obj = ObjectTarget(ctx)) ctx.out.Bulk(EncodingName(*obj, ctx.config()));
+  Object* obj = ObjectTarget(ctx);
+  // A cold collection's encoding is named from its value (a cold string's is "raw").
+  if (obj != nullptr && obj->cold() && obj->type() != ObjType::kString) {
+    obj = ctx.keyspace().Find(ctx.db(), ctx.args[2], ctx.now_ms, ctx.expired);
+    if (obj == nullptr) {  // its record could not be read: the key is gone
+      ctx.out.NullBulk();
+      return;
+    }
+  }
+  if (obj != nullptr) ctx.out.Bulk(EncodingName(*obj, ctx.config()));
 }
 
 // OBJECT REFCOUNT key
 void CmdObjectRefcount(CommandContext& ctx) {
-  if (ObjectTarget(ctx) != nullptr) ctx.out.Integer(1);
+  if (Object* obj = ObjectTarget(ctx)) ctx.out.Integer(ObjectRefcount(*obj));
 }
 
 // OBJECT IDLETIME key

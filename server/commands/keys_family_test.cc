@@ -422,6 +422,24 @@ TEST_F(KeysFamilyTest, ObjectIdletimeOfFreshKey) {
   EXPECT_EQ(Run({"object", "idletime", "x"}), Int(0));
 }
 
+// EXISTS, TYPE and the TTL queries are not accesses (Redis's LOOKUP_NOTOUCH); GET is.
+TEST_F(KeysFamilyTest, HeaderQueriesDoNotTouch) {
+  Run({"set", "src", "v"});
+  const Reply payload = Run({"dump", "src"});
+  for (const char* query : {"exists", "type", "ttl", "pttl", "expiretime", "pexpiretime"}) {
+    Run({"del", "k"});
+    ASSERT_EQ(Run({"restore", "k", "0", payload.str, "idletime", "1000"}), Ok());
+    Run({query, "k"});
+    EXPECT_EQ(Run({"object", "idletime", "k"}), Int(1000)) << query;
+  }
+  Run({"get", "k"});
+  EXPECT_EQ(Run({"object", "idletime", "k"}), Int(0));
+  Run({"del", "k"});
+  ASSERT_EQ(Run({"restore", "k", "0", payload.str, "idletime", "1000"}), Ok());
+  EXPECT_EQ(Run({"touch", "k", "nosuch"}), Int(1));
+  EXPECT_EQ(Run({"object", "idletime", "k"}), Int(0));
+}
+
 TEST_F(KeysFamilyTest, ObjectFreqNeedsLfuPolicy) {
   EXPECT_EQ(Run({"set", "e", "v"}), Ok());
   EXPECT_EQ(Run({"object", "freq", "e"}),

@@ -51,10 +51,13 @@ inline Object* LookupRead(CommandContext& ctx, std::string_view key) {
   return CountRead(ctx, key, ctx.keyspace().Find(ctx.db(), key, ctx.now_ms, ctx.expired));
 }
 
-// The same for a command that never looks at the value (EXISTS, TTL): the object may be cold
-// (Keyspace::FindHeader), and no cold value is read for it.
-inline Object* LookupReadHeader(CommandContext& ctx, std::string_view key) {
-  return CountRead(ctx, key, ctx.keyspace().FindHeader(ctx.db(), key, ctx.now_ms, ctx.expired));
+// A look at a key's header that is counted but is not an access (Redis's LOOKUP_NOTOUCH: EXISTS,
+// TYPE, TTL and friends leave OBJECT IDLETIME and the LFU counter as they were). The object may
+// be cold (Keyspace::FindHeader): no cold value is read for it.
+inline Object* LookupHeaderNoTouch(CommandContext& ctx, std::string_view key) {
+  Object* obj = ctx.keyspace().FindHeader(ctx.db(), key, ctx.now_ms, ctx.expired);
+  CountLookup(ctx, key, obj);
+  return obj;
 }
 
 // The collection of type t at key for a write command. A missing key yields a new empty object

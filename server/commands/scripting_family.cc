@@ -374,7 +374,7 @@ void CmdFunctionList(CommandContext& ctx) {
 void CmdFunctionStats(CommandContext& ctx) {
   resp::Writer& out = ctx.out;
   const scripting::RunningScript& running = ctx.services.running_script;
-  if (running.Busy(NowMs(), 0) && !running.function()) {
+  if (running.Busy(0) && !running.function()) {
     out.Error(errors::kBusyScript);  // as Redis: an EVAL is not a function to describe
     return;
   }

@@ -1,17 +1,18 @@
-// Server commands: CONFIG DBSIZE FLUSHDB FLUSHALL TIME DEBUG SHUTDOWN.
+// Server commands: CONFIG DBSIZE FLUSHDB FLUSHALL TIME SHUTDOWN WAIT ROLE, and cluster mode's
+// READONLY READWRITE ASKING (refused: no cluster). DEBUG is in debug_family.cc.
 // INFO is in info.cc, COMMAND in command_docs.cc.
 #include <sys/time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "base/logging.h"
 #include "server/command/arg_parser.h"
 #include "server/command/errors.h"
 #include "server/command/services.h"
+#include "server/commands/blocking_args.h"
 #include "server/commands/families.h"
 
 namespace ordis::server {
@@ -151,35 +152,38 @@ void CmdTime(CommandContext& ctx) {
   ctx.out.Bulk(std::to_string(tv.tv_usec));
 }
 
-// DEBUG SLEEP seconds | DEBUG HELP
-void CmdDebug(CommandContext& ctx) {
-  if (!AllowedBySetting(ctx, ctx.config().Value("enable-debug-command"))) {
-    ctx.out.Error(errors::kDebugNotAllowed);
+// WAIT numreplicas timeout: ordis has no replicas, so none ever acknowledges. As Redis with none
+// connected: 0 at once when 0 replicas are asked for (or the client may not block: MULTI, a
+// script), else the client waits out its timeout (0: forever, until CLIENT UNBLOCK) and gets 0.
+void CmdWait(CommandContext& ctx) {
+  int64_t replicas, timeout_ms;
+  if (!ParseInt64(ctx.args[1], &replicas)) {
+    ctx.out.Error(errors::kNotInteger);
     return;
   }
-  std::string_view sub = ctx.args[1];
-  if (EqualsIgnoreCase(sub, "SLEEP") && ctx.args.size() == 3) {
-    double seconds;
-    if (!ParseDouble(ctx.args[2], &seconds)) {
-      ctx.out.Error(errors::kNotFloat);
-      return;
-    }
-    // Blocks this I/O thread, as it blocks Redis's single thread.
-    if (seconds > 0) {
-      constexpr double kMaxSeconds = 1e9;  // keeps the conversion to microseconds defined
-      double us = std::min(seconds, kMaxSeconds) * 1e6;
-      std::this_thread::sleep_for(std::chrono::microseconds(static_cast<int64_t>(us)));
-    }
-    ctx.out.Ok();
-  } else if (EqualsIgnoreCase(sub, "HELP")) {
-    static constexpr std::string_view kHelp[] = {
-        "DEBUG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:", "SLEEP <seconds>",
-        "    Stop the server for <seconds>. Decimals allowed."};
-    ReplyHelp(ctx.out, kHelp);
-  } else {
-    ctx.out.Error(errors::DebugUnknownSubcommand(sub));
+  if (!ParseBlockTimeout(ctx, ctx.args[2], TimeoutUnit::kMilliseconds, &timeout_ms)) return;
+  if (replicas <= 0 || ctx.block == nullptr) {
+    ctx.out.Integer(0);
+    return;
   }
+  BlockRequest& block = *ctx.block;
+  block.blocked = true;
+  block.keys.clear();
+  block.timeout_ms = timeout_ms;
+  block.unblock_on_delete = false;
+  block.timeout_replies_zero = true;
 }
+
+// ROLE: a master without replicas, at replication offset 0.
+void CmdRole(CommandContext& ctx) {
+  ctx.out.ArrayHeader(3);
+  ctx.out.Bulk("master");
+  ctx.out.Integer(0);
+  ctx.out.ArrayHeader(0);
+}
+
+// READONLY, READWRITE, ASKING: cluster mode's, refused as Redis refuses them without it.
+void CmdClusterOnly(CommandContext& ctx) { ctx.out.Error(errors::kClusterDisabled); }
 
 // SHUTDOWN [NOSAVE | SAVE] [NOW] [FORCE] [ABORT]
 // Saves when asked or when save points are configured, and syncs the append-only log; a failed
@@ -211,7 +215,7 @@ void CmdShutdown(CommandContext& ctx) {
   // A busy script keeps the keyspace lock (and its thread) until it ends: only NOSAVE may stop
   // the server then, at once, as Redis answers anything else with BUSY.
   const scripting::RunningScript& running = ctx.services.running_script;
-  if (running.Busy(NowMs(), ctx.config().busy_reply_threshold_ms())) {
+  if (running.Busy(ctx.config().busy_reply_threshold_ms())) {
     if (!nosave) {
       ctx.out.Error(running.function() ? errors::kBusyFunction : errors::kBusyScript);
       return;
@@ -258,8 +262,16 @@ void RegisterServerFamily(CommandTable* table) {
       {"flushall", -1, kWrite | kKeyspaceWide, 0, 0, 0, CmdFlushAll, "server",
        "Remove all keys from all databases"},
       {"time", 1, kLoading | kStale | kFast, 0, 0, 0, CmdTime, "server", "Return the current server time"},
-      {"debug", -2, kAdmin | kNoScript | kLoading | kStale, 0, 0, 0, CmdDebug, "server",
-       "A container for debugging commands"},
+      {"role", 1, kNoScript | kLoading | kStale | kFast, 0, 0, 0, CmdRole, "server",
+       "Return the role of the instance in the context of replication"},
+      {"readonly", 1, kLoading | kStale | kFast, 0, 0, 0, CmdClusterOnly, "cluster",
+       "Enables read queries for a connection to a cluster replica node"},
+      {"readwrite", 1, kLoading | kStale | kFast, 0, 0, 0, CmdClusterOnly, "cluster",
+       "Disables read queries for a connection to a cluster replica node"},
+      {"asking", 1, kFast, 0, 0, 0, CmdClusterOnly, "cluster",
+       "Sent by cluster clients after an -ASK redirect"},
+      {"wait", 3, kNoScript, 0, 0, 0, CmdWait, "generic",
+       "Wait for the synchronous replication of all the write commands sent in the context of the current connection"},
       {"shutdown", -1, kAllowBusy | kAdmin | kNoScript | kLoading | kStale | kNoMulti, 0, 0, 0, CmdShutdown,
        "server", "Synchronously save the dataset to disk and then shut down the server"},
   });

@@ -1,6 +1,7 @@
 // CONFIG DBSIZE FLUSHDB FLUSHALL TIME DEBUG MEMORY (and SWAPDB, registered with the keys family),
 // in-process. Every expectation was checked against redis-server 7.0.15. SHUTDOWN is not run here.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,18 +13,7 @@
 namespace ordis::server::test {
 namespace {
 
-constexpr std::string_view kDebugNotAllowed =
-    "ERR DEBUG command not allowed. If the enable-debug-command option is set to \"local\", you "
-    "can run it from a local connection, otherwise you need to set this option in the "
-    "configuration file, and then restart the server.";
-
 class ServerFamilyTest : public FamilyTest {};
-
-// DEBUG is allowed ("yes"); the in-process clients are local too.
-class ServerDebugFamilyTest : public FamilyTest {
- protected:
-  ServerDebugFamilyTest() : FamilyTest({{"enable-debug-command", "yes"}}) {}
-};
 
 // CONFIG GET's name/value pairs sorted by name (Redis's order follows its dict).
 std::vector<std::pair<std::string, std::string>> SortedPairs(const Reply& r) {
@@ -237,29 +227,6 @@ TEST_F(ServerFamilyTest, TimeArity) {
 
 // --- DEBUG ---
 
-TEST_F(ServerFamilyTest, DebugIsRefusedByDefault) {
-  EXPECT_EQ(Run({"debug", "sleep", "0"}), Err(kDebugNotAllowed));
-  EXPECT_EQ(Run({"debug", "help"}), Err(kDebugNotAllowed));
-  EXPECT_EQ(Run({"debug"}), Err("ERR wrong number of arguments for 'debug' command"));
-}
-
-TEST_F(ServerDebugFamilyTest, DebugSleep) {
-  EXPECT_EQ(Run({"debug", "sleep", "0"}), Ok());
-  EXPECT_EQ(Run({"DEBUG", "SLEEP", "0.001"}), Ok());
-  EXPECT_EQ(Run({"debug", "sleep", "-1"}), Ok());
-}
-
-TEST_F(ServerDebugFamilyTest, DebugUnknownSubcommandOrArity) {
-  EXPECT_EQ(Run({"debug", "FOO"}),
-            Err("ERR unknown subcommand or wrong number of arguments for 'FOO'. Try DEBUG HELP."));
-  EXPECT_EQ(Run({"debug", "SLEEP"}), Err("ERR unknown subcommand or wrong number of arguments for "
-                                         "'SLEEP'. Try DEBUG HELP."));
-  EXPECT_EQ(Run({"debug", "sleep", "0", "1"}),
-            Err("ERR unknown subcommand or wrong number of arguments for 'sleep'. Try DEBUG "
-                "HELP."));
-  EXPECT_EQ(Run({"debug"}), Err("ERR wrong number of arguments for 'debug' command"));
-}
-
 // --- MEMORY ---
 
 TEST_F(ServerFamilyTest, MemoryUsage) {
@@ -292,6 +259,35 @@ TEST_F(ServerFamilyTest, MemoryErrors) {
   EXPECT_EQ(Run({"memory", "FOO"}), Err("ERR unknown subcommand 'FOO'. Try MEMORY HELP."));
   EXPECT_EQ(Run({"memory", "help", "x"}),
             Err("ERR wrong number of arguments for 'memory|help' command"));
+}
+
+// No replica ever acknowledges: 0 at once for 0 replicas or where a client cannot block,
+// else 0 when the timeout ends the wait.
+TEST_F(ServerFamilyTest, WaitWithoutReplicas) {
+  EXPECT_EQ(Run({"wait", "0", "0"}), Int(0));
+  EXPECT_EQ(Run({"wait", "-3", "100"}), Int(0));
+  EXPECT_EQ(Run({"wait", "x", "0"}), Err("ERR value is not an integer or out of range"));
+  EXPECT_EQ(Run({"wait", "1", "x"}), Err("ERR timeout is not an integer or out of range"));
+  EXPECT_EQ(Run({"wait", "1", "-1"}), Err("ERR timeout is negative"));
+  EXPECT_EQ(Run({"wait", "1"}), Err("ERR wrong number of arguments for 'wait' command"));
+  TestClient& waiter = NewClient();
+  EXPECT_EQ(waiter.Run({"wait", "1", "50"}), Nil());  // no reply yet: it waits
+  EXPECT_TRUE(waiter.blocked());
+  EXPECT_EQ(waiter.Resume(), std::nullopt);
+  EXPECT_EQ(waiter.Resume(/*timed_out=*/true), Int(0));
+  EXPECT_FALSE(waiter.blocked());
+  // In a transaction it cannot block.
+  EXPECT_EQ(Run({"multi"}), Ok());
+  EXPECT_EQ(Run({"wait", "1", "0"}), Status("QUEUED"));
+  EXPECT_EQ(Run({"exec"}), Array({Int(0)}));
+}
+
+TEST_F(ServerFamilyTest, RoleAndClusterOnlyCommands) {
+  EXPECT_EQ(Run({"role"}), Array({Bulk("master"), Int(0), Array({})}));
+  EXPECT_EQ(Run({"role", "x"}), Err("ERR wrong number of arguments for 'role' command"));
+  for (const char* command : {"readonly", "readwrite", "asking"}) {
+    EXPECT_EQ(Run({command}), Err("ERR This instance has cluster support disabled")) << command;
+  }
 }
 
 }  // namespace

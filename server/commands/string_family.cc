@@ -1,7 +1,11 @@
 // String commands: GET SET SETNX SETEX PSETEX GETSET GETDEL GETEX MGET MSET MSETNX APPEND STRLEN
-// INCR DECR INCRBY DECRBY INCRBYFLOAT GETRANGE SETRANGE SUBSTR.
+// INCR DECR INCRBY DECRBY INCRBYFLOAT GETRANGE SETRANGE SUBSTR LCS.
+#include <algorithm>
+#include <cstdint>
 #include <memory>
+#include <new>
 #include <string>
+#include <vector>
 
 #include "base/number.h"
 #include "server/command/arg_parser.h"
@@ -10,6 +14,7 @@
 #include "server/commands/expire_option.h"
 #include "server/commands/families.h"
 #include "server/commands/lookup.h"
+#include "server/commands/string_access.h"
 
 namespace ordis::server {
 namespace {
@@ -17,36 +22,6 @@ namespace {
 using keyspace_events::kExpired;
 using keyspace_events::kGeneric;
 using keyspace_events::kString;
-
-// Writes value at key as a string encoded by rule, with the given TTL (kNoExpire for none).
-// `existing` is what the caller's FindForReplace (or FindForWrite) returned for key (nullptr if
-// nothing): a resident string there whose block has the new value's size is overwritten in place,
-// saving a second index lookup and an allocation. An absolute TTL already in the past deletes the
-// key instead (false returned), where Redis stores it expired. The LFU counter carries over to the
-// new value, as Redis's dbSetValue keeps it. The caller raises the command's keyspace event.
-bool StoreString(CommandContext& ctx, std::string_view key, std::string_view value,
-                 int64_t expire_at_ms, Object* existing, StringRule rule = StringRule::kTryInt) {
-  Keyspace& ks = ctx.keyspace();
-  if (expire_at_ms != kNoExpire && expire_at_ms <= ctx.now_ms) {
-    ks.Delete(ctx.db(), key);
-    return false;
-  }
-  if (existing != nullptr && existing->type() == ObjType::kString && !existing->cold() &&
-      existing->has_ttl() == (expire_at_ms != kNoExpire) &&
-      existing->TryAssignString(value, rule)) {
-    existing->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
-    // The TTL only changes its time here, so the object stays where it is.
-    existing = ks.SetExpire(ctx.db(), key, existing, expire_at_ms);  // also signals watchers
-    return true;
-  }
-  ObjectPtr obj = NewString(value, expire_at_ms, rule);
-  obj->access_s.store(LruClockS(ctx.now_ms), std::memory_order_relaxed);
-  if (existing != nullptr) {
-    obj->lfu.store(existing->lfu.load(std::memory_order_relaxed), std::memory_order_relaxed);
-  }
-  ks.Set(ctx.db(), key, std::move(obj));
-  return true;
-}
 
 // The string value of obj as bytes, an int rendered into *scratch.
 std::string_view Bytes(const Object* obj, IntText* scratch) { return obj->StringBytes(scratch); }
@@ -111,7 +86,7 @@ void CmdSet(CommandContext& ctx) {
     TimeUnit unit =
         (ttl_kind == kEx || ttl_kind == kExat) ? TimeUnit::kSeconds : TimeUnit::kMilliseconds;
     bool absolute = ttl_kind == kExat || ttl_kind == kPxat;
-    if (!ToAbsoluteMs(ttl_value, unit, absolute, ctx.now_ms, false, &expire_at)) {
+    if (!ToAbsoluteMs(ttl_value, unit, absolute, ctx.ClockMs(), false, &expire_at)) {
       ctx.out.Error(errors::InvalidExpireTime("set"));
       return;
     }
@@ -169,7 +144,7 @@ void SetWithTtl(CommandContext& ctx, TimeUnit unit, std::string_view command) {
     return;
   }
   int64_t expire_at;
-  if (!ToAbsoluteMs(ttl, unit, false, ctx.now_ms, false, &expire_at)) {
+  if (!ToAbsoluteMs(ttl, unit, false, ctx.ClockMs(), false, &expire_at)) {
     ctx.out.Error(errors::InvalidExpireTime(command));
     return;
   }
@@ -184,23 +159,6 @@ void SetWithTtl(CommandContext& ctx, TimeUnit unit, std::string_view command) {
 void CmdSetEx(CommandContext& ctx) { SetWithTtl(ctx, TimeUnit::kSeconds, "setex"); }
 // PSETEX key milliseconds value
 void CmdPSetEx(CommandContext& ctx) { SetWithTtl(ctx, TimeUnit::kMilliseconds, "psetex"); }
-
-// The string at key for a write command, or nullptr; replies WRONGTYPE and sets *failed when the
-// key holds another type. `reads`: the command returns the value it replaces (GETSET, GETDEL,
-// GETEX), which Redis looks up as a read: the hit or miss is counted, a miss raises "keymiss".
-Object* FindStringForWrite(CommandContext& ctx, std::string_view key, bool* failed,
-                           bool reads = false) {
-  Object* obj = ctx.keyspace().FindForWrite(ctx.db(), key, ctx.now_ms);
-  if (reads) CountLookup(ctx, key, obj);
-  *failed = false;
-  if (obj != nullptr && obj->type() != ObjType::kString) {
-    ctx.out.Error(errors::kWrongType);
-    *failed = true;
-    return nullptr;
-  }
-  if (obj != nullptr) RecordAccess(ctx, obj);
-  return obj;
-}
 
 // GETSET key value
 void CmdGetSet(CommandContext& ctx) {
@@ -267,7 +225,8 @@ void CmdGetEx(CommandContext& ctx) {
   int64_t expire_at = kNoExpire;
   if (kind != kNone && kind != kPersist) {
     TimeUnit unit = (kind == kEx || kind == kExat) ? TimeUnit::kSeconds : TimeUnit::kMilliseconds;
-    if (!ToAbsoluteMs(value, unit, kind == kExat || kind == kPxat, ctx.now_ms, false, &expire_at)) {
+    if (!ToAbsoluteMs(value, unit, kind == kExat || kind == kPxat, ctx.ClockMs(), false,
+                      &expire_at)) {
       ctx.out.Error(errors::InvalidExpireTime("getex"));
       return;
     }
@@ -345,14 +304,6 @@ void CmdMSetNx(CommandContext& ctx) {
     ctx.Notify(kString, "set", ctx.args[i]);
   }
   ctx.out.Integer(1);
-}
-
-bool WithinBulkLimit(CommandContext& ctx, uint64_t size) {
-  if (size > static_cast<uint64_t>(ctx.config().proto_max_bulk_len())) {
-    ctx.out.Error(errors::kStringTooLong);
-    return false;
-  }
-  return true;
 }
 
 // APPEND key value
@@ -546,6 +497,202 @@ void CmdSetRange(CommandContext& ctx) {
   ctx.out.Integer(static_cast<int64_t>(obj->StringSize()));
 }
 
+// One run of matching bytes on the LCS walk: a[a_first..a_last] equals b[b_first..b_last].
+struct LcsMatch {
+  uint32_t a_first, a_last, b_first, b_last;
+};
+
+// The longest common subsequence of a and b (each shorter than 2^32 - 1 bytes). Its length goes
+// to *length; when text or matches is given, the table of prefix LCS lengths L(i, j) is walked
+// back from the ends as Redis walks it (where the bytes differ, towards the larger of L(i - 1, j)
+// and L(i, j - 1), shortening b on a tie), so the subsequence and its matches are Redis's: the
+// matches are the walk's maximal runs of matching bytes, last first, those shorter than
+// min_match_len (when it is not 0) left out. False when the memory cannot be had.
+//
+// A row of the table is held as bits (Allison and Dix's bit-vector LCS): bit j - 1 of V is set
+// iff L(i, j) = L(i, j - 1). With M the positions in b of the byte a[i - 1], the next row is
+// (V + (V & M)) | (V & ~M), computed 64 columns at a time; the addition's carry into bit j - 1 is
+// L(i, j - 1) - L(i - 1, j - 1), so the walk's choice where the bytes differ, L(i - 1, j) >
+// L(i, j - 1), is the bit of ~(M | V | carries): one bit per cell, kept per row for the walk.
+// O(|a| * |b| / 64) time; memory |b| / 8 bytes per distinct byte of a, plus |a| * |b| / 8 for the
+// walk.
+bool LongestCommonSubsequence(std::string_view a, std::string_view b, uint64_t min_match_len,
+                              uint32_t* length, std::string* text, std::vector<LcsMatch>* matches) {
+  *length = 0;
+  const size_t n = a.size(), m = b.size();
+  if (n == 0 || m == 0) return true;
+  const size_t words = (m + 63) / 64;
+  int slot[256];
+  std::fill(std::begin(slot), std::end(slot), -1);
+  size_t distinct = 0;
+  for (char c : a) {
+    int& s = slot[static_cast<unsigned char>(c)];
+    if (s < 0) s = static_cast<int>(distinct++);
+  }
+  // masks: for each distinct byte of a, the positions in b holding it; row: V.
+  std::unique_ptr<uint64_t[]> state(new (std::nothrow) uint64_t[(distinct + 1) * words]());
+  if (state == nullptr) return false;
+  uint64_t* masks = state.get();
+  uint64_t* row = masks + distinct * words;
+  for (size_t j = 0; j < m; ++j) {
+    const int s = slot[static_cast<unsigned char>(b[j])];
+    if (s >= 0) masks[static_cast<size_t>(s) * words + j / 64] |= uint64_t{1} << (j % 64);
+  }
+  std::fill(row, row + words, ~uint64_t{0});
+  const bool walk = text != nullptr || matches != nullptr;
+  std::unique_ptr<uint64_t[]> up_bits;
+  if (walk) {
+    up_bits.reset(new (std::nothrow) uint64_t[n * words]);
+    if (up_bits == nullptr) return false;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t* mask =
+        masks + static_cast<size_t>(slot[static_cast<unsigned char>(a[i])]) * words;
+    uint64_t* up = walk ? up_bits.get() + i * words : nullptr;
+    uint64_t carry = 0;
+    for (size_t w = 0; w < words; ++w) {
+      const uint64_t v = row[w], match = mask[w], u = v & match;
+      const uint64_t partial = v + u;
+      const uint64_t sum = partial + carry;
+      const uint64_t carries = sum ^ v ^ u;  // the carry into each bit
+      carry = static_cast<uint64_t>(partial < v) | static_cast<uint64_t>(sum < partial);
+      if (walk) up[w] = ~(match | v | carries);
+      row[w] = sum | (v & ~match);
+    }
+  }
+  size_t zeros = 0;
+  for (size_t w = 0; w < words; ++w) {
+    const size_t bits = w + 1 < words || m % 64 == 0 ? 64 : m % 64;
+    const uint64_t valid = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+    zeros += static_cast<size_t>(__builtin_popcountll(~row[w] & valid));
+  }
+  *length = static_cast<uint32_t>(zeros);
+  if (!walk) return true;
+
+  if (text != nullptr) text->resize(*length);
+  size_t remaining = *length;
+  size_t i = n, j = m;
+  bool in_run = false;
+  uint32_t a_last = 0, b_last = 0;
+  // The run ends at a[i], b[j] (0-based): the walk left the diagonal or reached a start.
+  auto end_run = [&] {
+    const uint32_t len = a_last - static_cast<uint32_t>(i) + 1;
+    if (matches != nullptr && (min_match_len == 0 || len >= min_match_len)) {
+      matches->push_back({static_cast<uint32_t>(i), a_last, static_cast<uint32_t>(j), b_last});
+    }
+    in_run = false;
+  };
+  while (i > 0 && j > 0) {
+    if (a[i - 1] == b[j - 1]) {
+      if (text != nullptr) (*text)[--remaining] = a[i - 1];
+      if (!in_run) {
+        in_run = true;
+        a_last = static_cast<uint32_t>(i - 1);
+        b_last = static_cast<uint32_t>(j - 1);
+      }
+      --i;
+      --j;
+      if (i == 0 || j == 0) end_run();
+    } else {
+      if (in_run) end_run();
+      const uint64_t* up = up_bits.get() + (i - 1) * words;
+      if ((up[(j - 1) / 64] >> ((j - 1) % 64)) & 1) {
+        --i;
+      } else {
+        --j;
+      }
+    }
+  }
+  return true;
+}
+
+// LCS key1 key2 [LEN] [IDX] [MINMATCHLEN min-match-len] [WITHMATCHLEN]
+void CmdLcs(CommandContext& ctx) {
+  // Both keys are looked up (and counted) before either is checked, as Redis does.
+  Object* obj_a = LookupRead(ctx, ctx.args[1]);
+  Object* obj_b = LookupRead(ctx, ctx.args[2]);
+  if ((obj_a != nullptr && obj_a->type() != ObjType::kString) ||
+      (obj_b != nullptr && obj_b->type() != ObjType::kString)) {
+    ctx.out.Error("ERR The specified keys must contain string values");
+    return;
+  }
+  bool len = false, idx = false, with_match_len = false;
+  int64_t min_match_len = 0;
+  for (size_t j = 3; j < ctx.args.size(); ++j) {
+    const std::string_view opt = ctx.args[j];
+    if (EqualsIgnoreCase(opt, "IDX")) {
+      idx = true;
+    } else if (EqualsIgnoreCase(opt, "LEN")) {
+      len = true;
+    } else if (EqualsIgnoreCase(opt, "WITHMATCHLEN")) {
+      with_match_len = true;
+    } else if (EqualsIgnoreCase(opt, "MINMATCHLEN") && j + 1 < ctx.args.size()) {
+      if (!ParseInt64(ctx.args[++j], &min_match_len)) {
+        ctx.out.Error(errors::kNotInteger);
+        return;
+      }
+      if (min_match_len < 0) min_match_len = 0;
+    } else {
+      ctx.out.Error(errors::kSyntax);
+      return;
+    }
+  }
+  if (idx && len) {
+    ctx.out.Error("ERR If you want both the length and indexes, please just use IDX.");
+    return;
+  }
+  IntText scratch_a, scratch_b;
+  const std::string_view a = obj_a != nullptr ? Bytes(obj_a, &scratch_a) : std::string_view();
+  const std::string_view b = obj_b != nullptr ? Bytes(obj_b, &scratch_b) : std::string_view();
+  if (a.size() >= UINT32_MAX - 1 || b.size() >= UINT32_MAX - 1) {
+    ctx.out.Error("ERR String too long for LCS");
+    return;
+  }
+  // Redis's guard against a table that would exhaust memory: refused when its table, 4 bytes a
+  // cell of (|a| + 1) * (|b| + 1), would pass proto-max-bulk-len (ordis's is 32 times smaller,
+  // but the same inputs are refused).
+  constexpr std::string_view kNoMemory =
+      "ERR Insufficient memory, failed allocating transient memory for LCS";
+  const uint64_t cells = (static_cast<uint64_t>(a.size()) + 1) * (b.size() + 1);
+  if (cells > UINT64_MAX / 4) {
+    ctx.out.Error(kNoMemory);
+    return;
+  }
+  if (cells * 4 > static_cast<uint64_t>(ctx.config().proto_max_bulk_len())) {
+    ctx.out.Error("ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len");
+    return;
+  }
+  uint32_t length;
+  std::string text;
+  std::vector<LcsMatch> matches;
+  if (!LongestCommonSubsequence(a, b, static_cast<uint64_t>(min_match_len), &length,
+                                idx || len ? nullptr : &text, idx ? &matches : nullptr)) {
+    ctx.out.Error(kNoMemory);
+    return;
+  }
+  if (idx) {
+    ctx.out.MapHeader(2);
+    ctx.out.Bulk("matches");
+    ctx.out.ArrayHeader(static_cast<int64_t>(matches.size()));
+    for (const LcsMatch& match : matches) {
+      ctx.out.ArrayHeader(with_match_len ? 3 : 2);
+      ctx.out.ArrayHeader(2);
+      ctx.out.Integer(match.a_first);
+      ctx.out.Integer(match.a_last);
+      ctx.out.ArrayHeader(2);
+      ctx.out.Integer(match.b_first);
+      ctx.out.Integer(match.b_last);
+      if (with_match_len) ctx.out.Integer(match.a_last - match.a_first + 1);
+    }
+    ctx.out.Bulk("len");
+    ctx.out.Integer(length);
+  } else if (len) {
+    ctx.out.Integer(length);
+  } else {
+    ctx.out.Bulk(text);
+  }
+}
+
 }  // namespace
 
 void RegisterStringFamily(CommandTable* table) {
@@ -575,6 +722,7 @@ void RegisterStringFamily(CommandTable* table) {
       {"getrange", 4, kReadonly, 1, 1, 1, CmdGetRange, "string", "Get a substring of the string stored at a key"},
       {"substr", 4, kReadonly, 1, 1, 1, CmdGetRange, "string", "Get a substring of the string stored at a key"},
       {"setrange", 4, kW, 1, 1, 1, CmdSetRange, "string", "Overwrite part of a string at key starting at the specified offset"},
+      {"lcs", -3, kReadonly, 1, 2, 1, CmdLcs, "string", "Find longest common substring"},
   });
   // clang-format on
 }

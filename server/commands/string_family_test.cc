@@ -1,7 +1,10 @@
 // GET SET SETNX SETEX PSETEX GETSET GETDEL GETEX MGET MSET MSETNX APPEND STRLEN INCR DECR INCRBY
-// DECRBY INCRBYFLOAT GETRANGE SUBSTR SETRANGE, in-process. Every expectation was first checked
+// DECRBY INCRBYFLOAT GETRANGE SUBSTR SETRANGE LCS, in-process. Every expectation was first checked
 // against redis-server 7.0.15.
+#include <algorithm>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "server/commands/family_test_support.h"
 
@@ -641,6 +644,157 @@ TEST_F(StringFamilyTest, SetRangeWrongType) {
   EXPECT_EQ(Run({"setrange", "l", "0", "x"}), Err(kWrongType));
   EXPECT_EQ(Run({"setrange", "l", "0", ""}), Err(kWrongType));
   EXPECT_EQ(Run({"setrange", "l", "-1", "x"}), Err("ERR offset is out of range"));
+}
+
+// --- LCS ---
+
+constexpr std::string_view kLcsNotStrings = "ERR The specified keys must contain string values";
+constexpr std::string_view kLcsTooBig =
+    "ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len";
+
+// An IDX match as RESP2 shows it: [[a_first, a_last], [b_first, b_last]] and the length.
+Reply LcsMatchReply(int64_t a0, int64_t a1, int64_t b0, int64_t b1, bool with_len) {
+  std::vector<Reply> m = {Array({Int(a0), Int(a1)}), Array({Int(b0), Int(b1)})};
+  if (with_len) m.push_back(Int(a1 - a0 + 1));
+  return Array(std::move(m));
+}
+
+TEST_F(StringFamilyTest, LcsForms) {
+  EXPECT_EQ(Run({"mset", "a", "ohmytext", "b", "mynewtext"}), Ok());
+  EXPECT_EQ(Run({"lcs", "a", "b"}), Bulk("mytext"));
+  EXPECT_EQ(Run({"lcs", "a", "b", "LEN"}), Int(6));
+  EXPECT_EQ(Run({"lcs", "a", "b", "idx"}),
+            Array({Bulk("matches"),
+                   Array({LcsMatchReply(4, 7, 5, 8, false), LcsMatchReply(2, 3, 0, 1, false)}),
+                   Bulk("len"), Int(6)}));
+  EXPECT_EQ(
+      Run({"lcs", "a", "b", "idx", "minmatchlen", "4", "withmatchlen"}),
+      Array({Bulk("matches"), Array({LcsMatchReply(4, 7, 5, 8, true)}), Bulk("len"), Int(6)}));
+  EXPECT_EQ(Run({"lcs", "a", "b", "idx", "minmatchlen", "-3", "withmatchlen"}),
+            Array({Bulk("matches"),
+                   Array({LcsMatchReply(4, 7, 5, 8, true), LcsMatchReply(2, 3, 0, 1, true)}),
+                   Bulk("len"), Int(6)}));
+  // WITHMATCHLEN and MINMATCHLEN change nothing without IDX.
+  EXPECT_EQ(Run({"lcs", "a", "b", "len", "withmatchlen"}), Int(6));
+  EXPECT_EQ(Run({"lcs", "a", "b", "minmatchlen", "2"}), Bulk("mytext"));
+}
+
+TEST_F(StringFamilyTest, LcsIdxIsAMapInResp3) {
+  EXPECT_EQ(Run({"mset", "a", "ohmytext", "b", "mynewtext"}), Ok());
+  EXPECT_EQ(Run({"hello", "3"}).type, Reply::Type::kMap);
+  EXPECT_EQ(RunRaw({"lcs", "a", "b", "idx", "minmatchlen", "3", "withmatchlen"}),
+            "%2\r\n$7\r\nmatches\r\n*1\r\n*3\r\n*2\r\n:4\r\n:7\r\n*2\r\n:5\r\n:8\r\n:4\r\n"
+            "$3\r\nlen\r\n:6\r\n");
+}
+
+TEST_F(StringFamilyTest, LcsMissingKeysAndInts) {
+  EXPECT_EQ(Run({"set", "a", "ohmytext"}), Ok());
+  EXPECT_EQ(Run({"lcs", "a", "nokey"}), Bulk(""));
+  EXPECT_EQ(Run({"lcs", "nokey", "a", "len"}), Int(0));
+  EXPECT_EQ(Run({"lcs", "a", "nokey", "idx"}),
+            Array({Bulk("matches"), Array({}), Bulk("len"), Int(0)}));
+  EXPECT_EQ(Run({"mset", "i1", "12345", "i2", "2345"}), Ok());
+  EXPECT_EQ(
+      Run({"lcs", "i1", "i2", "idx", "withmatchlen"}),
+      Array({Bulk("matches"), Array({LcsMatchReply(1, 4, 0, 3, true)}), Bulk("len"), Int(4)}));
+}
+
+TEST_F(StringFamilyTest, LcsErrors) {
+  EXPECT_EQ(Run({"mset", "a", "x", "b", "y"}), Ok());
+  EXPECT_EQ(Run({"lcs", "a"}), Err("ERR wrong number of arguments for 'lcs' command"));
+  EXPECT_EQ(Run({"lcs", "a", "b", "len", "idx"}),
+            Err("ERR If you want both the length and indexes, please just use IDX."));
+  EXPECT_EQ(Run({"lcs", "a", "b", "minmatchlen", "x"}), Err(kNotInteger));
+  EXPECT_EQ(Run({"lcs", "a", "b", "minmatchlen", "99999999999999999999"}), Err(kNotInteger));
+  EXPECT_EQ(Run({"lcs", "a", "b", "minmatchlen"}), Err("ERR syntax error"));
+  EXPECT_EQ(Run({"lcs", "a", "b", "foo"}), Err("ERR syntax error"));
+  EXPECT_EQ(Run({"rpush", "l", "1"}), Int(1));
+  EXPECT_EQ(Run({"lcs", "a", "l"}), Err(kLcsNotStrings));
+  EXPECT_EQ(Run({"lcs", "l", "a", "foo"}), Err(kLcsNotStrings));  // before the options
+}
+
+// Redis refuses inputs whose 4-byte-a-cell table would pass proto-max-bulk-len, whatever the
+// option (ordis's table is smaller, but the same inputs are refused).
+TEST_F(StringFamilyTest, LcsTableGuard) {
+  EXPECT_EQ(Run({"config", "set", "proto-max-bulk-len", "1048576"}), Ok());
+  EXPECT_EQ(Run({"set", "p", std::string(511, 'a')}), Ok());
+  EXPECT_EQ(Run({"set", "q", std::string(512, 'a')}), Ok());
+  EXPECT_EQ(Run({"lcs", "p", "p", "len"}), Int(511));  // 512 * 512 * 4: exactly the limit
+  EXPECT_EQ(Run({"lcs", "p", "q", "len"}), Err(kLcsTooBig));
+  EXPECT_EQ(Run({"lcs", "q", "p"}), Err(kLcsTooBig));
+  EXPECT_EQ(Run({"lcs", "q", "nokey", "idx"}),
+            Array({Bulk("matches"), Array({}), Bulk("len"), Int(0)}));
+  EXPECT_EQ(Run({"lcs", "p", "q", "foo"}), Err("ERR syntax error"));  // options first
+}
+
+// Redis's algorithm, as a model: the whole table of prefix LCS lengths, walked back from the
+// ends (on a tie, shortening b), each maximal run of matches emitted when the walk leaves it.
+struct LcsModel {
+  std::string text;
+  std::vector<Reply> matches;
+  int64_t length = 0;
+};
+LcsModel ModelLcs(const std::string& a, const std::string& b, int64_t min_len, bool with_len) {
+  const size_t n = a.size(), m = b.size();
+  std::vector<std::vector<uint32_t>> t(n + 1, std::vector<uint32_t>(m + 1, 0));
+  for (size_t i = 1; i <= n; ++i) {
+    for (size_t j = 1; j <= m; ++j) {
+      t[i][j] = a[i - 1] == b[j - 1] ? t[i - 1][j - 1] + 1 : std::max(t[i - 1][j], t[i][j - 1]);
+    }
+  }
+  LcsModel model;
+  model.length = t[n][m];
+  size_t i = n, j = m;
+  int64_t run = 0;
+  auto emit = [&](size_t a_first, size_t b_first) {
+    if (min_len == 0 || run >= min_len) {
+      model.matches.push_back(LcsMatchReply(
+          static_cast<int64_t>(a_first), static_cast<int64_t>(a_first) + run - 1,
+          static_cast<int64_t>(b_first), static_cast<int64_t>(b_first) + run - 1, with_len));
+    }
+    run = 0;
+  };
+  while (i > 0 && j > 0) {
+    if (a[i - 1] == b[j - 1]) {
+      model.text.insert(model.text.begin(), a[i - 1]);
+      ++run;
+      --i;
+      --j;
+      if (i == 0 || j == 0) emit(i, j);
+    } else {
+      if (run > 0) emit(i, j);
+      if (t[i - 1][j] > t[i][j - 1]) {
+        --i;
+      } else {
+        --j;
+      }
+    }
+  }
+  return model;
+}
+
+TEST_F(StringFamilyTest, LcsMatchesTheModelOnRandomStrings) {
+  std::mt19937 rng(17);
+  for (int round = 0; round < 300; ++round) {
+    auto random_string = [&] {
+      const size_t len = std::uniform_int_distribution<size_t>(0, round < 200 ? 20 : 300)(rng);
+      const int alphabet = std::uniform_int_distribution<int>(1, 4)(rng);
+      std::string s;
+      for (size_t k = 0; k < len; ++k) {
+        s.push_back(static_cast<char>('a' + std::uniform_int_distribution<int>(0, alphabet)(rng)));
+      }
+      return s;
+    };
+    const std::string a = random_string(), b = random_string();
+    const int64_t min_len = std::uniform_int_distribution<int64_t>(0, 3)(rng);
+    SCOPED_TRACE(a + " / " + b + " min " + std::to_string(min_len));
+    EXPECT_EQ(Run({"mset", "a", a, "b", b}), Ok());
+    const LcsModel model = ModelLcs(a, b, min_len, true);
+    EXPECT_EQ(Run({"lcs", "a", "b"}), Bulk(model.text));
+    EXPECT_EQ(Run({"lcs", "a", "b", "len"}), Int(model.length));
+    EXPECT_EQ(Run({"lcs", "a", "b", "idx", "minmatchlen", std::to_string(min_len), "withmatchlen"}),
+              Array({Bulk("matches"), Array(model.matches), Bulk("len"), Int(model.length)}));
+  }
 }
 
 }  // namespace

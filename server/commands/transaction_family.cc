@@ -86,7 +86,7 @@ void RegisterTransactionFamily(CommandTable* table) {
   table->Register({
       {"multi", 1, kAllowBusy | kNoScript | kLoading | kStale | kFast | kTransactionControl, 0, 0, 0, CmdMulti, "transactions",
        "Mark the start of a transaction block"},
-      {"exec", 1, kNoScript | kLoading | kStale | kTransactionControl, 0, 0, 0, CmdExec, "transactions",
+      {"exec", 1, kNoScript | kLoading | kStale | kSkipSlowlog | kTransactionControl, 0, 0, 0, CmdExec, "transactions",
        "Execute all commands issued after MULTI"},
       {"discard", 1, kAllowBusy | kNoScript | kLoading | kStale | kFast | kTransactionControl, 0, 0, 0, CmdDiscard,
        "transactions", "Discard all commands issued after MULTI"},

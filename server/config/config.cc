@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -20,16 +22,35 @@
 
 namespace ordis::server {
 
-// kKeyspaceEvents: notify-keyspace-events's class letters (base/keyspace_events.h).
-enum class Kind { kInt, kMemory, kBool, kString, kEnum, kOutputLimit, kSave, kKeyspaceEvents };
+// kKeyspaceEvents: notify-keyspace-events's class letters (base/keyspace_events.h); the kinds
+// after it are syntaxes of Redis 7.0's own.
+enum class Kind {
+  kInt,
+  kMemory,
+  kBool,
+  kString,
+  kEnum,
+  kOutputLimit,
+  kSave,
+  kKeyspaceEvents,
+  kOctal,           // unixsocketperm: an octal number, printed in octal
+  kShutdownFlags,   // shutdown-on-sig*: "default" or any of save|nosave, now, force
+  kPercentiles,     // latency-tracking-info-percentiles: numbers 0..100, printed as "%f" trimmed
+  kOomScoreValues,  // oom-score-adj-values: three integers -2000..2000
+  kReplicaOf,       // replicaof: "<host> <port>", or "no one" (none, read back "")
+};
 
 // One row of the parameter table. Rows are written with designated initializers and name only the
 // fields that differ from the defaults below.
 struct Config::Param {
   std::string_view name;
+  // Redis 7.0's older name for the same parameter (slave-* for replica-*, *-ziplist-* for
+  // *-listpack-*, lua-time-limit): it reads and writes the same value, and CONFIG GET patterns
+  // list both names, as Redis does.
+  std::string_view alias = {};
   Kind kind;
   std::string_view default_value;
-  // kInt and kMemory: the inclusive bounds.
+  // kInt, kMemory and kOctal: the inclusive bounds.
   int64_t min = 0;
   int64_t max = INT64_MAX;
   // kEnum: the accepted values, in the order the error message lists them.
@@ -45,6 +66,19 @@ struct Config::Param {
   // kString: a file or directory name inside dir, never a path ("filename" or "dirname" in the
   // error).
   std::string_view plain_name = {};
+  // kMemory: the range is 0..2^64-1 (Redis's unsigned long long parameters), printed unsigned.
+  bool unsigned_range = false;
+  // kMemory: "N%" (N at most 100) is also accepted, and read back as such (maxmemory-clients).
+  bool percent = false;
+  // kInt: a value accepted within min..max is then held within these (hz: 0..INT_MAX, kept 1..500).
+  int64_t clamp_min = INT64_MIN;
+  int64_t clamp_max = INT64_MAX;
+  // kEnum: a choice that reads back as an earlier synonym: {choice, as}.
+  std::vector<std::pair<std::string_view, std::string_view>> synonyms = {};
+  // Redis's debugging parameters: only CONFIG GET of the exact name shows them, never a pattern.
+  bool hidden = false;
+  // kString: "" or the reason the value is invalid.
+  std::string (*check)(std::string_view value) = nullptr;
 };
 
 namespace {
@@ -52,6 +86,50 @@ namespace {
 std::string DefaultThreads() {
   unsigned n = std::thread::hardware_concurrency();
   return std::to_string(n == 0 ? 1 : n);
+}
+
+// cluster-announce-hostname: what Redis 7.0 lets a node announce.
+std::string CheckHostname(std::string_view name) {
+  if (name.size() >= 256) return "Hostnames must be less than 256 characters";
+  for (unsigned char c : name) {
+    if (!std::isalnum(c) && c != '-' && c != '.') {
+      return "Hostnames may only contain alphanumeric characters, hyphens or dots";
+    }
+  }
+  return "";
+}
+
+// proc-title-template: "{{" and "}}" stand for braces, "{name}" for one of Redis's variables, a
+// lone "}" for itself. Redis refuses a template that names anything else or that, with an empty
+// title (and the server mode, empty outside cluster and sentinel), leaves only spaces.
+std::string CheckProcTitleTemplate(std::string_view text) {
+  static constexpr std::string_view kInvalid =
+      "template format is invalid or contains unknown variables";
+  // The variables and whether each expands to something when Redis checks a template.
+  static constexpr std::pair<std::string_view, bool> kVariables[] = {
+      {"title", false}, {"server-mode", false}, {"unixsocket", false}, {"listen-addr", true},
+      {"port", true},   {"tls-port", true},     {"config-file", true}};
+  bool printable = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '{' && i + 1 < text.size() && text[i + 1] == '{') {
+      printable = true;
+      ++i;
+    } else if (c == '{') {
+      size_t close = text.find('}', i + 1);
+      if (close == std::string_view::npos) return std::string(kInvalid);
+      std::string_view var = text.substr(i + 1, close - i - 1);
+      const auto* known = std::find_if(std::begin(kVariables), std::end(kVariables),
+                                       [&](const auto& v) { return v.first == var; });
+      if (known == std::end(kVariables)) return std::string(kInvalid);
+      printable |= known->second;
+      i = close;
+    } else {
+      if (c == '}' && i + 1 < text.size() && text[i + 1] == '}') ++i;
+      printable |= c != ' ';
+    }
+  }
+  return printable ? "" : std::string(kInvalid);
 }
 
 const std::vector<Config::Param>& Params() {
@@ -74,14 +152,15 @@ const std::vector<Config::Param>& Params() {
       // The default user's password (acl::Users::SetRequirePass); "" makes it nopass.
       {.name = "requirepass", .kind = Kind::kString, .default_value = ""},
       {.name = "aclfile", .kind = Kind::kString, .default_value = "", .startup_only = true},
-      {.name = "acllog-max-len", .kind = Kind::kInt, .default_value = "128", .max = INT32_MAX},
+      {.name = "acllog-max-len", .kind = Kind::kInt, .default_value = "128"},
       {.name = "acl-pubsub-default", .kind = Kind::kEnum, .default_value = "resetchannels",
        .choices = {"allchannels", "resetchannels"}},
       {.name = "maxclients", .kind = Kind::kInt, .default_value = "10000", .min = 1,
-       .max = 2147483647},
-      {.name = "timeout", .kind = Kind::kInt, .default_value = "0", .max = 2147483647},
+       .max = UINT32_MAX},
+      {.name = "timeout", .kind = Kind::kInt, .default_value = "0", .max = INT32_MAX},
       // Default (set by Config()): the working directory at start.
       {.name = "dir", .kind = Kind::kString, .default_value = "", .protected_config = true},
+      // Redis allows up to INT_MAX; the keyspace's key prefix holds a database in one byte.
       {.name = "databases", .kind = Kind::kInt, .default_value = "16", .min = 1, .max = 256,
        .startup_only = true},
       {.name = "proto-max-bulk-len", .kind = Kind::kMemory, .default_value = "536870912",
@@ -90,8 +169,8 @@ const std::vector<Config::Param>& Params() {
        .min = 1024 * 1024},
       {.name = "client-output-buffer-limit", .kind = Kind::kOutputLimit,
        .default_value = "normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60"},
-      {.name = "hz", .kind = Kind::kInt, .default_value = "10", .min = 1, .max = 500},
-      {.name = "maxmemory", .kind = Kind::kMemory, .default_value = "0"},
+      // Beyond 2^63 (Redis takes up to 2^64-1) the mirror reads 0, no limit: what such a limit is.
+      {.name = "maxmemory", .kind = Kind::kMemory, .default_value = "0", .unsigned_range = true},
       {.name = "maxmemory-policy", .kind = Kind::kEnum, .default_value = "noeviction",
        .choices = {"volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl", "allkeys-lru",
                    "allkeys-lfu", "allkeys-random", "noeviction"}},
@@ -125,11 +204,10 @@ const std::vector<Config::Param>& Params() {
        .max = INT32_MAX, .startup_only = true},
       // no: every cold value a command needs is read synchronously (to compare with prefetch).
       {.name = "tier-prefetch", .kind = Kind::kBool, .default_value = "yes"},
-      // Redis parameters accepted and reported, without effect in ordis yet (README lists them).
       {.name = "save", .kind = Kind::kSave, .default_value = "3600 1 300 100 60 10000"},
       {.name = "appendonly", .kind = Kind::kBool, .default_value = "no"},
       {.name = "appendfsync", .kind = Kind::kEnum, .default_value = "everysec",
-       .choices = {"always", "everysec", "no"}},
+       .choices = {"everysec", "always", "no"}},
       {.name = "appendfilename", .kind = Kind::kString, .default_value = "appendonly.aof",
        .startup_only = true, .plain_name = "filename"},
       {.name = "appenddirname", .kind = Kind::kString, .default_value = "appendonlydir",
@@ -140,71 +218,44 @@ const std::vector<Config::Param>& Params() {
       {.name = "loglevel", .kind = Kind::kEnum, .default_value = "notice",
        .choices = {"debug", "verbose", "notice", "warning"}},
       {.name = "logfile", .kind = Kind::kString, .default_value = "", .startup_only = true},
-      {.name = "daemonize", .kind = Kind::kBool, .default_value = "no", .startup_only = true,
-       .no_effect_yet = true},
-      {.name = "pidfile", .kind = Kind::kString, .default_value = "", .startup_only = true,
-       .no_effect_yet = true},
       {.name = "tcp-backlog", .kind = Kind::kInt, .default_value = "511", .max = INT32_MAX,
        .startup_only = true},
-      {.name = "tcp-keepalive", .kind = Kind::kInt, .default_value = "300", .max = INT32_MAX,
-       .no_effect_yet = true},
-      {.name = "io-threads", .kind = Kind::kInt, .default_value = "1", .min = 1, .max = 128,
-       .startup_only = true, .no_effect_yet = true},
+      // Redis allows up to INT_MAX; the eviction sampler counts samples in an int per burst.
       {.name = "maxmemory-samples", .kind = Kind::kInt, .default_value = "5", .min = 1, .max = 64},
       {.name = "lfu-log-factor", .kind = Kind::kInt, .default_value = "10", .max = INT32_MAX},
       {.name = "lfu-decay-time", .kind = Kind::kInt, .default_value = "1", .max = INT32_MAX},
-      {.name = "active-expire-effort", .kind = Kind::kInt, .default_value = "1", .min = 1,
-       .max = 10, .no_effect_yet = true},
-      {.name = "slowlog-log-slower-than", .kind = Kind::kInt, .default_value = "10000", .min = -1,
-       .no_effect_yet = true},
-      {.name = "slowlog-max-len", .kind = Kind::kInt, .default_value = "128",
-       .no_effect_yet = true},
-      {.name = "latency-monitor-threshold", .kind = Kind::kInt, .default_value = "0",
-       .no_effect_yet = true},
-      {.name = "latency-tracking", .kind = Kind::kBool, .default_value = "yes",
-       .no_effect_yet = true},
+      {.name = "slowlog-log-slower-than", .kind = Kind::kInt, .default_value = "10000", .min = -1},
+      {.name = "slowlog-max-len", .kind = Kind::kInt, .default_value = "128"},
+      {.name = "latency-monitor-threshold", .kind = Kind::kInt, .default_value = "0"},
+      {.name = "latency-tracking", .kind = Kind::kBool, .default_value = "yes"},
+      // INFO latencystats reports these percentiles of each command's latency.
+      {.name = "latency-tracking-info-percentiles", .kind = Kind::kPercentiles,
+       .default_value = "50 99 99.9"},
       {.name = "notify-keyspace-events", .kind = Kind::kKeyspaceEvents, .default_value = ""},
-      {.name = "stop-writes-on-bgsave-error", .kind = Kind::kBool, .default_value = "yes",
-       .no_effect_yet = true},
-      {.name = "rdbcompression", .kind = Kind::kBool, .default_value = "yes",
-       .no_effect_yet = true},
-      {.name = "rdbchecksum", .kind = Kind::kBool, .default_value = "yes", .no_effect_yet = true},
       {.name = "aof-load-truncated", .kind = Kind::kBool, .default_value = "yes"},
       // ordis only: load the records before corruption in the middle of the log (else refuse).
       {.name = "aof-load-corrupted", .kind = Kind::kBool, .default_value = "no"},
-      {.name = "aof-use-rdb-preamble", .kind = Kind::kBool, .default_value = "yes",
-       .no_effect_yet = true},
       {.name = "auto-aof-rewrite-percentage", .kind = Kind::kInt, .default_value = "100",
        .max = INT32_MAX},
       {.name = "auto-aof-rewrite-min-size", .kind = Kind::kMemory, .default_value = "67108864"},
-      {.name = "activerehashing", .kind = Kind::kBool, .default_value = "yes",
-       .no_effect_yet = true},
-      {.name = "always-show-logo", .kind = Kind::kBool, .default_value = "no", .startup_only = true,
-       .no_effect_yet = true},
-      {.name = "supervised", .kind = Kind::kEnum, .default_value = "no",
-       .choices = {"upstart", "systemd", "auto", "no"}, .startup_only = true,
-       .no_effect_yet = true},
-      {.name = "unixsocket", .kind = Kind::kString, .default_value = "", .startup_only = true,
-       .no_effect_yet = true},
-      {.name = "cluster-enabled", .kind = Kind::kBool, .default_value = "no", .startup_only = true,
-       .no_effect_yet = true},
-      {.name = "replica-read-only", .kind = Kind::kBool, .default_value = "yes",
-       .no_effect_yet = true},
-      {.name = "hash-max-listpack-entries", .kind = Kind::kInt, .default_value = "512",
-       .no_effect_yet = true},
-      {.name = "hash-max-listpack-value", .kind = Kind::kInt, .default_value = "64",
-       .no_effect_yet = true},
-      {.name = "zset-max-listpack-entries", .kind = Kind::kInt, .default_value = "128"},
-      {.name = "zset-max-listpack-value", .kind = Kind::kInt, .default_value = "64"},
-      {.name = "stream-node-max-bytes", .kind = Kind::kInt, .default_value = "4096"},
+      // Encodings: zsets' here, the others' in what DUMP, OBJECT ENCODING and RDB files show.
+      {.name = "hash-max-listpack-entries", .alias = "hash-max-ziplist-entries", .kind = Kind::kInt,
+       .default_value = "512"},
+      {.name = "hash-max-listpack-value", .alias = "hash-max-ziplist-value", .kind = Kind::kMemory,
+       .default_value = "64"},
+      {.name = "zset-max-listpack-entries", .alias = "zset-max-ziplist-entries", .kind = Kind::kInt,
+       .default_value = "128"},
+      {.name = "zset-max-listpack-value", .alias = "zset-max-ziplist-value", .kind = Kind::kMemory,
+       .default_value = "64"},
+      {.name = "hll-sparse-max-bytes", .kind = Kind::kMemory, .default_value = "3000"},
+      {.name = "stream-node-max-bytes", .kind = Kind::kMemory, .default_value = "4096"},
       {.name = "stream-node-max-entries", .kind = Kind::kInt, .default_value = "100"},
-      {.name = "set-max-intset-entries", .kind = Kind::kInt, .default_value = "512",
-       .no_effect_yet = true},
-      {.name = "list-max-listpack-size", .kind = Kind::kInt, .default_value = "-2", .min = -5,
-       .no_effect_yet = true},
-      // One parameter under two names, as Redis 7's alias (Mirror keeps them equal).
-      {.name = "busy-reply-threshold", .kind = Kind::kInt, .default_value = "5000"},
-      {.name = "lua-time-limit", .kind = Kind::kInt, .default_value = "5000"},
+      {.name = "set-max-intset-entries", .kind = Kind::kInt, .default_value = "512"},
+      {.name = "list-max-listpack-size", .alias = "list-max-ziplist-size", .kind = Kind::kInt,
+       .default_value = "-2", .min = INT32_MIN, .max = INT32_MAX},
+      // How long a script runs before others get BUSY.
+      {.name = "busy-reply-threshold", .alias = "lua-time-limit", .kind = Kind::kInt,
+       .default_value = "5000"},
       {.name = "enable-debug-command", .kind = Kind::kEnum, .default_value = "no",
        .choices = {"no", "yes", "local"}, .startup_only = true},
       {.name = "enable-protected-configs", .kind = Kind::kEnum, .default_value = "no",
@@ -212,16 +263,283 @@ const std::vector<Config::Param>& Params() {
       // ordis has no modules (and no MODULE command): accepted so Redis 7 files load.
       {.name = "enable-module-command", .kind = Kind::kEnum, .default_value = "no",
        .choices = {"no", "yes", "local"}, .startup_only = true},
+
+      // Redis 7.0 parameters accepted and reported, without effect in ordis yet (README lists
+      // them). General and process.
+      {.name = "daemonize", .kind = Kind::kBool, .default_value = "no", .startup_only = true,
+       .no_effect_yet = true},
+      {.name = "pidfile", .kind = Kind::kString, .default_value = "", .startup_only = true,
+       .no_effect_yet = true},
+      {.name = "supervised", .kind = Kind::kEnum, .default_value = "no",
+       .choices = {"upstart", "systemd", "auto", "no"}, .startup_only = true,
+       .no_effect_yet = true},
+      {.name = "always-show-logo", .kind = Kind::kBool, .default_value = "no", .startup_only = true,
+       .no_effect_yet = true},
+      {.name = "set-proc-title", .kind = Kind::kBool, .default_value = "yes", .startup_only = true,
+       .no_effect_yet = true},
+      {.name = "proc-title-template", .kind = Kind::kString,
+       .default_value = "{title} {listen-addr} {server-mode}", .no_effect_yet = true,
+       .check = CheckProcTitleTemplate},
+      {.name = "syslog-enabled", .kind = Kind::kBool, .default_value = "no", .startup_only = true,
+       .no_effect_yet = true},
+      {.name = "syslog-ident", .kind = Kind::kString, .default_value = "redis",
+       .startup_only = true, .no_effect_yet = true},
+      {.name = "syslog-facility", .kind = Kind::kEnum, .default_value = "local0",
+       .choices = {"user", "local0", "local1", "local2", "local3", "local4", "local5", "local6",
+                   "local7"}, .startup_only = true, .no_effect_yet = true},
+      {.name = "crash-log-enabled", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "crash-memcheck-enabled", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "disable-thp", .kind = Kind::kBool, .default_value = "yes", .startup_only = true,
+       .no_effect_yet = true},
+      {.name = "jemalloc-bg-thread", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "oom-score-adj", .kind = Kind::kEnum, .default_value = "no",
+       .choices = {"no", "yes", "relative", "absolute"}, .no_effect_yet = true,
+       .synonyms = {{"relative", "yes"}}},
+      {.name = "oom-score-adj-values", .kind = Kind::kOomScoreValues, .default_value = "0 200 800",
+       .no_effect_yet = true},
+      {.name = "server_cpulist", .kind = Kind::kString, .default_value = "", .startup_only = true,
+       .no_effect_yet = true},
+      {.name = "bio_cpulist", .kind = Kind::kString, .default_value = "", .startup_only = true,
+       .no_effect_yet = true},
+      {.name = "aof_rewrite_cpulist", .kind = Kind::kString, .default_value = "",
+       .startup_only = true, .no_effect_yet = true},
+      {.name = "bgsave_cpulist", .kind = Kind::kString, .default_value = "", .startup_only = true,
+       .no_effect_yet = true},
+      {.name = "ignore-warnings", .kind = Kind::kString, .default_value = "", .no_effect_yet = true},
+      {.name = "shutdown-timeout", .kind = Kind::kInt, .default_value = "10", .max = INT32_MAX,
+       .no_effect_yet = true},
+      {.name = "shutdown-on-sigint", .kind = Kind::kShutdownFlags, .default_value = "default",
+       .choices = {"default", "save", "nosave", "now", "force"}, .no_effect_yet = true},
+      {.name = "shutdown-on-sigterm", .kind = Kind::kShutdownFlags, .default_value = "default",
+       .choices = {"default", "save", "nosave", "now", "force"}, .no_effect_yet = true},
+      // Held as Redis holds it; ordis's cron runs at 10 Hz whatever it says (kExpirePeriod).
+      {.name = "hz", .kind = Kind::kInt, .default_value = "10", .max = INT32_MAX,
+       .no_effect_yet = true, .clamp_min = 1, .clamp_max = 500},
+      {.name = "dynamic-hz", .kind = Kind::kBool, .default_value = "yes", .no_effect_yet = true},
+      {.name = "activerehashing", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "active-expire-effort", .kind = Kind::kInt, .default_value = "1", .min = 1,
+       .max = 10, .no_effect_yet = true},
+      {.name = "maxmemory-clients", .kind = Kind::kMemory, .default_value = "0",
+       .no_effect_yet = true, .percent = true},
+      {.name = "maxmemory-eviction-tenacity", .kind = Kind::kInt, .default_value = "10",
+       .max = 100, .no_effect_yet = true},
+      {.name = "tracking-table-max-keys", .kind = Kind::kInt, .default_value = "1000000",
+       .no_effect_yet = true},
+      {.name = "list-compress-depth", .kind = Kind::kInt, .default_value = "0", .max = INT32_MAX,
+       .no_effect_yet = true},
+      {.name = "sanitize-dump-payload", .kind = Kind::kEnum, .default_value = "no",
+       .choices = {"no", "yes", "clients"}, .no_effect_yet = true},
+      {.name = "propagation-error-behavior", .kind = Kind::kEnum, .default_value = "ignore",
+       .choices = {"ignore", "panic", "panic-on-replicas"}, .no_effect_yet = true},
+      // Active defragmentation (Redis's needs its own jemalloc).
+      {.name = "activedefrag", .kind = Kind::kBool, .default_value = "no", .no_effect_yet = true},
+      {.name = "active-defrag-ignore-bytes", .kind = Kind::kMemory, .default_value = "104857600",
+       .min = 1, .no_effect_yet = true},
+      {.name = "active-defrag-threshold-lower", .kind = Kind::kInt, .default_value = "10",
+       .max = 1000, .no_effect_yet = true},
+      {.name = "active-defrag-threshold-upper", .kind = Kind::kInt, .default_value = "100",
+       .max = 1000, .no_effect_yet = true},
+      {.name = "active-defrag-cycle-min", .kind = Kind::kInt, .default_value = "1", .min = 1,
+       .max = 99, .no_effect_yet = true},
+      {.name = "active-defrag-cycle-max", .kind = Kind::kInt, .default_value = "25", .min = 1,
+       .max = 99, .no_effect_yet = true},
+      {.name = "active-defrag-max-scan-fields", .kind = Kind::kInt, .default_value = "1000",
+       .min = 1, .no_effect_yet = true},
+      // Networking.
+      {.name = "tcp-keepalive", .kind = Kind::kInt, .default_value = "300", .max = INT32_MAX,
+       .no_effect_yet = true},
+      {.name = "unixsocket", .kind = Kind::kString, .default_value = "", .startup_only = true,
+       .no_effect_yet = true},
+      {.name = "unixsocketperm", .kind = Kind::kOctal, .default_value = "0", .max = 0777,
+       .startup_only = true, .no_effect_yet = true},
+      {.name = "socket-mark-id", .kind = Kind::kInt, .default_value = "0", .max = UINT32_MAX,
+       .startup_only = true, .no_effect_yet = true},
+      {.name = "bind-source-addr", .kind = Kind::kString, .default_value = "",
+       .no_effect_yet = true},
+      {.name = "io-threads", .kind = Kind::kInt, .default_value = "1", .min = 1, .max = 128,
+       .startup_only = true, .no_effect_yet = true},
+      {.name = "io-threads-do-reads", .kind = Kind::kBool, .default_value = "no",
+       .startup_only = true, .no_effect_yet = true},
+      // Snapshots and the log: ordis writes its own formats.
+      {.name = "stop-writes-on-bgsave-error", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "rdbcompression", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "rdbchecksum", .kind = Kind::kBool, .default_value = "yes", .startup_only = true,
+       .no_effect_yet = true},
+      {.name = "rdb-del-sync-files", .kind = Kind::kBool, .default_value = "no",
+       .no_effect_yet = true},
+      {.name = "rdb-save-incremental-fsync", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "aof-use-rdb-preamble", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "aof-rewrite-incremental-fsync", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "aof-timestamp-enabled", .kind = Kind::kBool, .default_value = "no",
+       .no_effect_yet = true},
+      {.name = "aof-disable-auto-gc", .kind = Kind::kBool, .default_value = "no",
+       .no_effect_yet = true},
+      {.name = "no-appendfsync-on-rewrite", .kind = Kind::kBool, .default_value = "no",
+       .no_effect_yet = true},
+      // Debugging delays and the loading loop's pace: hidden in Redis's CONFIG GET patterns.
+      {.name = "key-load-delay", .kind = Kind::kInt, .default_value = "0", .min = INT32_MIN,
+       .max = INT32_MAX, .no_effect_yet = true, .hidden = true},
+      {.name = "rdb-key-save-delay", .kind = Kind::kInt, .default_value = "0", .min = INT32_MIN,
+       .max = INT32_MAX, .no_effect_yet = true, .hidden = true},
+      {.name = "loading-process-events-interval-bytes", .kind = Kind::kInt,
+       .default_value = "2097152", .min = 1024, .max = INT32_MAX, .no_effect_yet = true,
+       .hidden = true},
+      // Replication: ordis is always a master without replicas.
+      {.name = "replicaof", .alias = "slaveof", .kind = Kind::kReplicaOf, .default_value = "",
+       .startup_only = true, .no_effect_yet = true},
+      {.name = "masterauth", .kind = Kind::kString, .default_value = "", .no_effect_yet = true},
+      {.name = "masteruser", .kind = Kind::kString, .default_value = "", .no_effect_yet = true},
+      {.name = "replica-read-only", .alias = "slave-read-only", .kind = Kind::kBool,
+       .default_value = "yes", .no_effect_yet = true},
+      {.name = "replica-serve-stale-data", .alias = "slave-serve-stale-data", .kind = Kind::kBool,
+       .default_value = "yes", .no_effect_yet = true},
+      {.name = "replica-ignore-maxmemory", .alias = "slave-ignore-maxmemory", .kind = Kind::kBool,
+       .default_value = "yes", .no_effect_yet = true},
+      {.name = "replica-lazy-flush", .alias = "slave-lazy-flush", .kind = Kind::kBool,
+       .default_value = "no", .no_effect_yet = true},
+      {.name = "replica-priority", .alias = "slave-priority", .kind = Kind::kInt,
+       .default_value = "100", .max = INT32_MAX, .no_effect_yet = true},
+      {.name = "replica-announce-ip", .alias = "slave-announce-ip", .kind = Kind::kString,
+       .default_value = "", .no_effect_yet = true},
+      {.name = "replica-announce-port", .alias = "slave-announce-port", .kind = Kind::kInt,
+       .default_value = "0", .max = 65535, .no_effect_yet = true},
+      {.name = "replica-announced", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "replica-ignore-disk-write-errors", .kind = Kind::kBool, .default_value = "no",
+       .no_effect_yet = true},
+      {.name = "min-replicas-to-write", .alias = "min-slaves-to-write", .kind = Kind::kInt,
+       .default_value = "0", .max = INT32_MAX, .no_effect_yet = true},
+      {.name = "min-replicas-max-lag", .alias = "min-slaves-max-lag", .kind = Kind::kInt,
+       .default_value = "10", .max = INT32_MAX, .no_effect_yet = true},
+      {.name = "repl-ping-replica-period", .alias = "repl-ping-slave-period", .kind = Kind::kInt,
+       .default_value = "10", .min = 1, .max = INT32_MAX, .no_effect_yet = true},
+      {.name = "repl-timeout", .kind = Kind::kInt, .default_value = "60", .min = 1,
+       .max = INT32_MAX, .no_effect_yet = true},
+      {.name = "repl-backlog-size", .kind = Kind::kMemory, .default_value = "1048576", .min = 1,
+       .no_effect_yet = true},
+      {.name = "repl-backlog-ttl", .kind = Kind::kInt, .default_value = "3600",
+       .no_effect_yet = true},
+      {.name = "repl-disable-tcp-nodelay", .kind = Kind::kBool, .default_value = "no",
+       .no_effect_yet = true},
+      {.name = "repl-diskless-sync", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "repl-diskless-sync-delay", .kind = Kind::kInt, .default_value = "5",
+       .max = INT32_MAX, .no_effect_yet = true},
+      {.name = "repl-diskless-sync-max-replicas", .kind = Kind::kInt, .default_value = "0",
+       .max = INT32_MAX, .no_effect_yet = true},
+      {.name = "repl-diskless-load", .kind = Kind::kEnum, .default_value = "disabled",
+       .choices = {"disabled", "on-empty-db", "swapdb"}, .no_effect_yet = true},
+      // Cluster: ordis runs standalone.
+      {.name = "cluster-enabled", .kind = Kind::kBool, .default_value = "no", .startup_only = true,
+       .no_effect_yet = true},
+      {.name = "cluster-config-file", .kind = Kind::kString, .default_value = "nodes.conf",
+       .startup_only = true, .no_effect_yet = true},
+      {.name = "cluster-port", .kind = Kind::kInt, .default_value = "0", .max = 65535,
+       .startup_only = true, .no_effect_yet = true},
+      {.name = "cluster-node-timeout", .kind = Kind::kInt, .default_value = "15000",
+       .no_effect_yet = true},
+      {.name = "cluster-replica-validity-factor", .alias = "cluster-slave-validity-factor",
+       .kind = Kind::kInt, .default_value = "10", .max = INT32_MAX, .no_effect_yet = true},
+      {.name = "cluster-replica-no-failover", .alias = "cluster-slave-no-failover",
+       .kind = Kind::kBool, .default_value = "no", .no_effect_yet = true},
+      {.name = "cluster-migration-barrier", .kind = Kind::kInt, .default_value = "1",
+       .max = INT32_MAX, .no_effect_yet = true},
+      {.name = "cluster-allow-replica-migration", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "cluster-require-full-coverage", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "cluster-allow-reads-when-down", .kind = Kind::kBool, .default_value = "no",
+       .no_effect_yet = true},
+      {.name = "cluster-allow-pubsubshard-when-down", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "cluster-announce-ip", .kind = Kind::kString, .default_value = "",
+       .no_effect_yet = true},
+      {.name = "cluster-announce-hostname", .kind = Kind::kString, .default_value = "",
+       .no_effect_yet = true, .check = CheckHostname},
+      {.name = "cluster-announce-port", .kind = Kind::kInt, .default_value = "0", .max = 65535,
+       .no_effect_yet = true},
+      {.name = "cluster-announce-bus-port", .kind = Kind::kInt, .default_value = "0",
+       .max = 65535, .no_effect_yet = true},
+      {.name = "cluster-announce-tls-port", .kind = Kind::kInt, .default_value = "0",
+       .max = 65535, .no_effect_yet = true},
+      {.name = "cluster-preferred-endpoint-type", .kind = Kind::kEnum, .default_value = "ip",
+       .choices = {"ip", "hostname", "unknown-endpoint"}, .no_effect_yet = true},
+      {.name = "cluster-link-sendbuf-limit", .kind = Kind::kMemory, .default_value = "0",
+       .no_effect_yet = true, .unsigned_range = true},
+      // TLS: ordis serves plain TCP.
+      {.name = "tls-port", .kind = Kind::kInt, .default_value = "0", .max = 65535,
+       .no_effect_yet = true},
+      {.name = "tls-cert-file", .kind = Kind::kString, .default_value = "", .no_effect_yet = true},
+      {.name = "tls-key-file", .kind = Kind::kString, .default_value = "", .no_effect_yet = true},
+      {.name = "tls-key-file-pass", .kind = Kind::kString, .default_value = "",
+       .no_effect_yet = true},
+      {.name = "tls-client-cert-file", .kind = Kind::kString, .default_value = "",
+       .no_effect_yet = true},
+      {.name = "tls-client-key-file", .kind = Kind::kString, .default_value = "",
+       .no_effect_yet = true},
+      {.name = "tls-client-key-file-pass", .kind = Kind::kString, .default_value = "",
+       .no_effect_yet = true},
+      {.name = "tls-dh-params-file", .kind = Kind::kString, .default_value = "",
+       .no_effect_yet = true},
+      {.name = "tls-ca-cert-file", .kind = Kind::kString, .default_value = "",
+       .no_effect_yet = true},
+      {.name = "tls-ca-cert-dir", .kind = Kind::kString, .default_value = "",
+       .no_effect_yet = true},
+      {.name = "tls-protocols", .kind = Kind::kString, .default_value = "", .no_effect_yet = true},
+      {.name = "tls-ciphers", .kind = Kind::kString, .default_value = "", .no_effect_yet = true},
+      {.name = "tls-ciphersuites", .kind = Kind::kString, .default_value = "",
+       .no_effect_yet = true},
+      {.name = "tls-prefer-server-ciphers", .kind = Kind::kBool, .default_value = "no",
+       .no_effect_yet = true},
+      {.name = "tls-auth-clients", .kind = Kind::kEnum, .default_value = "yes",
+       .choices = {"no", "yes", "optional"}, .no_effect_yet = true},
+      {.name = "tls-replication", .kind = Kind::kBool, .default_value = "no",
+       .no_effect_yet = true},
+      {.name = "tls-cluster", .kind = Kind::kBool, .default_value = "no", .no_effect_yet = true},
+      {.name = "tls-session-caching", .kind = Kind::kBool, .default_value = "yes",
+       .no_effect_yet = true},
+      {.name = "tls-session-cache-size", .kind = Kind::kInt, .default_value = "20480",
+       .max = INT32_MAX, .no_effect_yet = true},
+      {.name = "tls-session-cache-timeout", .kind = Kind::kInt, .default_value = "300",
+       .max = INT32_MAX, .no_effect_yet = true},
   };
   // clang-format on
   return params;
 }
 
+// Every name and alias, lower-case, to its row.
+const std::map<std::string_view, const Config::Param*>& ParamsByName() {
+  static const std::map<std::string_view, const Config::Param*> by_name = [] {
+    std::map<std::string_view, const Config::Param*> m;
+    for (const auto& p : Params()) {
+      m[p.name] = &p;
+      if (!p.alias.empty()) m[p.alias] = &p;
+    }
+    return m;
+  }();
+  return by_name;
+}
+
+// name: lower-case, a parameter's name or its alias.
 const Config::Param* FindParam(std::string_view name) {
-  for (const auto& p : Params()) {
-    if (p.name == name) return &p;
-  }
-  return nullptr;
+  const auto& by_name = ParamsByName();
+  auto it = by_name.find(name);
+  return it == by_name.end() ? nullptr : it->second;
+}
+
+// Redis 7.0 names it reads from files and flags but ignores (with one value), never reports.
+bool IgnoredDirective(std::string_view name) {
+  return name == "list-max-ziplist-entries" || name == "list-max-ziplist-value" ||
+         name == "lua-replicate-commands";
 }
 
 std::string Lower(std::string_view s) {
@@ -235,27 +553,184 @@ std::string SetFailed(std::string_view name, std::string_view why) {
          std::string(why);
 }
 
+// A memory value as Redis reads one: digits (none reads 0, leading zeros are fine) and a unit b,
+// k, kb, m, mb, g or gb in any case (k is 1000, kb 1024); never a sign. Counts past 2^64 - 1
+// saturate.
+bool ParseMemoryValue(std::string_view s, uint64_t* out) {
+  size_t digits = 0;
+  while (digits < s.size() && std::isdigit(static_cast<unsigned char>(s[digits]))) ++digits;
+  std::string unit = Lower(s.substr(digits));
+  static constexpr std::pair<std::string_view, uint64_t> kUnits[] = {
+      {"", 1},           {"b", 1},           {"k", 1000},
+      {"kb", 1024},      {"m", 1000 * 1000}, {"mb", 1024 * 1024},
+      {"g", 1000000000}, {"gb", 1ull << 30}};
+  const auto* u = std::find_if(std::begin(kUnits), std::end(kUnits),
+                               [&](const auto& e) { return e.first == unit; });
+  if (u == std::end(kUnits)) return false;
+  uint64_t n = 0;
+  for (size_t i = 0; i < digits; ++i) {
+    const uint64_t d = static_cast<uint64_t>(s[i] - '0');
+    n = n > (UINT64_MAX - d) / 10 ? UINT64_MAX : n * 10 + d;
+  }
+  *out = n > UINT64_MAX / u->second ? UINT64_MAX : n * u->second;
+  return true;
+}
+
+// A value, single spaces apart, as Redis splits a multi-word CONFIG SET argument: "" is no
+// words, and a doubled space makes an empty one.
+std::vector<std::string_view> SplitOnSpaces(std::string_view value) {
+  std::vector<std::string_view> words;
+  if (value.empty()) return words;
+  for (size_t start = 0;;) {
+    size_t end = value.find(' ', start);
+    words.push_back(value.substr(start, end == std::string_view::npos ? end : end - start));
+    if (end == std::string_view::npos) return words;
+    start = end + 1;
+  }
+}
+
+std::string ChoicesError(const Config::Param& p) {
+  std::string list;
+  for (auto c : p.choices) list += (list.empty() ? "" : ", ") + std::string(c);
+  return "argument(s) must be one of the following: " + list;
+}
+
+// kInt and kMemory: v within p's bounds (then its clamp) as *out, or Redis's error.
+std::string Bounded(const Config::Param& p, int64_t v, std::string* out) {
+  if (v < p.min || v > p.max) {
+    return "argument must be between " + std::to_string(p.min) + " and " + std::to_string(p.max) +
+           " inclusive";
+  }
+  *out = std::to_string(std::clamp(v, p.clamp_min, p.clamp_max));
+  return "";
+}
+
+// "%f" with its trailing zeros (and then a trailing point) dropped, as Redis prints percentiles.
+std::string PercentileText(double v) {
+  char buf[512];
+  int n = std::snprintf(buf, sizeof(buf), "%f", v);
+  std::string text(buf, n > 0 ? static_cast<size_t>(n) : 0);
+  if (text.find('.') != std::string::npos) {
+    while (text.back() == '0') text.pop_back();
+    if (text.back() == '.') text.pop_back();
+  }
+  return text;
+}
+
 // Canonicalizes `value` for param p into *out; returns "" or the reason it is invalid.
 std::string Canonicalize(const Config::Param& p, const std::string& value, std::string* out) {
   switch (p.kind) {
     case Kind::kInt: {
       int64_t v;
       if (!ParseInt64(value, &v)) return "argument couldn't be parsed into an integer";
-      if (v < p.min || v > p.max) {
-        return "argument must be between " + std::to_string(p.min) + " and " +
-               std::to_string(p.max) + " inclusive";
-      }
-      *out = std::to_string(v);
-      return "";
+      return Bounded(p, v, out);
     }
     case Kind::kMemory: {
-      int64_t v;
-      if (!ParseMemory(value, &v) || v < 0) return "argument must be a memory value";
-      if (v < p.min || v > p.max) {
-        return "argument must be between " + std::to_string(p.min) + " and " +
-               std::to_string(p.max) + " inclusive";
+      uint64_t bytes;
+      if (ParseMemoryValue(value, &bytes)) {
+        if (p.unsigned_range) {
+          *out = std::to_string(bytes);
+          return "";
+        }
+        // As Redis's signed parameters: a count past 2^63 - 1 reads negative, out of bounds.
+        return Bounded(p, static_cast<int64_t>(bytes), out);
       }
-      *out = std::to_string(v);
+      int64_t percent;
+      if (p.percent && value.size() > 1 && value.back() == '%' &&
+          ParseInt64(std::string_view(value).substr(0, value.size() - 1), &percent) &&
+          percent >= 0) {
+        if (percent > 100) return "percentage argument must be less or equal to 100";
+        *out = percent == 0 ? "0" : std::to_string(percent) + "%";
+        return "";
+      }
+      return p.percent ? "argument must be a memory or percent value"
+                       : "argument must be a memory value";
+    }
+    case Kind::kOctal: {
+      errno = 0;
+      char* end = nullptr;
+      long long v = std::strtoll(value.c_str(), &end, 8);
+      if (errno != 0 || end == value.c_str() || *end != '\0') {
+        return "argument couldn't be parsed as an octal number";
+      }
+      char buf[64];
+      if (v < p.min || v > p.max) {
+        std::snprintf(buf, sizeof(buf), "argument must be between %llo and %llo inclusive",
+                      static_cast<unsigned long long>(p.min),
+                      static_cast<unsigned long long>(p.max));
+        return buf;
+      }
+      std::snprintf(buf, sizeof(buf), "%llo", static_cast<unsigned long long>(v));
+      *out = buf;
+      return "";
+    }
+    case Kind::kShutdownFlags: {
+      // choices: "default" (no flag), then one flag each, in the order they read back.
+      std::vector<std::string_view> words = SplitOnSpaces(value);
+      if (words.empty()) return ChoicesError(p);
+      std::vector<bool> given(p.choices.size());
+      for (std::string_view w : words) {
+        const std::string word = Lower(w);
+        auto it = std::find(p.choices.begin(), p.choices.end(), word);
+        if (it == p.choices.end()) return ChoicesError(p);
+        given[static_cast<size_t>(it - p.choices.begin())] = true;
+      }
+      auto flag = [&](std::string_view name) {
+        return given[static_cast<size_t>(std::find(p.choices.begin(), p.choices.end(), name) -
+                                         p.choices.begin())];
+      };
+      if (flag("save") && flag("nosave")) {
+        return "shutdown options SAVE and NOSAVE can't be used simultaneously";
+      }
+      std::string canon;
+      for (size_t i = 1; i < p.choices.size(); ++i) {
+        if (given[i]) canon += (canon.empty() ? "" : " ") + std::string(p.choices[i]);
+      }
+      *out = canon.empty() ? std::string(p.choices[0]) : canon;
+      return "";
+    }
+    case Kind::kPercentiles: {
+      std::string canon;
+      for (std::string_view w : SplitOnSpaces(value)) {
+        double v;
+        if (!ParseDouble(w, &v)) return "Invalid latency-tracking-info-percentiles parameters";
+        if (v < 0 || v > 100) {
+          return "latency-tracking-info-percentiles parameters should sit between [0.0,100.0]";
+        }
+        canon += (canon.empty() ? "" : " ") + PercentileText(v);
+      }
+      *out = canon;
+      return "";
+    }
+    case Kind::kOomScoreValues: {
+      std::vector<std::string_view> words = SplitOnSpaces(value);
+      if (words.size() != 3) return "wrong number of arguments";
+      std::string canon;
+      for (std::string_view w : words) {
+        // strtol's syntax: a sign and leading zeros are fine, and an empty word (a doubled space)
+        // reads 0.
+        const std::string word(w);
+        errno = 0;
+        char* end = nullptr;
+        long v = std::strtol(word.c_str(), &end, 10);
+        if (errno != 0 || *end != '\0' || v < -2000 || v > 2000) {
+          return "Invalid oom-score-adj-values, elements must be between -2000 and 2000.";
+        }
+        canon += (canon.empty() ? "" : " ") + std::to_string(v);
+      }
+      *out = canon;
+      return "";
+    }
+    case Kind::kReplicaOf: {
+      std::vector<std::string_view> words = SplitOnSpaces(value);
+      if (words.size() != 2) return "wrong number of arguments";
+      if (Lower(words[0]) == "no" && Lower(words[1]) == "one") {
+        *out = "";
+        return "";
+      }
+      int64_t port;
+      if (!ParseInt64(words[1], &port) || port < 0 || port > 65535) return "Invalid master port";
+      *out = std::string(words[0]) + " " + std::to_string(port);
       return "";
     }
     case Kind::kBool: {
@@ -266,19 +741,22 @@ std::string Canonicalize(const Config::Param& p, const std::string& value, std::
     }
     case Kind::kEnum: {
       std::string v = Lower(value);
-      for (auto c : p.choices) {
-        if (c == v) {
-          *out = v;
-          return "";
-        }
+      if (std::find(p.choices.begin(), p.choices.end(), v) == p.choices.end()) {
+        return ChoicesError(p);
       }
-      std::string list;
-      for (auto c : p.choices) list += (list.empty() ? "" : ", ") + std::string(c);
-      return "argument(s) must be one of the following: " + list;
+      for (const auto& [choice, as] : p.synonyms) {
+        if (choice == v) v = as;
+      }
+      *out = v;
+      return "";
     }
     case Kind::kString:
       if (!p.plain_name.empty() && value.find_first_of("/\\") != std::string::npos) {
         return std::string(p.name) + " can't be a path, just a " + std::string(p.plain_name);
+      }
+      if (p.check != nullptr) {
+        std::string err = p.check(value);
+        if (!err.empty()) return err;
       }
       *out = value;
       return "";
@@ -522,6 +1000,7 @@ std::string Config::LoadDirectiveLocked(const std::vector<std::string>& words) {
     user_directives_.push_back(words);
     return "";
   }
+  if (IgnoredDirective(name) && words.size() == 2) return "";
   return SetLocked(name, JoinValue(std::span(words).subspan(1)), /*startup=*/true);
 }
 
@@ -529,15 +1008,17 @@ std::string Config::SetLocked(const std::string& name, const std::string& value,
   const Param* p = FindParam(name);
   if (p == nullptr) return "Bad directive or wrong number of arguments";
   if (!startup && p->startup_only) return "can't set immutable config";
+  // An alias's value is its parameter's.
+  const std::string key(p->name);
   std::string canon;
   std::string err = Canonicalize(*p, value, &canon);
   if (!err.empty()) return err;
-  if (p->kind == Kind::kOutputLimit) canon = MergeOutputLimits(values_[name], canon);
-  if (name == "dir") {
+  if (p->kind == Kind::kOutputLimit) canon = MergeOutputLimits(values_[key], canon);
+  if (key == "dir") {
     if (chdir(canon.c_str()) != 0) return "No such file or directory";
     canon = CurrentDir();
   }
-  if (name == "maxclients" && !startup) {
+  if (key == "maxclients" && !startup) {
     int64_t wanted = 0;
     ParseInt64(canon, &wanted);
     DescriptorFit fit = FitDescriptorLimit(wanted, ReservedDescriptors(threads()));
@@ -547,9 +1028,9 @@ std::string Config::SetLocked(const std::string& name, const std::string& value,
              std::to_string(fit.maxclients);
     }
   }
-  values_[name] = canon;
-  if (!startup) changed_[name] = canon;
-  Mirror(name);
+  values_[key] = canon;
+  if (!startup) changed_[key] = canon;
+  Mirror(key);
   if (p->kind == Kind::kKeyspaceEvents) {
     // The classes as given: with A, the text Redis reports drops n, but n stays on.
     uint32_t classes = 0;
@@ -589,12 +1070,11 @@ void Config::Mirror(const std::string& name) {
   else if (name == "lazyfree-lazy-user-del") lazy_user_del_ = v == "yes";
   else if (name == "lazyfree-lazy-user-flush") lazy_user_flush_ = v == "yes";
   else if (name == "tier-prefetch") tier_prefetch_ = v == "yes";
-  else if (name == "busy-reply-threshold" || name == "lua-time-limit") {
-    busy_reply_threshold_ms_ = as_int();
-    const std::string value = v;
-    values_["busy-reply-threshold"] = value;
-    values_["lua-time-limit"] = value;
-  }
+  else if (name == "slowlog-log-slower-than") slowlog_slower_than_us_ = as_int();
+  else if (name == "slowlog-max-len") slowlog_max_len_ = as_int();
+  else if (name == "latency-monitor-threshold") latency_monitor_threshold_ms_ = as_int();
+  else if (name == "latency-tracking") latency_tracking_ = v == "yes";
+  else if (name == "busy-reply-threshold") busy_reply_threshold_ms_ = as_int();
   else if (name == "notify-keyspace-events") {
     uint32_t classes = 0;
     keyspace_events::Parse(v, &classes);
@@ -635,21 +1115,24 @@ void Config::Mirror(const std::string& name) {
 std::string Config::Set(const std::vector<std::pair<std::string, std::string>>& pairs,
                         bool protected_allowed) {
   std::lock_guard lock(mu_);
-  // Validate everything first so a bad pair changes nothing.
+  // As Redis, every name is checked before any value, and every value before anything changes,
+  // so a bad pair changes nothing. A name and its alias are two names: the later one wins.
   std::set<std::string> seen;
   for (const auto& [raw_name, value] : pairs) {
     std::string name = Lower(raw_name);
     const Param* p = FindParam(name);
-    if (p == nullptr || !seen.insert(name).second) {
-      if (p != nullptr) return SetFailed(raw_name, "duplicate parameter");
+    if (p == nullptr) {
       return "ERR Unknown option or number of arguments for CONFIG SET - '" + raw_name + "'";
     }
     if (p->startup_only) return SetFailed(raw_name, "can't set immutable config");
     if (p->protected_config && !protected_allowed) {
       return SetFailed(raw_name, "can't set protected config");
     }
+    if (!seen.insert(name).second) return SetFailed(raw_name, "duplicate parameter");
+  }
+  for (const auto& [raw_name, value] : pairs) {
     std::string canon;
-    std::string err = Canonicalize(*p, value, &canon);
+    std::string err = Canonicalize(*FindParam(Lower(raw_name)), value, &canon);
     if (!err.empty()) return SetFailed(raw_name, err);
   }
   auto saved_values = values_;
@@ -670,15 +1153,31 @@ std::string Config::Set(const std::vector<std::pair<std::string, std::string>>& 
 std::vector<std::pair<std::string, std::string>> Config::Get(
     const std::vector<std::string>& patterns) const {
   std::lock_guard lock(mu_);
-  std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& [name, value] : values_) {
-    for (const auto& pattern : patterns) {
-      if (GlobMatch(pattern, name, /*nocase=*/true)) {
-        out.emplace_back(name, value);
-        break;
+  // As Redis: a plain name (no glob character) is looked up, hidden parameters included, and
+  // reported as it was asked; a pattern is matched against every name and alias but the hidden.
+  // Each parameter name is reported once, whatever its case.
+  std::map<std::string, std::pair<std::string, std::string>> found;  // by lower-case name
+  for (const auto& pattern : patterns) {
+    if (pattern.find_first_of("*?[") == std::string::npos) {
+      std::string name = Lower(pattern);
+      const Param* p = FindParam(name);
+      if (p != nullptr && !found.count(name)) {
+        found[name] = {pattern, values_.at(std::string(p->name))};
+      }
+      continue;
+    }
+    for (const auto& p : Params()) {
+      if (p.hidden) continue;
+      for (std::string_view n : {p.name, p.alias}) {
+        std::string name(n);
+        if (n.empty() || found.count(name) || !GlobMatch(pattern, name, /*nocase=*/true)) continue;
+        found[name] = {name, values_.at(std::string(p.name))};
       }
     }
   }
+  std::vector<std::pair<std::string, std::string>> out;
+  out.reserve(found.size());
+  for (auto& [lower, pair] : found) out.push_back(std::move(pair));
   return out;
 }
 
@@ -695,7 +1194,9 @@ DescriptorFit Config::FitMaxClientsToDescriptors() {
 std::string Config::Value(std::string_view name) const {
   std::lock_guard lock(mu_);
   auto it = values_.find(std::string(name));
-  return it == values_.end() ? std::string() : it->second;
+  if (it != values_.end()) return it->second;
+  const Param* p = FindParam(name);  // an alias
+  return p == nullptr ? std::string() : values_.at(std::string(p->name));
 }
 
 std::vector<std::pair<std::string, std::string>> Config::command_renames() const {
@@ -721,12 +1222,14 @@ std::vector<std::string> Config::bind_addresses() const {
 
 namespace {
 
-// Multi-word parameters (save, client-output-buffer-limit, bind) are written as their words; every
-// other value as one quoted-if-needed word.
+// Multi-word parameters (save, client-output-buffer-limit, bind, ...) are written as their words;
+// every other value as one quoted-if-needed word.
 std::string RewriteValue(const std::string& name, const std::string& value) {
   const Config::Param* p = FindParam(name);
   bool multi_word =
-      p != nullptr && (p->kind == Kind::kSave || p->kind == Kind::kOutputLimit || name == "bind");
+      p != nullptr &&
+      (p->kind == Kind::kSave || p->kind == Kind::kOutputLimit || p->kind == Kind::kShutdownFlags ||
+       p->kind == Kind::kPercentiles || p->kind == Kind::kOomScoreValues || name == "bind");
   if (multi_word && !value.empty()) return value;
   return QuoteForFile(value);
 }
@@ -746,6 +1249,7 @@ std::string Config::Rewrite() const {
     while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.remove_prefix(1);
     if (!t.empty() && t[0] != '#' && SplitArgs(t, &words) && !words.empty()) {
       std::string name = Lower(words[0]);
+      if (const Param* p = FindParam(name)) name = p->name;  // an alias's line is its parameter's
       auto it = changed_.find(name);
       if (it != changed_.end()) {
         if (written.insert(name).second)
@@ -784,9 +1288,13 @@ std::string Config::Help() {
     std::string def(p.default_value);
     if (p.name == "threads") def = "number of cores";
     if (p.name == "dir") def = "working directory";
-    out << "  " << p.name << " (default: " << (def.empty() ? "\"\"" : def) << ")"
-        << (p.startup_only ? " [start-up only]" : "")
-        << (p.no_effect_yet ? " [accepted for Redis compatibility; no effect yet]" : "") << "\n";
+    for (std::string_view name : {p.name, p.alias}) {
+      if (name.empty()) continue;
+      out << "  " << name << " (default: " << (def.empty() ? "\"\"" : def) << ")"
+          << (name == p.alias ? " [alias of " + std::string(p.name) + "]" : "")
+          << (p.startup_only ? " [start-up only]" : "")
+          << (p.no_effect_yet ? " [accepted for Redis compatibility; no effect yet]" : "") << "\n";
+    }
   }
   return out.str();
 }

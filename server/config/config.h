@@ -91,6 +91,16 @@ class Config {
   bool lazyfree_lazy_user_flush() const { return lazy_user_flush_.load(std::memory_order_relaxed); }
   bool tier_prefetch() const { return tier_prefetch_.load(std::memory_order_relaxed); }
   // busy-reply-threshold (alias lua-time-limit): how long a script runs before others get BUSY.
+  // slowlog-log-slower-than (negative: off) and slowlog-max-len.
+  int64_t slowlog_slower_than_us() const {
+    return slowlog_slower_than_us_.load(std::memory_order_relaxed);
+  }
+  int64_t slowlog_max_len() const { return slowlog_max_len_.load(std::memory_order_relaxed); }
+  // latency-monitor-threshold (ms; 0: off) and latency-tracking.
+  int64_t latency_monitor_threshold_ms() const {
+    return latency_monitor_threshold_ms_.load(std::memory_order_relaxed);
+  }
+  bool latency_tracking() const { return latency_tracking_.load(std::memory_order_relaxed); }
   int64_t busy_reply_threshold_ms() const {
     return busy_reply_threshold_ms_.load(std::memory_order_relaxed);
   }
@@ -153,6 +163,10 @@ class Config {
   std::atomic<bool> lfu_policy_{false};
   std::atomic<int64_t> maxmemory_{0};
   std::atomic<int64_t> busy_reply_threshold_ms_{5000};
+  std::atomic<int64_t> slowlog_slower_than_us_{10000};
+  std::atomic<int64_t> slowlog_max_len_{128};
+  std::atomic<int64_t> latency_monitor_threshold_ms_{0};
+  std::atomic<bool> latency_tracking_{true};
   std::atomic<const std::string_view*> maxmemory_policy_{nullptr};  // set by the constructor
   std::atomic<int> maxmemory_samples_{5};
   std::atomic<int> lfu_log_factor_{10};

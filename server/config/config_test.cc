@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -200,7 +201,7 @@ TEST_F(ConfigTest, SetErrorTextsAsRedis) {
             "couldn't be parsed into an integer");
   EXPECT_EQ(c.Set({{"maxclients", "0"}}),
             "ERR CONFIG SET failed (possibly related to argument 'maxclients') - argument must "
-            "be between 1 and 2147483647 inclusive");
+            "be between 1 and 4294967295 inclusive");
   EXPECT_EQ(c.Set({{"port", "7000"}}),
             "ERR CONFIG SET failed (possibly related to argument 'port') - can't set immutable "
             "config");
@@ -212,7 +213,7 @@ TEST_F(ConfigTest, SetErrorTextsAsRedis) {
             "a memory value");
   EXPECT_EQ(c.Set({{"appendfsync", "sometimes"}}),
             "ERR CONFIG SET failed (possibly related to argument 'appendfsync') - argument(s) "
-            "must be one of the following: always, everysec, no");
+            "must be one of the following: everysec, always, no");
   EXPECT_EQ(c.Set({{"maxclients", "10"}, {"MaxClients", "20"}}),
             "ERR CONFIG SET failed (possibly related to argument 'MaxClients') - duplicate "
             "parameter");
@@ -325,7 +326,8 @@ TEST_F(ConfigTest, GetWithGlobPatterns) {
   auto max = c.Get({"max*"});
   std::vector<std::string> names;
   for (const auto& [name, value] : max) names.push_back(name);
-  EXPECT_EQ(names, (std::vector<std::string>{"maxclients", "maxmemory", "maxmemory-policy",
+  EXPECT_EQ(names, (std::vector<std::string>{"maxclients", "maxmemory", "maxmemory-clients",
+                                             "maxmemory-eviction-tenacity", "maxmemory-policy",
                                              "maxmemory-samples"}));
   EXPECT_EQ(max[0].second, "10000");
 
@@ -648,6 +650,397 @@ TEST_F(ConfigTest, DescriptorLimitRaisedWithinHardLimit) {
   // Already enough: nothing to say.
   DescriptorFit enough = FitDescriptorLimit(10, 36);
   EXPECT_TRUE(enough.notices.empty() && enough.warnings.empty());
+}
+
+std::string SetError(const std::string& name, const std::string& why) {
+  return "ERR CONFIG SET failed (possibly related to argument '" + name + "') - " + why;
+}
+
+// Redis 7.0's older names read and write their parameter's one value, and patterns list both.
+TEST_F(ConfigTest, AliasesShareTheirParametersValue) {
+  Config c;
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"replicaof", "slaveof"},
+      {"replica-read-only", "slave-read-only"},
+      {"replica-serve-stale-data", "slave-serve-stale-data"},
+      {"replica-ignore-maxmemory", "slave-ignore-maxmemory"},
+      {"replica-lazy-flush", "slave-lazy-flush"},
+      {"replica-priority", "slave-priority"},
+      {"replica-announce-ip", "slave-announce-ip"},
+      {"replica-announce-port", "slave-announce-port"},
+      {"min-replicas-to-write", "min-slaves-to-write"},
+      {"min-replicas-max-lag", "min-slaves-max-lag"},
+      {"repl-ping-replica-period", "repl-ping-slave-period"},
+      {"cluster-replica-no-failover", "cluster-slave-no-failover"},
+      {"cluster-replica-validity-factor", "cluster-slave-validity-factor"},
+      {"hash-max-listpack-entries", "hash-max-ziplist-entries"},
+      {"hash-max-listpack-value", "hash-max-ziplist-value"},
+      {"zset-max-listpack-entries", "zset-max-ziplist-entries"},
+      {"zset-max-listpack-value", "zset-max-ziplist-value"},
+      {"list-max-listpack-size", "list-max-ziplist-size"},
+      {"busy-reply-threshold", "lua-time-limit"}};
+  auto all = c.Get({"*"});
+  for (const auto& [name, alias] : pairs) {
+    EXPECT_EQ(c.Value(alias), c.Value(name)) << alias;
+    EXPECT_EQ(
+        std::count_if(all.begin(), all.end(), [&](const auto& kv) { return kv.first == alias; }), 1)
+        << alias;
+  }
+  EXPECT_EQ(c.Set({{"slave-read-only", "no"}}), "");
+  EXPECT_EQ(c.Value("replica-read-only"), "no");
+  EXPECT_EQ(c.Set({{"replica-read-only", "yes"}}), "");
+  EXPECT_EQ(c.Value("slave-read-only"), "yes");
+  EXPECT_EQ(c.Get({"*read-only"}),
+            (Pairs{{"replica-read-only", "yes"}, {"slave-read-only", "yes"}}));
+  // Two names of one parameter in one CONFIG SET are not duplicates: the later one wins.
+  EXPECT_EQ(c.Set({{"lua-time-limit", "100"}, {"busy-reply-threshold", "200"}}), "");
+  EXPECT_EQ(c.busy_reply_threshold_ms(), 200);
+  EXPECT_EQ(c.Value("lua-time-limit"), "200");
+  EXPECT_EQ(c.Set({{"zset-max-ziplist-entries", "7"}, {"zset-max-ziplist-value", "1kb"}}), "");
+  EXPECT_EQ(c.zset_max_listpack_entries(), 7);
+  EXPECT_EQ(c.zset_max_listpack_value(), 1024);
+  // An alias's error names the alias; a bad value changes neither name.
+  EXPECT_EQ(c.Set({{"slave-priority", "-1"}}),
+            SetError("slave-priority", "argument must be between 0 and 2147483647 inclusive"));
+  EXPECT_EQ(c.Value("replica-priority"), "100");
+  EXPECT_EQ(c.Set({{"slaveof", "127.0.0.1 6380"}}),
+            SetError("slaveof", "can't set immutable config"));
+  // From files and flags.
+  WriteFile(Path("alias.conf"), "slave-priority 5\nhash-max-ziplist-value 1k\n");
+  Config f;
+  Load(&f, {Path("alias.conf"), "--LIST-MAX-ZIPLIST-SIZE", "-3", "--slaveof", "localhost", "7000"});
+  EXPECT_EQ(f.Value("replica-priority"), "5");
+  EXPECT_EQ(f.Value("hash-max-listpack-value"), "1000");
+  EXPECT_EQ(f.Value("list-max-listpack-size"), "-3");
+  EXPECT_EQ(f.Value("replicaof"), "localhost 7000");
+  EXPECT_EQ(f.Value("slaveof"), "localhost 7000");
+}
+
+TEST_F(ConfigTest, RewriteReplacesAnAliasLine) {
+  std::string file = Path("ordis.conf");
+  WriteFile(file, "slave-read-only yes\nlua-time-limit 100\n");
+  Config c;
+  Load(&c, {file});
+  EXPECT_EQ(c.busy_reply_threshold_ms(), 100);
+  ASSERT_EQ(c.Set({{"replica-read-only", "no"}, {"busy-reply-threshold", "300"}}), "");
+  ASSERT_EQ(c.Rewrite(), "");
+  EXPECT_EQ(ReadFile(file), "replica-read-only no\nbusy-reply-threshold 300\n");
+  Config reloaded;
+  Load(&reloaded, {file});
+  EXPECT_EQ(reloaded.Value("slave-read-only"), "no");
+  EXPECT_EQ(reloaded.busy_reply_threshold_ms(), 300);
+}
+
+// A plain name is reported as it was asked (Redis 7.0), once whatever its case.
+TEST_F(ConfigTest, GetReportsAPlainNameAsAsked) {
+  Config c;
+  EXPECT_EQ(c.Get({"MaxMemory"}), (Pairs{{"MaxMemory", "0"}}));
+  EXPECT_EQ(c.Get({"MAXMEMORY", "maxmemory", "max*ory"}), (Pairs{{"MAXMEMORY", "0"}}));
+  EXPECT_EQ(c.Get({"Slave-Priority"}), (Pairs{{"Slave-Priority", "100"}}));
+}
+
+// Redis's debugging parameters answer only to their exact names.
+TEST_F(ConfigTest, HiddenParametersNeedTheirExactName) {
+  Config c;
+  for (const char* name :
+       {"key-load-delay", "rdb-key-save-delay", "loading-process-events-interval-bytes"}) {
+    EXPECT_EQ(c.Get({name}).size(), 1u) << name;
+    EXPECT_TRUE(c.Get({std::string(name) + "*"}).empty()) << name;
+  }
+  auto all = c.Get({"*"});
+  for (const auto& [name, value] : all) EXPECT_NE(name, "key-load-delay");
+  EXPECT_EQ(c.Set({{"key-load-delay", "-5"}}), "");
+  EXPECT_EQ(c.Value("key-load-delay"), "-5");
+  EXPECT_EQ(c.Set({{"loading-process-events-interval-bytes", "1k"}}),
+            SetError("loading-process-events-interval-bytes",
+                     "argument couldn't be parsed into an integer"));
+  EXPECT_EQ(c.Set({{"loading-process-events-interval-bytes", "1000"}}),
+            SetError("loading-process-events-interval-bytes",
+                     "argument must be between 1024 and 2147483647 inclusive"));
+}
+
+// Redis's memtoull: "k" is 1000 and "kb" 1024, any case; no digits reads 0; no sign.
+TEST_F(ConfigTest, MemoryValuesAsRedis) {
+  Config c;
+  const std::vector<std::pair<std::string, std::string>> accepted = {
+      {"1gb", "1073741824"}, {"100mb", "104857600"},
+      {"4k", "4000"},        {"4kb", "4096"},
+      {"1KB", "1024"},       {"2G", "2000000000"},
+      {"3m", "3000000"},     {"7b", "7"},
+      {"007", "7"},          {"", "0"},
+      {"kb", "0"},           {"12345", "12345"}};
+  for (const auto& [value, bytes] : accepted) {
+    EXPECT_EQ(c.Set({{"maxmemory", value}}), "") << value;
+    EXPECT_EQ(c.Value("maxmemory"), bytes) << value;
+  }
+  for (const char* value : {"-1", "-0", "+5", " 5", "5 ", "1tb", "1.5", "0x10", "1 k", "1e3"}) {
+    EXPECT_EQ(c.Set({{"maxmemory", value}}),
+              SetError("maxmemory", "argument must be a memory value"))
+        << value;
+  }
+  // maxmemory is unsigned (to 2^64 - 1); a signed parameter reads a larger count as negative.
+  EXPECT_EQ(c.Set({{"maxmemory", "18446744073709551615"}}), "");
+  EXPECT_EQ(c.Value("maxmemory"), "18446744073709551615");
+  EXPECT_EQ(c.maxmemory(), 0);  // so large a limit is none
+  EXPECT_EQ(c.Set({{"maxmemory", "99999999999999999999"}}), "");
+  EXPECT_EQ(c.Value("maxmemory"), "18446744073709551615");
+  EXPECT_EQ(c.Set({{"maxmemory", "1mb"}}), "");
+  EXPECT_EQ(c.maxmemory(), 1 << 20);
+  EXPECT_EQ(c.Set({{"stream-node-max-bytes", "99999999999999999999"}}),
+            SetError("stream-node-max-bytes",
+                     "argument must be between 0 and 9223372036854775807 inclusive"));
+  EXPECT_EQ(c.Set({{"stream-node-max-bytes", "8kb"}}), "");
+  EXPECT_EQ(c.stream_node_max_bytes(), 8192);
+  EXPECT_EQ(c.Set({{"client-query-buffer-limit", "1k"}}),
+            SetError("client-query-buffer-limit",
+                     "argument must be between 1048576 and 9223372036854775807 inclusive"));
+  EXPECT_EQ(c.Set({{"hll-sparse-max-bytes", "4k"}}), "");
+  EXPECT_EQ(c.Value("hll-sparse-max-bytes"), "4000");
+}
+
+TEST_F(ConfigTest, PercentOfMaxmemory) {
+  Config c;
+  EXPECT_EQ(c.Set({{"maxmemory-clients", "10%"}}), "");
+  EXPECT_EQ(c.Value("maxmemory-clients"), "10%");
+  EXPECT_EQ(c.Set({{"maxmemory-clients", "100%"}}), "");
+  EXPECT_EQ(c.Value("maxmemory-clients"), "100%");
+  EXPECT_EQ(c.Set({{"maxmemory-clients", "101%"}}),
+            SetError("maxmemory-clients", "percentage argument must be less or equal to 100"));
+  for (const char* value : {"-5%", "%", "x%", "1.5%", "abc"}) {
+    EXPECT_EQ(c.Set({{"maxmemory-clients", value}}),
+              SetError("maxmemory-clients", "argument must be a memory or percent value"))
+        << value;
+  }
+  EXPECT_EQ(c.Value("maxmemory-clients"), "100%");
+  EXPECT_EQ(c.Set({{"maxmemory-clients", "0%"}}), "");
+  EXPECT_EQ(c.Value("maxmemory-clients"), "0");
+  EXPECT_EQ(c.Set({{"maxmemory-clients", "1kb"}}), "");
+  EXPECT_EQ(c.Value("maxmemory-clients"), "1024");
+}
+
+TEST_F(ConfigTest, IntegersAsRedis) {
+  Config c;
+  for (const char* value : {"", "+5", "007", "-0", " 5", "1k", "5.0", "99999999999999999999"}) {
+    EXPECT_EQ(c.Set({{"timeout", value}}),
+              SetError("timeout", "argument couldn't be parsed into an integer"))
+        << value;
+  }
+  // hz: any int accepted, held within 1..500.
+  EXPECT_EQ(c.Set({{"hz", "1000"}}), "");
+  EXPECT_EQ(c.Value("hz"), "500");
+  EXPECT_EQ(c.Set({{"hz", "0"}}), "");
+  EXPECT_EQ(c.Value("hz"), "1");
+  EXPECT_EQ(c.Set({{"hz", "-1"}}),
+            SetError("hz", "argument must be between 0 and 2147483647 inclusive"));
+  EXPECT_EQ(c.Set({{"list-max-listpack-size", "-2147483649"}}),
+            SetError("list-max-listpack-size",
+                     "argument must be between -2147483648 and 2147483647 inclusive"));
+  EXPECT_EQ(c.Set({{"active-defrag-cycle-max", "100"}}),
+            SetError("active-defrag-cycle-max", "argument must be between 1 and 99 inclusive"));
+  EXPECT_EQ(c.Set({{"acllog-max-len", "9223372036854775807"}}), "");
+  Config flags;
+  EXPECT_THROW(Load(&flags, {"--socket-mark-id", "4294967296"}), ConfigError);
+  Load(&flags, {"--socket-mark-id", "4294967295", "--hz", "9999"});
+  EXPECT_EQ(flags.Value("hz"), "500");
+}
+
+TEST_F(ConfigTest, EnumsAsRedis) {
+  Config c;
+  EXPECT_EQ(c.Set({{"oom-score-adj", "RELATIVE"}}), "");
+  EXPECT_EQ(c.Value("oom-score-adj"), "yes");  // Redis reports the first name of the value
+  EXPECT_EQ(c.Set({{"oom-score-adj", "absolute"}}), "");
+  EXPECT_EQ(c.Value("oom-score-adj"), "absolute");
+  EXPECT_EQ(c.Set({{"repl-diskless-load", "x"}}),
+            SetError("repl-diskless-load",
+                     "argument(s) must be one of the following: disabled, on-empty-db, swapdb"));
+  EXPECT_EQ(c.Set({{"tls-auth-clients", "Optional"}}), "");
+  EXPECT_EQ(c.Value("tls-auth-clients"), "optional");
+  Config f;
+  try {
+    Load(&f, {"--syslog-facility", "local8"});
+    ADD_FAILURE() << "accepted local8";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("argument(s) must be one of the following: user, local0, "
+                                         "local1, local2, local3, local4, local5, local6, local7"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(ConfigTest, ShutdownFlags) {
+  Config c;
+  EXPECT_EQ(c.Value("shutdown-on-sigint"), "default");
+  EXPECT_EQ(c.Set({{"shutdown-on-sigint", "NOSAVE force now"}}), "");
+  EXPECT_EQ(c.Value("shutdown-on-sigint"), "nosave now force");
+  EXPECT_EQ(c.Set({{"shutdown-on-sigterm", "default save"}}), "");
+  EXPECT_EQ(c.Value("shutdown-on-sigterm"), "save");
+  EXPECT_EQ(c.Set({{"shutdown-on-sigterm", "save nosave"}}),
+            SetError("shutdown-on-sigterm",
+                     "shutdown options SAVE and NOSAVE can't be used simultaneously"));
+  const std::string choices =
+      "argument(s) must be one of the following: default, save, nosave, now, force";
+  for (const char* value : {"", "later", "save  now", " save"}) {
+    EXPECT_EQ(c.Set({{"shutdown-on-sigterm", value}}), SetError("shutdown-on-sigterm", choices))
+        << value;
+  }
+  EXPECT_EQ(c.Value("shutdown-on-sigterm"), "save");
+  Config f;
+  Load(&f, {"--shutdown-on-sigint", "now", "save"});
+  EXPECT_EQ(f.Value("shutdown-on-sigint"), "save now");
+}
+
+TEST_F(ConfigTest, LatencyPercentiles) {
+  Config c;
+  EXPECT_EQ(c.Value("latency-tracking-info-percentiles"), "50 99 99.9");
+  const std::vector<std::pair<std::string, std::string>> accepted = {{"99.12345678", "99.123457"},
+                                                                     {"50.0 99.00 1e1", "50 99 10"},
+                                                                     {"-0", "-0"},
+                                                                     {"1e-7", "0"},
+                                                                     {"+5 0x10", "5 16"},
+                                                                     {"100 0", "100 0"},
+                                                                     {"", ""}};
+  for (const auto& [value, text] : accepted) {
+    EXPECT_EQ(c.Set({{"latency-tracking-info-percentiles", value}}), "") << value;
+    EXPECT_EQ(c.Value("latency-tracking-info-percentiles"), text) << value;
+  }
+  for (const char* value : {"x", "nan", " 5", "5 ", "50,99", "5  5"}) {
+    EXPECT_EQ(c.Set({{"latency-tracking-info-percentiles", value}}),
+              SetError("latency-tracking-info-percentiles",
+                       "Invalid latency-tracking-info-percentiles parameters"))
+        << value;
+  }
+  for (const char* value : {"inf", "100.0000001", "-1", "50 101"}) {
+    EXPECT_EQ(c.Set({{"latency-tracking-info-percentiles", value}}),
+              SetError("latency-tracking-info-percentiles",
+                       "latency-tracking-info-percentiles parameters should sit between "
+                       "[0.0,100.0]"))
+        << value;
+  }
+  EXPECT_EQ(c.Value("latency-tracking-info-percentiles"), "");
+}
+
+TEST_F(ConfigTest, OomScoreAdjValues) {
+  Config c;
+  EXPECT_EQ(c.Set({{"oom-score-adj-values", "007 +1 -2000"}}), "");
+  EXPECT_EQ(c.Value("oom-score-adj-values"), "7 1 -2000");
+  for (const char* value : {"1 2", "1 2 3 4", " 1 2 3", "1 2 3 ", ""}) {
+    EXPECT_EQ(c.Set({{"oom-score-adj-values", value}}),
+              SetError("oom-score-adj-values", "wrong number of arguments"))
+        << value;
+  }
+  for (const char* value : {"1.0 2 3", "a b c", "0 2001 0", "1 2 99999999999999999999"}) {
+    EXPECT_EQ(c.Set({{"oom-score-adj-values", value}}),
+              SetError("oom-score-adj-values",
+                       "Invalid oom-score-adj-values, elements must be between -2000 and 2000."))
+        << value;
+  }
+  EXPECT_EQ(c.Value("oom-score-adj-values"), "7 1 -2000");
+  EXPECT_EQ(c.Set({{"oom-score-adj-values", "1  2"}}), "");  // the empty word reads 0
+  EXPECT_EQ(c.Value("oom-score-adj-values"), "1 0 2");
+}
+
+TEST_F(ConfigTest, ReplicaofAndOctal) {
+  Config c;
+  Load(&c, {"--replicaof", "NO", "ONE", "--unixsocketperm", "0700"});
+  EXPECT_EQ(c.Value("replicaof"), "");
+  EXPECT_EQ(c.Value("unixsocketperm"), "700");
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"--replicaof", "host"},
+                                             {"--replicaof", "host", "1", "2"},
+                                             {"--slaveof", "host", "65536"},
+                                             {"--slaveof", "host", "x"},
+                                             {"--unixsocketperm", "8"},
+                                             {"--unixsocketperm", "1000"}}) {
+    Config bad;
+    EXPECT_THROW(Load(&bad, args), ConfigError) << args[0] << " " << args[1];
+  }
+  Config perm;
+  try {
+    Load(&perm, {"--unixsocketperm", "1000"});
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("argument must be between 0 and 777 inclusive"),
+              std::string::npos)
+        << e.what();
+  }
+  Config port;
+  try {
+    Load(&port, {"--replicaof", "host", "-1"});
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("Invalid master port"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(ConfigTest, ValidatedStrings) {
+  Config c;
+  EXPECT_EQ(c.Set({{"cluster-announce-hostname", "A-b.c9"}}), "");
+  EXPECT_EQ(c.Set({{"cluster-announce-hostname", "a_b"}}),
+            SetError("cluster-announce-hostname",
+                     "Hostnames may only contain alphanumeric characters, hyphens or dots"));
+  EXPECT_EQ(c.Set({{"cluster-announce-hostname", std::string(255, 'a')}}), "");
+  EXPECT_EQ(c.Set({{"cluster-announce-hostname", std::string(256, 'a')}}),
+            SetError("cluster-announce-hostname", "Hostnames must be less than 256 characters"));
+  const std::string invalid = "template format is invalid or contains unknown variables";
+  for (const char* t : {"{port}", "abc", " abc ", "{{}}", "}", "a}b", "{title}{port}",
+                        "{config-file}", "{listen-addr}", "{title} {listen-addr} {server-mode}"}) {
+    EXPECT_EQ(c.Set({{"proc-title-template", t}}), "") << t;
+  }
+  for (const char* t : {"{title}", "{title} ", "{title", "x}{", "{}", "{TITLE} x", "",
+                        "{server-mode}", "{unixsocket}"}) {
+    EXPECT_EQ(c.Set({{"proc-title-template", t}}), SetError("proc-title-template", invalid)) << t;
+  }
+}
+
+// Redis checks every name (unknown, immutable, protected, duplicate) before any value.
+TEST_F(ConfigTest, SetChecksNamesBeforeValues) {
+  Config c;
+  EXPECT_EQ(c.Set({{"timeout", "abc"}, {"foo", "1"}}),
+            "ERR Unknown option or number of arguments for CONFIG SET - 'foo'");
+  EXPECT_EQ(c.Set({{"timeout", "abc"}, {"daemonize", "no"}}),
+            SetError("daemonize", "can't set immutable config"));
+  EXPECT_EQ(c.Set({{"timeout", "abc"}, {"timeout", "5"}}),
+            SetError("timeout", "duplicate parameter"));
+  EXPECT_EQ(c.Set({{"timeout", "5"}, {"hz", "20"}, {"slave-read-only", "maybe"}}),
+            SetError("slave-read-only", "argument must be 'yes' or 'no'"));
+  EXPECT_EQ(c.timeout_s(), 0);
+  EXPECT_EQ(c.Value("hz"), "10");
+  for (const char* name : {"daemonize", "rdbchecksum", "replicaof", "unixsocketperm", "io-threads",
+                           "cluster-enabled", "syslog-ident", "set-proc-title", "disable-thp",
+                           "server_cpulist", "cluster-config-file", "socket-mark-id"}) {
+    EXPECT_EQ(c.Set({{name, c.Value(name)}}), SetError(name, "can't set immutable config")) << name;
+  }
+}
+
+// Names Redis 7.0 still reads from files (one value, ignored) but no longer knows otherwise.
+TEST_F(ConfigTest, DeprecatedDirectivesAreIgnored) {
+  WriteFile(Path("old.conf"), "list-max-ziplist-entries 512\nlist-max-ziplist-value 64\n");
+  Config c;
+  Load(&c, {Path("old.conf"), "--lua-replicate-commands", "yes"});
+  EXPECT_TRUE(c.Get({"list-max-ziplist-entries", "lua-replicate-commands"}).empty());
+  EXPECT_EQ(c.Set({{"lua-replicate-commands", "yes"}}),
+            "ERR Unknown option or number of arguments for CONFIG SET - 'lua-replicate-commands'");
+  Config two;
+  EXPECT_THROW(Load(&two, {"--list-max-ziplist-entries", "5", "6"}), ConfigError);
+}
+
+// --help marks what has no effect, and nothing ordis reads.
+TEST_F(ConfigTest, HelpMarksWhatHasNoEffect) {
+  std::string help = Config::Help();
+  const std::string no_effect = " [accepted for Redis compatibility; no effect yet]\n";
+  EXPECT_NE(help.find("  tls-port (default: 0)" + no_effect), std::string::npos) << help;
+  EXPECT_NE(help.find("  slave-read-only (default: yes) [alias of replica-read-only]" + no_effect),
+            std::string::npos);
+  EXPECT_NE(help.find("  lua-time-limit (default: 5000) [alias of busy-reply-threshold]\n"),
+            std::string::npos);
+  for (const char* used :
+       {"hash-max-listpack-entries", "hash-max-listpack-value", "set-max-intset-entries",
+        "list-max-listpack-size", "zset-max-listpack-value", "hll-sparse-max-bytes",
+        "latency-tracking-info-percentiles", "stream-node-max-bytes", "busy-reply-threshold",
+        "protected-mode", "tcp-backlog"}) {
+    size_t at = help.find(std::string("  ") + used + " (default: ");
+    ASSERT_NE(at, std::string::npos) << used;
+    std::string line = help.substr(at, help.find('\n', at) - at + 1);
+    EXPECT_EQ(line.find("no effect"), std::string::npos) << line;
+  }
 }
 
 }  // namespace

@@ -1,12 +1,30 @@
 #include "server/config/descriptor_limit.h"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 
 namespace ordis::server {
+
+namespace {
+
+// The most setrlimit can grant: the hard limit, or for root the kernel's nr_open. The search
+// starts there, not at what maxclients asks (up to 2^32, a search of hours in steps of 16).
+rlim_t Ceiling(const rlimit& limit) {
+  rlim_t ceiling = limit.rlim_max;
+  if (geteuid() == 0) {
+    std::ifstream nr_open("/proc/sys/fs/nr_open");
+    uint64_t n = 0;
+    if (nr_open >> n) ceiling = std::max<rlim_t>(ceiling == RLIM_INFINITY ? 0 : ceiling, n);
+  }
+  return ceiling;
+}
+
+}  // namespace
 
 int64_t ReservedDescriptors(int threads) { return 32 + 2 * static_cast<int64_t>(threads); }
 
@@ -25,7 +43,7 @@ DescriptorFit FitDescriptorLimit(int64_t maxclients, int64_t reserved) {
   const rlim_t old_limit = limit.rlim_cur;
   if (old_limit >= wanted) return fit;
   constexpr rlim_t kStep = 16;
-  rlim_t best = wanted;
+  rlim_t best = std::min(wanted, Ceiling(limit));
   int error = 0;
   while (best > old_limit) {
     rlimit attempt{best, std::max(best, limit.rlim_max)};

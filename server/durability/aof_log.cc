@@ -4,15 +4,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "resp/writer.h"
 
 namespace ordis::server {
-namespace {
-
-void AppendBulk(std::string* out, std::string_view s) {
-  absl::StrAppend(out, "$", s.size(), "\r\n", absl::string_view(s.data(), s.size()), "\r\n");
-}
-
-}  // namespace
 
 AofLog::AofLog(std::unique_ptr<persistence::AofWriter> writer, FsyncPolicy policy)
     : writer_(std::move(writer)), policy_(policy), file_size_(writer_->size()) {}
@@ -31,8 +25,7 @@ void AofLog::AppendSelect(int db) {
 }
 
 void AofLog::AppendArgs(std::span<const std::string_view> args) {
-  absl::StrAppend(&record_, "*", args.size(), "\r\n");
-  for (std::string_view a : args) AppendBulk(&record_, a);
+  resp::AppendCommand(&record_, args);
 }
 
 uint64_t AofLog::CloseRecord() {

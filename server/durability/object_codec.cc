@@ -133,8 +133,8 @@ void EncodeObject(const Object& obj, std::string* out) {
   std::visit(
       [&](const auto& v) {
         using T = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<T, StreamValue>) {
-          EncodeStream(v, out);
+        if constexpr (std::is_same_v<T, StreamBox>) {
+          EncodeStream(*v, out);
         } else if constexpr (std::is_same_v<T, ZSetValue>) {
           PutVarint(out, v.size());
           if (v.empty()) return;

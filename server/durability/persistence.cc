@@ -20,6 +20,7 @@
 #include "server/command/dispatcher.h"
 #include "server/command/errors.h"
 #include "server/config/config.h"
+#include "server/rdb/rdb_file.h"
 #include "server/scripting/function_libraries.h"
 
 namespace ordis::server {
@@ -102,7 +103,21 @@ Status Persistence::Start(const Services& services) {
   }
   if (!have_log && status.ok() && FileExists(SnapshotPath())) {
     std::vector<std::string> libraries;
-    status = LoadSnapshot(SnapshotPath(), keyspace_, start_ms, ZSetLimitsFromConfig(), &libraries);
+    if (IsRdbFile(SnapshotPath())) {
+      // A dump.rdb from Redis (migration): loaded once; the next save writes ordis's format.
+      RdbLoadStats loaded;
+      status = LoadRdbFile(SnapshotPath(), keyspace_, start_ms, RdbLimits::FromConfig(config_),
+                           config_.lfu_policy(), &libraries, &loaded);
+      if (status.ok()) {
+        log::Notice(
+            "Loaded Redis RDB file {} (version {}): {} keys; {} expired and {} empty ones "
+            "skipped",
+            SnapshotPath(), loaded.version, loaded.keys, loaded.expired, loaded.empty);
+      }
+    } else {
+      status =
+          LoadSnapshot(SnapshotPath(), keyspace_, start_ms, ZSetLimitsFromConfig(), &libraries);
+    }
     if (status.ok()) status = LoadFunctionLibraries(libraries);
   }
   loading_ = false;
@@ -288,6 +303,23 @@ Status Persistence::Save(bool* busy) {
   if (*busy) return Status::Ok();
   Status status = SaveSnapshot(false);
   job_running_ = false;
+  return status;
+}
+
+Status Persistence::Reload(bool save, bool flush) {
+  if (job_running_.exchange(true)) return Status::Error("save: a background job is running");
+  Status status = save ? SaveSnapshot(/*lock_held=*/true) : Status::Ok();
+  if (!status.ok()) {
+    status = Status::Error("save: " + status.message());
+  } else if (IsRdbFile(SnapshotPath())) {
+    status = Status::Error("load: " + SnapshotPath() + " is a Redis RDB file");
+  } else {
+    if (flush) keyspace_.FlushAll();
+    status = MergeSnapshot(SnapshotPath(), keyspace_, NowMs(), ZSetLimitsFromConfig());
+    if (!status.ok()) status = Status::Error("load: " + status.message());
+  }
+  job_running_ = false;
+  if (status.ok()) log::Notice("DB reloaded by DEBUG RELOAD");
   return status;
 }
 

@@ -56,6 +56,7 @@ class Persistence : public KeyspaceObserver, public Durability {
   std::string StartBgSave(bool schedule, bool* scheduled) override;
   std::string StartRewrite(bool* scheduled) override;
   persistence::Status Shutdown(bool save, bool force) override;
+  persistence::Status Reload(bool save, bool flush) override;
   int64_t last_save_s() const override { return last_save_s_.load(); }
   PersistenceInfo Info() const override;
 
@@ -74,6 +75,10 @@ class Persistence : public KeyspaceObserver, public Durability {
   void KeyEvicted(int db, std::string_view key) override;
   void ExpireSet(int db, std::string_view key, int64_t expire_at_ms) override;
 
+  // The sorted-set limits values are decoded under (zset-max-listpack-entries / -value, read now):
+  // snapshots', the log's and the cold tier's.
+  ZSetLimits ZSetLimitsFromConfig() const;
+
  private:
   std::string Dir() const;
   std::string SnapshotPath() const;
@@ -85,7 +90,6 @@ class Persistence : public KeyspaceObserver, public Durability {
   std::string BaseName(uint64_t seq) const;
   std::string IncrName(uint64_t seq) const;
 
-  ZSetLimits ZSetLimitsFromConfig() const;
   // Replays the log's files through a dispatcher over services.
   persistence::Status LoadLog(const persistence::Manifest& manifest, const Services& services);
   persistence::Status ReplayFile(const std::string& path, bool last, Dispatcher& dispatcher);

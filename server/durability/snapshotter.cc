@@ -161,47 +161,83 @@ persistence::Status SnapshotDump::Run(persistence::SnapshotWriter* writer, bool 
   return persistence::Status::Ok();
 }
 
+namespace {
+
+// Reads a snapshot's key records in order, collecting function libraries on the way.
+class KeyRecords {
+ public:
+  KeyRecords(const std::string& path, Keyspace& keyspace, const ZSetLimits& limits)
+      : path_(path), keyspace_(keyspace), limits_(limits) {}
+
+  persistence::Status Open() { return persistence::SnapshotReader::Open(path_, &reader_); }
+  // The next key's record and its decoded value; false at the end or on an error (status()).
+  bool Next(std::vector<std::string>* libraries, ObjectPtr* obj) {
+    bool done = false;
+    status_ = reader_->Next(&record_, &done);
+    while (status_.ok() && !done && record_.type == kFunctionLibraryRecord) {
+      if (libraries != nullptr) libraries->emplace_back(record_.payload);
+      status_ = reader_->Next(&record_, &done);
+    }
+    if (!status_.ok() || done) return false;
+    if (record_.db >= keyspace_.num_dbs()) {
+      status_ = persistence::Status::Error("snapshot " + path_ + ": a key of database " +
+                                           std::to_string(record_.db) + ", but the server has " +
+                                           std::to_string(keyspace_.num_dbs()) + " (databases)");
+      return false;
+    }
+    *obj = DecodeObject(record_.type, record_.payload, limits_, record_.expire_at_ms);
+    if (*obj == nullptr) {
+      status_ = persistence::Status::Error("snapshot " + path_ + ": malformed value of key #" +
+                                           std::to_string(records_ + 1));
+      return false;
+    }
+    ++records_;
+    return true;
+  }
+  const persistence::SnapshotRecord& record() const { return record_; }
+  const persistence::Status& status() const { return status_; }
+
+ private:
+  const std::string& path_;
+  Keyspace& keyspace_;
+  const ZSetLimits& limits_;
+  std::unique_ptr<persistence::SnapshotReader> reader_;
+  persistence::SnapshotRecord record_;
+  persistence::Status status_ = persistence::Status::Ok();
+  uint64_t records_ = 0;  // read so far, for the error message
+};
+
+}  // namespace
+
 persistence::Status LoadSnapshot(const std::string& path, Keyspace& keyspace, int64_t now_ms,
                                  const ZSetLimits& limits, std::vector<std::string>* libraries) {
-  std::unique_ptr<persistence::SnapshotReader> reader;
-  persistence::Status status = persistence::SnapshotReader::Open(path, &reader);
+  KeyRecords records(path, keyspace, limits);
+  persistence::Status status = records.Open();
   if (!status.ok()) return status;
-  uint64_t records = 0;  // read so far, for the error message
-  bool bad_record = false;
-  persistence::SnapshotRecord record;
   const bool in_order = keyspace.BulkLoad(
       [&](int* db, std::string_view* key, ObjectPtr* obj) {
-        bool done = false;
-        status = reader->Next(&record, &done);
-        while (status.ok() && !done && record.type == kFunctionLibraryRecord) {
-          libraries->emplace_back(record.payload);
-          status = reader->Next(&record, &done);
-        }
-        if (!status.ok() || done) return false;
-        if (record.db >= keyspace.num_dbs()) {
-          status = persistence::Status::Error("snapshot " + path + ": a key of database " +
-                                              std::to_string(record.db) + ", but the server has " +
-                                              std::to_string(keyspace.num_dbs()) + " (databases)");
-          return false;
-        }
-        *obj = DecodeObject(record.type, record.payload, limits, record.expire_at_ms);
-        if (*obj == nullptr) {
-          bad_record = true;
-          return false;
-        }
-        *db = record.db;
-        *key = record.key;
-        ++records;
+        if (!records.Next(libraries, obj)) return false;
+        *db = records.record().db;
+        *key = records.record().key;
         return true;
       },
       now_ms);
-  if (!status.ok()) return status;
-  if (bad_record) {
-    return persistence::Status::Error("snapshot " + path + ": malformed value of key #" +
-                                      std::to_string(records + 1));
-  }
+  if (!records.status().ok()) return records.status();
   if (!in_order) return persistence::Status::Error("snapshot " + path + ": keys out of order");
   return persistence::Status::Ok();
+}
+
+persistence::Status MergeSnapshot(const std::string& path, Keyspace& keyspace, int64_t now_ms,
+                                  const ZSetLimits& limits) {
+  KeyRecords records(path, keyspace, limits);
+  persistence::Status status = records.Open();
+  if (!status.ok()) return status;
+  ObjectPtr obj;
+  while (records.Next(nullptr, &obj)) {
+    if (obj->has_ttl() && obj->expire_at_ms() <= now_ms) continue;
+    keyspace.Set(records.record().db, records.record().key, std::move(obj));
+  }
+  return records.status();
 }
 
 }  // namespace ordis::server

@@ -84,4 +84,10 @@ inline constexpr uint8_t kFunctionLibraryRecord = 245;
 persistence::Status LoadSnapshot(const std::string& path, Keyspace& keyspace, int64_t now_ms,
                                  const ZSetLimits& limits, std::vector<std::string>* libraries);
 
+// DEBUG RELOAD: loads the snapshot at path into a keyspace in use, under the caller's exclusive
+// lock, key by key through Keyspace::Set (a key already there is replaced); keys that expired by
+// now_ms are dropped. Function libraries stay as loaded.
+persistence::Status MergeSnapshot(const std::string& path, Keyspace& keyspace, int64_t now_ms,
+                                  const ZSetLimits& limits);
+
 }  // namespace ordis::server

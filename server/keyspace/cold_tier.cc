@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "absl/hash/hash.h"
@@ -19,6 +20,12 @@ struct HeldCopy {
   bool selected = false;  // SelectPromotions kept it: PromoteCopies promotes it
 };
 
+size_t ElementCount(const StreamBox& s) { return s->size() + s->groups().size(); }
+template <typename Value>
+size_t ElementCount(const Value& v) {
+  return v.size();
+}
+
 // This thread's copies (of every tier: tests run several keyspaces in one process).
 thread_local std::vector<HeldCopy> t_copies;
 // This thread's prefetcher and the tier it reads for.
@@ -34,16 +41,33 @@ ColdTier::ColdTier(std::unique_ptr<offload::TierStore> store, size_t min_value_s
 ColdTier::~ColdTier() { DropCopies(); }
 
 bool ColdTier::Demotable(const Object& obj) const {
-  if (obj.type() != ObjType::kString || obj.encoding() != ObjEncoding::kRaw || obj.cold()) {
-    return false;
+  if (obj.cold() || obj.demotion_refused()) return false;
+  if (obj.type() != ObjType::kString) {
+    if (!codec_.encode) return false;
+    // Bounded before encoding: a collection far over kMaxValueSize is not encoded to find out.
+    const size_t elements =
+        std::visit([](const auto& v) { return ElementCount(v); }, obj.collection());
+    return elements > 0 && elements <= kMaxCollectionElements;
   }
+  if (obj.encoding() != ObjEncoding::kRaw) return false;
   const size_t size = obj.StringSize();
   return size >= min_value_size_ && size <= kMaxValueSize;
 }
 
 bool ColdTier::Demote(std::string_view record_key, Object* obj) {
   IntText unused;
-  const std::string_view value = obj->StringBytes(&unused);
+  std::string encoded;
+  std::string_view value;
+  if (obj->type() == ObjType::kString) {
+    value = obj->StringBytes(&unused);
+  } else {
+    codec_.encode(*obj, &encoded);
+    if (encoded.size() < min_value_size_ || encoded.size() > kMaxValueSize) {
+      obj->set_demotion_refused(true);  // until it is written: sampled again, it is not encoded
+      return false;
+    }
+    value = encoded;
+  }
   offload::TierLocation at;
   {
     std::lock_guard lock(mu_);
@@ -93,14 +117,50 @@ bool ColdTier::ReadValue(std::string_view record_key, const Object& obj, std::st
 
 bool ColdTier::Promote(std::string_view record_key, Object* obj) {
   std::string value;
-  if (!ReadValue(record_key, *obj, &value)) return false;
-  MakeResident(record_key, obj, value);
+  return ReadValue(record_key, *obj, &value) && MakeResident(record_key, obj, value);
+}
+
+ObjectPtr ColdTier::Materialize(std::string_view record_key, const Object& obj,
+                                std::string_view value) {
+  ObjectPtr copy = obj.type() == ObjType::kString
+                       ? NewString(value, obj.expire_at_ms(), StringRule::kRaw)
+                       : codec_.decode(obj.type(), value, obj.expire_at_ms());
+  if (copy == nullptr) {
+    read_errors_.fetch_add(1, std::memory_order_relaxed);
+    log::Warning("Cold tier: the value of a key of {} bytes is lost: its {} does not decode",
+                 record_key.size(), TypeName(obj.type()));
+    return nullptr;
+  }
+  copy->lfu.store(obj.lfu.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  copy->access_s.store(obj.access_s.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  return copy;
+}
+
+bool ColdTier::MakeResident(std::string_view record_key, Object* obj, std::string_view value) {
+  if (obj->type() != ObjType::kString) {
+    ObjectPtr decoded = Materialize(record_key, *obj, value);
+    if (decoded == nullptr) return false;
+    MakeResident(record_key, obj, decoded.get());
+    return true;
+  }
+  Forget(*obj);
+  obj->MakeResident(value);
+  Promoted(record_key);
   return true;
 }
 
-void ColdTier::MakeResident(std::string_view record_key, Object* obj, std::string_view value) {
+void ColdTier::MakeResident(std::string_view record_key, Object* obj, Object* copy) {
   Forget(*obj);
-  obj->MakeResident(value);
+  if (obj->type() == ObjType::kString) {
+    IntText unused;
+    obj->MakeResident(copy->StringBytes(&unused));
+  } else {
+    obj->MakeResident(copy);
+  }
+  Promoted(record_key);
+}
+
+void ColdTier::Promoted(std::string_view record_key) {
   promotions_.fetch_add(1, std::memory_order_relaxed);
   if (view_ != nullptr) ViewAdd(offload::HostView::Digest(record_key));
 }
@@ -153,10 +213,7 @@ void ColdTier::ClearView() {
 ObjectPtr ColdTier::LoadCopy(std::string_view record_key, const Object& obj) {
   std::string value;
   if (!ReadValue(record_key, obj, &value)) return nullptr;
-  ObjectPtr copy = NewString(value, obj.expire_at_ms(), StringRule::kRaw);
-  copy->lfu.store(obj.lfu.load(std::memory_order_relaxed), std::memory_order_relaxed);
-  copy->access_s.store(obj.access_s.load(std::memory_order_relaxed), std::memory_order_relaxed);
-  return copy;
+  return Materialize(record_key, obj, value);
 }
 
 Object* ColdTier::Copy(std::string_view record_key, const Object& obj, bool promote) {
@@ -212,8 +269,7 @@ void ColdTier::PromoteCopies(absl::FunctionRef<Object*(std::string_view record_k
     if (c.owner != this || !c.promote) continue;
     Object* obj = find(c.record_key);
     if (!Select(c, obj, room, recent_reads())) continue;
-    IntText unused;
-    MakeResident(c.record_key, obj, c.copy->StringBytes(&unused));
+    MakeResident(c.record_key, obj, c.copy.get());
   }
   DropCopies();
 }

@@ -1,6 +1,8 @@
-// The keyspace's cold tier (issue 14), first stage: raw strings demoted to disk and read back
-// synchronously. The object stays where it is (object.h: a cold string's payload says where its
-// value lies); only its value leaves memory. Keys, TTLs and the index stay resident.
+// The keyspace's cold tier (issue 14): raw strings and whole collections demoted to disk and
+// read back when a command needs them. The object stays where it is (object.h: a cold value's
+// payload says where its value lies); only its value leaves memory. Keys, TTLs and the index stay
+// resident. A collection's record holds it as snapshots encode it (the codec the server gives,
+// SetCollectionCodec, from a layer above); it is promoted whole and read whole.
 //
 // The keyspace never hands a cold object to a command. A writer (exclusive lock) promotes it in
 // place. A reader (shared lock) may not change it, so it gets a resident copy, held for its
@@ -25,6 +27,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -42,14 +45,27 @@ namespace ordis::server {
 
 class ColdTier {
  public:
+  // How a collection becomes a record's bytes and back (server/durability/object_codec.h);
+  // decode gives nullptr for bytes that do not decode (a record's checksum passed, but it was
+  // written by a buggy writer).
+  struct CollectionCodec {
+    std::function<void(const Object& obj, std::string* out)> encode;
+    std::function<ObjectPtr(ObjType type, std::string_view bytes, int64_t expire_at_ms)> decode;
+  };
+
   // Values shorter than min_value_size stay resident (tier-min-value-size).
   ColdTier(std::unique_ptr<offload::TierStore> store, size_t min_value_size);
   ~ColdTier();
   ColdTier(const ColdTier&) = delete;
   ColdTier& operator=(const ColdTier&) = delete;
 
-  // A resident raw string of at least min_value_size bytes and at most kMaxValueSize.
+  // At start-up: collections are demoted too (without a codec only strings are).
+  void SetCollectionCodec(CollectionCodec codec) { codec_ = std::move(codec); }
+  // A resident raw string of at least min_value_size bytes and at most kMaxValueSize, or with a
+  // codec a resident collection of at most kMaxCollectionElements (Demote checks its encoded size
+  // against the same bounds, and one it refuses is not offered again until it is written).
   bool Demotable(const Object& obj) const;
+  static constexpr size_t kMaxCollectionElements = 1 << 16;
   // At start-up: the Host View (offload/host_view.h); without one, every key a batch needs is
   // asked of the index.
   void SetHostView(std::unique_ptr<offload::HostView> view) { view_ = std::move(view); }
@@ -140,11 +156,20 @@ class ColdTier {
  private:
   // Reads obj's value into *value (under mu_); false on a damaged or unreadable record.
   bool ReadValue(std::string_view record_key, const Object& obj, std::string* value);
-  // Cold obj (at record_key) becomes resident with value, its record garbage.
-  void MakeResident(std::string_view record_key, Object* obj, std::string_view value);
+  // A resident object like cold obj holding value (a collection decoded); nullptr, logged and
+  // counted as a read error, when a collection's bytes do not decode.
+  ObjectPtr Materialize(std::string_view record_key, const Object& obj, std::string_view value);
+  // Cold obj (at record_key) becomes resident with value, its record garbage; false (obj
+  // unchanged) when a collection's bytes do not decode.
+  bool MakeResident(std::string_view record_key, Object* obj, std::string_view value);
+  // The same with the resident copy of its value (a collection's is moved out of it).
+  void MakeResident(std::string_view record_key, Object* obj, Object* copy);
+  // The value at record_key was made resident: counted, and the Host View told.
+  void Promoted(std::string_view record_key);
   void ViewAdd(uint64_t digest);
 
   const size_t min_value_size_;
+  CollectionCodec codec_;
   mutable std::mutex mu_;  // guards store_
   std::unique_ptr<offload::TierStore> store_;
   // Hashes of record keys read from the tier lately, one per slot: the second read finds its own

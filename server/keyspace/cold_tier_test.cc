@@ -21,6 +21,7 @@
 #include "persistence/scratch_dir_test_support.h"
 #include "persistence/tier_format.h"
 #include "server/keyspace/keyspace.h"
+#include "server/keyspace/lazy_free.h"
 
 namespace ordis::server {
 namespace {
@@ -242,6 +243,105 @@ TEST_F(ColdKeyspaceTest, ReplacingAColdValueDoesNotReadIt) {
   // An expired key is deleted on sight.
   EXPECT_EQ(ks_.FindForReplace(0, "k3", kT0 + 200000), nullptr);
   EXPECT_EQ(ks_.FindAny(0, "k3"), nullptr);
+}
+
+// A codec of the test's own for collections (the server's is the snapshot codec, a layer up):
+// hashes as length-prefixed fields and values; lists encode to bytes that never decode.
+ColdTier::CollectionCodec TestCodec() {
+  return {.encode =
+              [](const Object& obj, std::string* out) {
+                if (obj.type() != ObjType::kHash) {
+                  out->assign(100, 'x');
+                  return;
+                }
+                for (const auto& [f, v] : std::get<HashValue>(obj.collection())) {
+                  for (const std::string* s : {&f, &v}) {
+                    out->append(std::to_string(s->size())).push_back(':');
+                    out->append(*s);
+                  }
+                }
+              },
+          .decode = [](ObjType type, std::string_view bytes, int64_t expire_at_ms) -> ObjectPtr {
+            if (type != ObjType::kHash) return nullptr;
+            ObjectPtr obj = NewObject(ObjType::kHash, expire_at_ms);
+            std::string parts[2];
+            for (int n = 0; !bytes.empty(); ++n) {
+              const size_t colon = bytes.find(':');
+              const size_t len = std::stoul(std::string(bytes.substr(0, colon)));
+              parts[n % 2] = bytes.substr(colon + 1, len);
+              bytes.remove_prefix(colon + 1 + len);
+              if (n % 2 == 1) obj->hash().emplace(parts[0], parts[1]);
+            }
+            return obj;
+          }};
+}
+
+// Collections go whole: demoted with the codec, read as copies, promoted by adopting the copy's
+// collection, promoted in place by writers; bytes that do not decode lose the key, as a damaged
+// record does.
+TEST_F(ColdKeyspaceTest, CollectionsAreDemotedAndPromotedWhole) {
+  ObjectPtr hash = NewObject(ObjType::kHash, kT0 + 100000);
+  for (int i = 0; i < 20; ++i) hash->hash().emplace("f" + std::to_string(i), ValueOf(i));
+  const HashValue want = hash->hash();
+  ks_.Set(0, "h", std::move(hash));
+  ObjectPtr list = NewObject(ObjType::kList);
+  for (int i = 0; i < 5; ++i) list->list().push_back(ValueOf(i));
+  ks_.Set(0, "l", std::move(list));
+  Object* stored = ks_.FindAny(0, "h");
+  EXPECT_FALSE(ks_.tier()->Demotable(*stored));  // no codec: strings only
+  ks_.tier()->SetCollectionCodec(TestCodec());
+  const size_t resident_usage = Keyspace::MemoryUsage("h", *stored);
+  ASSERT_TRUE(ks_.Demote(0, "h"));
+  ASSERT_EQ(ks_.FindAny(0, "h"), stored);
+  EXPECT_TRUE(stored->cold());
+  EXPECT_EQ(stored->type(), ObjType::kHash);
+  EXPECT_EQ(stored->expire_at_ms(), kT0 + 100000);
+  EXPECT_EQ(FreeEffort(*stored), 1u);
+  EXPECT_LT(Keyspace::MemoryUsage("h", *stored), resident_usage / 10);
+  EXPECT_GT(Stats().cold_bytes, 20u * 200);
+
+  Object* copy = ks_.Find(0, "h", kT0);
+  ASSERT_NE(copy, nullptr);
+  EXPECT_NE(copy, stored);
+  EXPECT_EQ(copy->hash(), want);
+  EXPECT_TRUE(stored->cold());
+  ks_.PromoteReadCopies(kRoom);
+  EXPECT_FALSE(stored->cold());
+  EXPECT_EQ(stored->hash(), want);
+  EXPECT_EQ(Stats().cold_keys, 0u);
+
+  ASSERT_TRUE(ks_.Demote(0, "h"));
+  Object* written = ks_.FindForWrite(0, "h", kT0);
+  ASSERT_EQ(written, stored);
+  EXPECT_FALSE(written->cold());
+  EXPECT_EQ(written->hash(), want);
+  EXPECT_EQ(Stats().promotions, 2u);
+
+  // A list the codec cannot decode: readers get nothing, a writer loses the key.
+  ASSERT_TRUE(ks_.Demote(0, "l"));
+  EXPECT_EQ(ks_.Find(0, "l", kT0), nullptr);
+  EXPECT_EQ(Stats().read_errors, 1u);
+  EXPECT_EQ(ks_.FindForWrite(0, "l", kT0), nullptr);
+  EXPECT_EQ(ks_.FindAny(0, "l"), nullptr);
+  EXPECT_EQ(Stats().cold_keys, 0u);
+
+  // Encoded shorter than tier-min-value-size: refused, and not encoded again until written.
+  ObjectPtr tiny = NewObject(ObjType::kHash);
+  tiny->hash().emplace("f", "v");
+  ks_.Set(0, "tiny", std::move(tiny));
+  EXPECT_TRUE(ks_.tier()->Demotable(*ks_.FindAny(0, "tiny")));
+  EXPECT_FALSE(ks_.Demote(0, "tiny"));
+  EXPECT_FALSE(ks_.tier()->Demotable(*ks_.FindAny(0, "tiny")));
+  Object* tiny_written = ks_.FindForWrite(0, "tiny", kT0);
+  ASSERT_NE(tiny_written, nullptr);
+  tiny_written->hash().emplace("field", ValueOf(1));
+  EXPECT_TRUE(ks_.tier()->Demotable(*tiny_written));
+  EXPECT_TRUE(ks_.Demote(0, "tiny"));
+
+  ObjectPtr large = NewObject(ObjType::kList);
+  large->list().resize(ColdTier::kMaxCollectionElements + 1);
+  ks_.Set(0, "large", std::move(large));
+  EXPECT_FALSE(ks_.tier()->Demotable(*ks_.FindAny(0, "large")));
 }
 
 // The prefetch path over the keyspace: a batch's cold values read ahead into this thread's

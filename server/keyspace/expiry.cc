@@ -10,6 +10,7 @@ namespace ordis::server {
 
 bool RunExpiryCycle(Keyspace& keyspace, std::chrono::microseconds budget) {
   const auto start = std::chrono::steady_clock::now();
+  if (!keyspace.active_expire()) return false;
   {
     // Most cycles find nothing due: they need not stop every reader to learn that.
     std::shared_lock lock(keyspace.mu());

@@ -138,7 +138,8 @@ Object* Keyspace::FindLive(int db, std::string_view key, int64_t now_ms) {
 Object* Keyspace::FindForWrite(int db, std::string_view key, int64_t now_ms) {
   Object* obj = FindLive(db, key, now_ms);
   if (obj == nullptr || (obj->cold() && !PromoteOrLose(db, key, obj))) return nullptr;
-  // The caller may change obj in place from here on.
+  // The caller may change obj in place from here on: its size for the tier too.
+  obj->set_demotion_refused(false);
   NotifyBeforeChange(db, key, obj);
   return obj;
 }
@@ -753,6 +754,7 @@ size_t Keyspace::MemoryUsage(std::string_view key, const Object& obj) {
   size_t total = kIndexEntryOverhead + kPrefixLen + key.size() + obj.block_size();
   if (obj.has_ttl()) total += kIndexEntryOverhead + kTtlPrefixLen + key.size();
   if (obj.type() == ObjType::kString) return total + obj.raw_buffer_bytes();
+  if (obj.cold()) return total;  // what is resident: the value is the tier's
   total += sizeof(Collection);
   std::visit(
       [&](const auto& v) {
@@ -764,6 +766,8 @@ size_t Keyspace::MemoryUsage(std::string_view key, const Object& obj) {
           for (const std::string& m : v) total += bytes(m);
         } else if constexpr (std::is_same_v<T, HashValue>) {
           for (const auto& [f, val] : v) total += kElementOverhead + bytes(f) + bytes(val);
+        } else if constexpr (std::is_same_v<T, StreamBox>) {
+          total += sizeof(StreamValue) + v->MemoryUsage();
         } else {
           total += v.MemoryUsage();  // ZSetValue
         }

@@ -149,6 +149,11 @@ class Keyspace {
   // exclusive. As Find, but deletes an expired key on sight, and promotes a cold value (a key
   // whose record cannot be read is deleted).
   Object* FindForWrite(int db, std::string_view key, int64_t now_ms);
+  // exclusive. As FindForWrite for a command that changes only the key's header (EXPIRE,
+  // PERSIST: SetExpire): the object may be cold, and its value is not read back.
+  Object* FindHeaderForWrite(int db, std::string_view key, int64_t now_ms) {
+    return FindLive(db, key, now_ms);
+  }
   // exclusive. As FindForWrite for a command that replaces the value whatever it was (SET without
   // GET, MSET): a cold value is not read back, and its object ("may be cold") may be looked at
   // (type, TTL, access) and replaced through Set, not changed in place.
@@ -243,6 +248,9 @@ class Keyspace {
   // shared. True iff some key may be due at now_ms (a cheap check before taking the exclusive
   // lock; false means none is).
   bool MaybeDue(int64_t now_ms) const;
+  // No lock needed. DEBUG SET-ACTIVE-EXPIRE: off, expired keys go only when a command meets them.
+  void SetActiveExpire(bool on) { active_expire_.store(on, std::memory_order_relaxed); }
+  bool active_expire() const { return active_expire_.load(std::memory_order_relaxed); }
 
   // exclusive. FreeMode::kLazy hands every value of the flushed keys to the lazy-free thread
   // (Redis's emptyDbAsync), whatever its size; the index is emptied here either way.
@@ -409,6 +417,7 @@ class Keyspace {
   mutable index::RwLock mu_;
   KeyspaceObserver* observer_ = nullptr;  // exclusive
   bool loading_ = false;                  // exclusive
+  std::atomic<bool> active_expire_{true};
   // Written under the exclusive lock, read by INFO without it.
   std::atomic<uint64_t> changes_{0};
   std::unique_ptr<index::OrderedStore> store_;

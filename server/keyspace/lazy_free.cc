@@ -14,17 +14,17 @@ constexpr size_t kKeptCapacity = 4096;
 }  // namespace
 
 size_t FreeEffort(const Object& obj) {
-  if (obj.type() == ObjType::kString) return 1;
+  if (obj.type() == ObjType::kString || obj.cold()) return 1;  // a cold value's is the tier's
   return std::visit(
       [](const auto& v) -> size_t {
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, ZSetValue>) {
           if (v.is_small()) return 1;
         }
-        if constexpr (std::is_same_v<T, StreamValue>) {
+        if constexpr (std::is_same_v<T, StreamBox>) {
           // Redis's effort for a stream: its radix tree's nodes, and each group's PEL.
-          size_t effort = v.block_count();
-          for (const auto& [name, g] : v.groups()) effort += 1 + g.pel.size();
+          size_t effort = v->block_count();
+          for (const auto& [name, g] : v->groups()) effort += 1 + g.pel.size();
           return effort;
         } else {
           // Redis counts a list's quicklist nodes, each of many elements; here each element of

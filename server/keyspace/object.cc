@@ -118,17 +118,26 @@ void Object::MoveCold(const offload::TierLocation& at) {
 }
 
 void Object::MakeCold(const offload::TierLocation& at) {
-  assert(encoding() == ObjEncoding::kRaw && !cold());
-  std::free(raw());
+  assert((encoding() == ObjEncoding::kRaw || encoding() == ObjEncoding::kCollection) && !cold());
+  ReleasePayload();
   MoveCold(at);
   flags_ |= kCold;
 }
 
 void Object::MakeResident(std::string_view value) {
-  assert(cold());
+  assert(cold() && encoding() == ObjEncoding::kRaw);
   flags_ &= static_cast<uint8_t>(~kCold);
   RawString* r = NewRawString(value, value.size());
   std::memcpy(payload(), &r, sizeof r);
+}
+
+void Object::MakeResident(Object* from) {
+  assert(cold() && encoding() == ObjEncoding::kCollection && from->type() == type() &&
+         from->encoding() == ObjEncoding::kCollection && !from->cold());
+  flags_ &= static_cast<uint8_t>(~kCold);
+  std::memcpy(payload(), from->payload(), sizeof(Collection*));
+  Collection* none = nullptr;  // what ReleasePayload deletes: nothing
+  std::memcpy(from->payload(), &none, sizeof none);
 }
 
 Collection* Object::CollectionPtr() const {
@@ -264,8 +273,16 @@ bool Object::TryAssignString(std::string_view value, StringRule rule) {
 }
 
 bool Object::EmptyCollection() const {
-  if (type() == ObjType::kString || type() == ObjType::kStream) return false;
-  return std::visit([](const auto& v) { return v.empty(); }, collection());
+  if (type() == ObjType::kString) return false;
+  return std::visit(
+      [](const auto& v) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(v)>, StreamBox>) {
+          return false;  // a stream lives on empty
+        } else {
+          return v.empty();
+        }
+      },
+      collection());
 }
 
 ObjectPtr NewString(std::string_view value, int64_t expire_at_ms, StringRule rule) {
@@ -300,7 +317,7 @@ ObjectPtr NewObject(ObjType t, int64_t expire_at_ms) {
       c = new Collection(std::in_place_type<HashValue>);
       break;
     case ObjType::kStream:
-      c = new Collection(std::in_place_type<StreamValue>);
+      c = new Collection(std::in_place_type<StreamBox>);
       break;
     case ObjType::kString:
       break;

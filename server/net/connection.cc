@@ -20,6 +20,17 @@ namespace {
 
 constexpr size_t kReadSize = 16 * 1024;
 constexpr int kMaxIov = 64;
+
+// Arms timer to fire at deadline_ms (the wall clock's milliseconds) or later, never before.
+// libevent adds a relative timeout to the time it cached when the loop woke, which a long turn
+// leaves behind the real time (a 500 ms BLPOP timed out 5.5 ms early): the cache is refreshed
+// first, and the wait counted in microseconds.
+void ArmTimer(event_base* base, event* timer, int64_t deadline_ms) {
+  event_base_update_cache_time(base);
+  const int64_t wait_us = std::max<int64_t>(deadline_ms * 1000 - NowUs(), 0);
+  timeval tv{static_cast<time_t>(wait_us / 1000000), static_cast<suseconds_t>(wait_us % 1000000)};
+  evtimer_add(timer, &tv);
+}
 // Pending output allowed to a client that must authenticate first: Redis 7.0.15 closes such a
 // client once its replies outgrow the 16 KiB reply buffer by 1 KiB (measured: 400 pipelined PINGs
 // before AUTH, 13.6 KB of -NOAUTH, are answered; 1000 close the connection unanswered).
@@ -170,6 +181,7 @@ Connection::ReadResult Connection::ReadInput() {
   }
   in_.Commit(static_cast<size_t>(n));
   Bump(thread_->stats()[Stat::kNetInputBytes], static_cast<uint64_t>(n));
+  Bump(thread_->stats()[Stat::kReadsProcessed]);
   // Counted as Redis counts its query buffer: what is not yet parsed into whole arguments (a
   // command's earlier arguments have moved to its argv there), so two 10 MB values fit in 16 MB.
   if (static_cast<int64_t>(in_.size() - parser_.ParsedBytes()) >
@@ -292,9 +304,7 @@ void Connection::Postpone() {
     pause_timer_ = evtimer_new(thread_->base(), &Connection::OnPauseTimer, this);
   }
   // A millisecond past the deadline: the pause is over when the command runs again.
-  const int64_t wait_ms = std::max<int64_t>(0, session_->postponed_until_ms - NowMs()) + 1;
-  timeval tv{static_cast<time_t>(wait_ms / 1000), static_cast<suseconds_t>(wait_ms % 1000 * 1000)};
-  evtimer_add(pause_timer_, &tv);
+  ArmTimer(thread_->base(), pause_timer_, session_->postponed_until_ms + 1);
 }
 
 void Connection::OnPauseTimer(evutil_socket_t, short, void* arg) {
@@ -340,6 +350,7 @@ void Connection::ProcessInput() {
     for (size_t i = next_command_; i < batch_.size(); ++i) {
       const ParsedCommand& cmd = batch_[i];
       std::span<const std::string_view> args(batch_args_.data() + cmd.first_arg, cmd.argc);
+      NoteRunning(args);
       runner.Run(*session_, writer_, args);
       if (session_->postponed.load(std::memory_order_relaxed)) {
         // CLIENT PAUSE: this command and the input after it wait, unread; the replies before
@@ -374,6 +385,8 @@ void Connection::FinishProcessing() {
   thread_->runner().EndBatch();
   in_.ShrinkIfIdle();
   session_->query_buffer_bytes.store(in_.size(), std::memory_order_relaxed);
+  session_->query_buffer_capacity.store(in_.capacity(), std::memory_order_relaxed);
+  session_->argv_bytes.store(0, std::memory_order_relaxed);
   if (!flush_scheduled_) {
     flush_scheduled_ = true;
     thread_->ScheduleFlush(session_->id);
@@ -390,9 +403,7 @@ void Connection::Block() {
   if (block_timer_ == nullptr) {
     block_timer_ = evtimer_new(thread_->base(), &Connection::OnBlockTimeout, this);
   }
-  const int64_t wait_ms = std::max<int64_t>(deadline - NowMs(), 0);
-  timeval tv{static_cast<time_t>(wait_ms / 1000), static_cast<suseconds_t>(wait_ms % 1000 * 1000)};
-  evtimer_add(block_timer_, &tv);
+  ArmTimer(thread_->base(), block_timer_, deadline);
 }
 
 void Connection::OnBlockTimeout(evutil_socket_t, short, void* arg) {
@@ -521,8 +532,20 @@ bool Connection::CheckLimits(int64_t now_ms) {
   return true;
 }
 
+void Connection::NoteRunning(std::span<const std::string_view> args) {
+  size_t bytes = 0;
+  for (std::string_view a : args) bytes += a.size();
+  session_->argv_bytes.store(bytes, std::memory_order_relaxed);
+  session_->query_buffer_bytes.store(in_.size(), std::memory_order_relaxed);
+  session_->query_buffer_capacity.store(in_.capacity(), std::memory_order_relaxed);
+}
+
 void Connection::Flush() {
   const size_t pending = out_.size();
+  if (pending > 0) Bump(thread_->stats()[Stat::kWritesProcessed]);
+  if (pending > session_->output_peak_bytes.load(std::memory_order_relaxed)) {
+    session_->output_peak_bytes.store(pending, std::memory_order_relaxed);
+  }
   while (!out_.empty()) {
     iovec iov[kMaxIov];
     int n = out_.FillIovec(iov, kMaxIov);
@@ -540,6 +563,8 @@ void Connection::Flush() {
     session_->last_interaction_ms.store(CoarseNowMs(), std::memory_order_relaxed);
   }
   session_->output_buffer_bytes.store(out_.size(), std::memory_order_relaxed);
+  session_->output_buffer_chunks.store(static_cast<uint32_t>(out_.chunks()),
+                                       std::memory_order_relaxed);
   if (out_.empty()) {
     if (write_armed_) {
       event_del(write_event_);

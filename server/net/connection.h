@@ -14,6 +14,7 @@
 #include <event2/event.h>
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -130,6 +131,8 @@ class Connection {
   static void OnBlockTimeout(evutil_socket_t fd, short what, void* arg);
   // Writes as much pending output as the socket takes; arms the write event for the rest.
   void Flush();
+  // Before a command runs: what CLIENT LIST reports of it (its argument bytes, the input left).
+  void NoteRunning(std::span<const std::string_view> args);
   // Replies wait for the end of the loop turn (IoThread::ScheduleFlush): every connection served
   // in the turn shares one commit of the log, and no reply leaves before its write is logged.
   bool flush_scheduled_ = false;

@@ -19,6 +19,7 @@ class InputBuffer {
   // Unconsumed bytes.
   std::string_view view() const { return {data_ + start_, end_ - start_}; }
   size_t size() const { return end_ - start_; }
+  size_t capacity() const { return capacity_; }
   void Consume(size_t n) {
     start_ += n;
     if (start_ == end_) start_ = end_ = 0;

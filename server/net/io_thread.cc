@@ -15,6 +15,19 @@
 #include "server/net/io_thread_pool.h"
 
 namespace ordis::server {
+namespace {
+
+// Timers on CLOCK_MONOTONIC rather than libevent's default coarse clock, whose ticks (4 ms here)
+// let a blocked client's timeout fire that much before its deadline.
+event_base* NewEventBase() {
+  event_config* config = event_config_new();
+  event_config_set_flag(config, EVENT_BASE_FLAG_PRECISE_TIMER);
+  event_base* base = event_base_new_with_config(config);
+  event_config_free(config);
+  return base;
+}
+
+}  // namespace
 
 IoThread::IoThread(IoThreadPool& pool, int index, Config& config, CommandSink& sink,
                    ThreadStats& stats)
@@ -24,7 +37,7 @@ IoThread::IoThread(IoThreadPool& pool, int index, Config& config, CommandSink& s
       sink_(sink),
       stats_(stats),
       runner_(sink.NewRunner(stats)),
-      base_(event_base_new()),
+      base_(NewEventBase()),
       notify_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
   notify_event_ = event_new(base_, notify_fd_, EV_READ | EV_PERSIST, &IoThread::OnNotify, this);
   event_add(notify_event_, nullptr);

@@ -71,7 +71,11 @@ void IoThreadPool::Balance() {
   } else {
     const double now_s = static_cast<double>(NowUs()) * 1e-6;
     std::vector<double> cpu(n);
-    for (int i = 0; i < n; ++i) cpu[i] = ThreadCpuSeconds(threads_[i]->cpu_clock());
+    uint64_t commands = 0;
+    for (int i = 0; i < n; ++i) {
+      cpu[i] = ThreadCpuSeconds(threads_[i]->cpu_clock());
+      commands += Read(threads_[i]->stats()[Stat::kCommandsProcessed]);
+    }
     const double idle_s = MachineIdleSeconds();
     const double window_s = now_s - last_sample_s_;
     if (last_sample_s_ >= 0 && window_s > 0.01) {
@@ -83,8 +87,13 @@ void IoThreadPool::Balance() {
       }
       double idle_cores =
           idle_s >= 0 && last_idle_s_ >= 0 ? (idle_s - last_idle_s_) / window_s : -1;
-      balancer_.Update(active_cpu, idle_cores);
+      // (A stats reset between windows reads as an unknown rate.)
+      const double ops_per_s = commands >= last_commands_
+                                   ? static_cast<double>(commands - last_commands_) / window_s
+                                   : -1;
+      balancer_.Update(active_cpu, idle_cores, ops_per_s);
     }
+    last_commands_ = commands;
     last_thread_cpu_ = std::move(cpu);
     last_idle_s_ = idle_s;
     last_sample_s_ = now_s;

@@ -59,6 +59,7 @@ class IoThreadPool {
   // Thread 0 only: the balancer and its previous CPU readings.
   ThreadBalancer balancer_{1};
   std::vector<double> last_thread_cpu_;
+  uint64_t last_commands_ = 0;  // the I/O threads' commands run, at the last window
   double last_idle_s_ = -1;
   double last_sample_s_ = -1;
   std::atomic<int> active_{1};

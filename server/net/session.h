@@ -35,8 +35,16 @@ struct Session {
 
   // shared
   std::atomic<int64_t> last_interaction_ms{0};
+  // CLIENT LIST's buffer fields: the input not yet consumed (the running command's included) and
+  // the buffer's size (qbuf, qbuf-free), the running command's argument bytes (argv-mem), the
+  // replies not yet written, the chunks they are in and the most ever pending (omem, obl, oll,
+  // rbp).
   std::atomic<uint64_t> query_buffer_bytes{0};
+  std::atomic<uint64_t> query_buffer_capacity{0};
+  std::atomic<uint64_t> argv_bytes{0};
   std::atomic<uint64_t> output_buffer_bytes{0};
+  std::atomic<uint32_t> output_buffer_chunks{0};
+  std::atomic<uint64_t> output_peak_bytes{0};
   // CLIENT KILL from any thread. The owner is nudged to close it at once; a connection moving
   // between threads when the nudge arrives is closed by its new owner (on adoption, or by cron).
   std::atomic<bool> kill_requested{false};

@@ -4,10 +4,28 @@
 
 namespace ordis::server {
 
-int ThreadBalancer::Update(std::span<const double> active_cpu, double idle_cores) {
+int ThreadBalancer::Update(std::span<const double> active_cpu, double idle_cores,
+                           double ops_per_s) {
+  if (grow_backoff_ > 0) --grow_backoff_;
   if (settle_windows_ > 0) {
     --settle_windows_;
     return active_;
+  }
+  if (trial_baseline_ >= 0 && ops_per_s >= 0) {
+    trial_sum_ += ops_per_s;
+    if (++trial_windows_ < kTrialWindows) return active_;
+    const bool gained = trial_sum_ / trial_windows_ >= kMinGain * trial_baseline_;
+    trial_baseline_ = -1;
+    if (gained) {
+      next_backoff_ = kFirstBackoff;
+    } else {
+      --active_;
+      grow_backoff_ = next_backoff_;
+      next_backoff_ = std::min(2 * next_backoff_, kMaxBackoff);
+      settle_windows_ = 1;
+      grow_votes_ = shrink_votes_ = 0;
+      return active_;
+    }
   }
   double busiest = 0, total = 0;
   for (double cpu : active_cpu) {
@@ -15,14 +33,20 @@ int ThreadBalancer::Update(std::span<const double> active_cpu, double idle_cores
     total += cpu;
   }
   const bool room = idle_cores < 0 || idle_cores >= kIdleToGrow;
-  const bool grow = active_ < max_ && busiest >= kSaturated && room;
+  const bool grow = active_ < max_ && busiest >= kSaturated && room && grow_backoff_ == 0;
   const bool shrink = active_ > 1 && total <= kShrinkFill * (active_ - 1);
   grow_votes_ = grow ? grow_votes_ + 1 : 0;
   shrink_votes_ = shrink ? shrink_votes_ + 1 : 0;
   if (grow_votes_ >= kGrowWindows || shrink_votes_ >= kShrinkWindows) {
-    active_ += grow_votes_ >= kGrowWindows ? 1 : -1;
+    const bool grew = grow_votes_ >= kGrowWindows;
+    active_ += grew ? 1 : -1;
     grow_votes_ = shrink_votes_ = 0;
     settle_windows_ = 1;
+    if (grew && ops_per_s >= 0) {
+      trial_baseline_ = ops_per_s;
+      trial_windows_ = 0;
+      trial_sum_ = 0;
+    }
   }
   return active_;
 }
@@ -30,6 +54,9 @@ int ThreadBalancer::Update(std::span<const double> active_cpu, double idle_cores
 void ThreadBalancer::Reset(int active) {
   active_ = std::clamp(active, 1, max_);
   grow_votes_ = shrink_votes_ = settle_windows_ = 0;
+  trial_baseline_ = -1;
+  grow_backoff_ = 0;
+  next_backoff_ = kFirstBackoff;
 }
 
 std::vector<ConnectionMove> PlanMoves(std::span<const size_t> assigned, int active) {

@@ -10,11 +10,17 @@
 // when the busiest active one is saturated and idle CPU exists, and gives one back when the load
 // would fit in one thread fewer.
 //
+// A thread added is on trial: when the commands per second of the windows after it are not
+// kMinGain of those before, it is given back and growth waits (kFirstBackoff windows, doubling
+// to kMaxBackoff while trials keep failing). Threads that mostly take turns at the keyspace's
+// exclusive lock (SET at maxmemory, every write evicting) are saturated yet gain nothing: on 2
+// cores the second thread cost 15% more CPU per SET at the same requests/s.
+//
 // Fed once per window (50 ms, thread 0) with each active thread's CPU use and the machine's idle
-// CPU, both in cores. Growing takes one window that calls for it (a benchmark or a burst of
-// pipelined load may last a second, and every window on too few threads is lost), giving a
-// thread back takes three in a row (a lull of 150 ms), and the window after a change is skipped
-// (connections are moving and its samples mix both layouts).
+// CPU, both in cores, and the commands run per second. Growing takes one window that calls for it
+// (a benchmark or a burst of pipelined load may last a second, and every window on too few threads
+// is lost), giving a thread back takes three in a row (a lull of 150 ms), and the window after a
+// change is skipped (connections are moving and its samples mix both layouts).
 //
 // Thread safety: none; one caller (IoThreadPool::Balance on thread 0).
 #pragma once
@@ -35,13 +41,20 @@ class ThreadBalancer {
   static constexpr double kShrinkFill = 0.8;
   static constexpr int kGrowWindows = 1;
   static constexpr int kShrinkWindows = 3;
+  // A thread added stays when the kTrialWindows after it ran this many times the commands per
+  // second of the window that asked for it.
+  static constexpr double kMinGain = 1.1;
+  static constexpr int kTrialWindows = 4;
+  static constexpr int kFirstBackoff = 100;  // 5 s
+  static constexpr int kMaxBackoff = 1200;   // 1 min
 
   explicit ThreadBalancer(int max_threads) : max_(max_threads < 1 ? 1 : max_threads) {}
 
   // One window: active_cpu[i] is the cores active thread i used, idle_cores the machine's idle
-  // cores (negative if unknown: then only the threads' own use counts). Returns the number of
-  // threads that should take connections from now on.
-  int Update(std::span<const double> active_cpu, double idle_cores);
+  // cores (negative if unknown: then only the threads' own use counts), ops_per_s the commands
+  // run per second (negative if unknown: no trials). Returns the number of threads that should
+  // take connections from now on.
+  int Update(std::span<const double> active_cpu, double idle_cores, double ops_per_s = -1);
 
   int active() const { return active_; }
   // Sets the active count outright (adaptive mode off: every thread), forgetting pending votes.
@@ -53,6 +66,13 @@ class ThreadBalancer {
   int grow_votes_ = 0;
   int shrink_votes_ = 0;
   int settle_windows_ = 0;
+  // The trial of the thread added last: the rate before it (negative: no trial), the windows
+  // measured since and their rates' sum.
+  double trial_baseline_ = -1;
+  int trial_windows_ = 0;
+  double trial_sum_ = 0;
+  int grow_backoff_ = 0;  // windows left before growing may be tried again
+  int next_backoff_ = kFirstBackoff;
 };
 
 // Moves of connections that bring threads [0, active) to an even share and empty the rest, given

@@ -28,6 +28,51 @@ TEST(ThreadBalancerTest, GrowsWhenSaturatedWithIdleCores) {
   EXPECT_EQ(Feed(b, {1.0, 1.0}, 0.9, 20), 2);  // never beyond the threads there are
 }
 
+// A thread added is kept only if the commands per second grow with it.
+TEST(ThreadBalancerTest, KeepsAThreadThatRaisesThroughput) {
+  // Pipelined GET on 2 cores: 1.3x the requests/s with the second thread.
+  ThreadBalancer b(2);
+  EXPECT_EQ(b.Update(std::vector<double>{1.0}, 0.66, 600'000), 2);
+  for (int i = 0; i < 1 + ThreadBalancer::kTrialWindows; ++i) {
+    EXPECT_EQ(b.Update(std::vector<double>{0.7, 0.7}, 0.3, 780'000), 2) << i;
+  }
+  EXPECT_EQ(b.Update(std::vector<double>{0.7, 0.7}, 0.3, 780'000), 2);
+}
+
+TEST(ThreadBalancerTest, GivesBackAThreadThatOnlyTakesTurnsAndWaitsBeforeTryingAgain) {
+  // SET at maxmemory on 2 cores: saturated on one thread, the same requests/s on two (they take
+  // turns at the exclusive lock).
+  ThreadBalancer b(2);
+  const std::vector<double> one = {1.0}, two = {0.66, 0.4};
+  EXPECT_EQ(b.Update(one, 0.5, 349'000), 2);
+  EXPECT_EQ(b.Update(two, 0.3, 329'000), 2);  // the window after a change: skipped
+  for (int i = 0; i < ThreadBalancer::kTrialWindows - 1; ++i) {
+    EXPECT_EQ(b.Update(two, 0.3, 329'000), 2) << i;
+  }
+  EXPECT_EQ(b.Update(two, 0.3, 329'000), 1);  // no gain: given back
+  // Saturated again, yet growth waits out its backoff.
+  for (int i = 0; i < ThreadBalancer::kFirstBackoff - 2; ++i) {
+    ASSERT_EQ(b.Update(one, 0.5, 349'000), 1) << i;
+  }
+  // Saturated windows with the rate they ran at; returns the active count after them.
+  auto saturated = [&](int windows) {
+    for (int i = 0; i < windows; ++i) b.Update(one, 0.5, 349'000);
+    return b.active();
+  };
+  EXPECT_EQ(saturated(3), 2);  // then it is tried again
+  // Failing again doubles the wait.
+  for (int i = 0; i < 1 + ThreadBalancer::kTrialWindows; ++i) b.Update(two, 0.3, 330'000);
+  EXPECT_EQ(b.active(), 1);
+  EXPECT_EQ(saturated(ThreadBalancer::kFirstBackoff + 10), 1);
+  EXPECT_EQ(saturated(ThreadBalancer::kFirstBackoff - 10), 2);  // 2 x kFirstBackoff in all
+}
+
+TEST(ThreadBalancerTest, NoTrialWithoutARate) {
+  ThreadBalancer b(2);
+  EXPECT_EQ(b.Update(std::vector<double>{1.0}, 0.66), 2);
+  EXPECT_EQ(Feed(b, {0.6, 0.6}, 0.3, 20), 2);
+}
+
 TEST(ThreadBalancerTest, StaysWhenTheMachineIsBusy) {
   // Unpipelined GET beside redis-benchmark: the thread is saturated but so is the machine; a
   // second thread would only add wake-ups.

@@ -23,7 +23,7 @@ struct LuaEngineAccess {
   }
   static CommandCaller* caller(LuaEngine& e) { return e.caller_; }
   static int& script_protocol(LuaEngine& e) { return e.script_protocol_; }
-  static std::vector<std::string>& args(LuaEngine& e) { return e.args_; }
+  static std::vector<std::string>& number_args(LuaEngine& e) { return e.number_args_; }
   static std::string& reply(LuaEngine& e) { return e.reply_; }
   static std::vector<std::string_view>& arg_views(LuaEngine& e) { return e.arg_views_; }
   static resp::OutBuffer& reply_buffer(LuaEngine& e) { return e.reply_buffer_; }
@@ -48,21 +48,26 @@ void PushErrorTable(lua_State* lua, std::string_view message) {
   lua_settable(lua, -3);
 }
 
-// The Lua values of redis.call's arguments as strings; false if one is neither a string nor a
-// number. Numbers are written as Redis 7.0 writes them ("%.17g": 3.7 is 3.7000000000000002).
-bool CollectArgs(lua_State* lua, int argc, std::vector<std::string>* args) {
+// redis.call's arguments as strings: views of the Lua strings on the stack (they stay there while
+// the command runs) and of numbers written into `numbers` as Redis 7.0 writes them ("%.17g": 3.7
+// is 3.7000000000000002); false if one is neither.
+bool CollectArgs(lua_State* lua, int argc, std::vector<std::string>* numbers,
+                 std::vector<std::string_view>* args) {
+  numbers->resize(static_cast<size_t>(argc));  // before any view of them is taken
   args->resize(static_cast<size_t>(argc));
   for (int i = 1; i <= argc; ++i) {
-    std::string& arg = (*args)[static_cast<size_t>(i - 1)];
+    std::string_view& arg = (*args)[static_cast<size_t>(i - 1)];
     const int type = lua_type(lua, i);
     if (type == LUA_TNUMBER) {
       char buf[64];
       const int len = std::snprintf(buf, sizeof(buf), "%.17g", lua_tonumber(lua, i));
-      arg.assign(buf, static_cast<size_t>(len));
+      std::string& number = (*numbers)[static_cast<size_t>(i - 1)];
+      number.assign(buf, static_cast<size_t>(len));
+      arg = number;
     } else if (type == LUA_TSTRING) {
       size_t len = 0;
       const char* s = lua_tolstring(lua, i, &len);
-      arg.assign(s, len);
+      arg = std::string_view(s, len);
     } else {
       return false;
     }
@@ -73,13 +78,14 @@ bool CollectArgs(lua_State* lua, int argc, std::vector<std::string>* args) {
 // Runs the command of the arguments on the stack; pushes its reply as a Lua value. Returns
 // whether that value is an error table.
 bool CallCommand(lua_State* lua, LuaEngine& engine) {
-  std::vector<std::string>& args = LuaEngineAccess::args(engine);
+  // The engine's scratch, reused call after call: redis.call allocates nothing in the steady state.
+  std::vector<std::string_view>& args = LuaEngineAccess::arg_views(engine);
   const int argc = lua_gettop(lua);
   if (argc == 0) {
     PushErrorTable(lua, "ERR Please specify at least one argument for this redis lib call");
     return true;
   }
-  if (!CollectArgs(lua, argc, &args)) {
+  if (!CollectArgs(lua, argc, &LuaEngineAccess::number_args(engine), &args)) {
     PushErrorTable(lua, "ERR Lua redis lib command arguments must be strings or integers");
     return true;
   }
@@ -89,13 +95,10 @@ bool CallCommand(lua_State* lua, LuaEngine& engine) {
     PushErrorTable(lua, "ERR redis.call is not allowed outside of a running script");
     return true;
   }
-  // The engine's scratch, reused call after call: redis.call allocates nothing in the steady state.
-  std::vector<std::string_view>& views = LuaEngineAccess::arg_views(engine);
-  views.assign(args.begin(), args.end());
   resp::OutBuffer& buffer = LuaEngineAccess::reply_buffer(engine);
   resp::Writer writer(&buffer);
   writer.set_protocol(LuaEngineAccess::script_protocol(engine));
-  caller->Call(views, writer);
+  caller->Call(args, writer);
   std::string& reply = LuaEngineAccess::reply(engine);
   reply.clear();
   struct iovec iov[64];

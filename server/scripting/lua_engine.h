@@ -96,8 +96,9 @@ class LuaEngine {
   // The running script's: what its redis.call reaches, the protocol redis.setresp chose.
   CommandCaller* caller_ = nullptr;
   int script_protocol_ = 2;
-  // redis.call's scratch: the arguments, views of them, the reply's bytes.
-  std::vector<std::string> args_;
+  // redis.call's scratch: its numeric arguments as text, views of every argument, the reply's
+  // bytes.
+  std::vector<std::string> number_args_;
   std::vector<std::string_view> arg_views_;
   resp::OutBuffer reply_buffer_;
   std::string reply_;

@@ -209,6 +209,21 @@ TEST_F(LuaEngineTest, LibrariesAsRedis) {
   EXPECT_EQ(Eval("return cmsgpack.unpack(cmsgpack.pack({x='y'})).x"), "$1\r\ny\r\n");
 }
 
+// lua-MessagePack is compiled on cmsgpack's first call, not with the state: scripts that never
+// pack keep a small heap for the periodic GC step to walk.
+TEST_F(LuaEngineTest, CmsgpackLoadsOnFirstUse) {
+  const char* collect = "collectgarbage('collect') return collectgarbage('count')";
+  EXPECT_EQ(Eval(collect).front(), ':');
+  const size_t before = engine.memory_bytes();
+  EXPECT_EQ(Eval("return cmsgpack.pack('a')"),
+            "$2\r\n\xa1"
+            "a\r\n");
+  Eval(collect);
+  EXPECT_GT(engine.memory_bytes(), before + 30 * 1024);
+  // Once loaded, the sandbox is as before: the library's globals are not the script's.
+  EXPECT_EQ(Eval("return type(rawget(_G, 'require'))"), "$3\r\nnil\r\n");
+}
+
 TEST_F(LuaEngineTest, StructAsRedis) {
   EXPECT_EQ(Eval("return struct.pack('>I2', 258)"), "$2\r\n\x01\x02\r\n");
   EXPECT_EQ(Eval("return {struct.unpack('<i4', struct.pack('<i4', -2))}"), "*2\r\n:-2\r\n:5\r\n");

@@ -15,6 +15,8 @@
 #include <span>
 #include <string_view>
 
+#include "base/clock.h"
+
 namespace ordis::server::scripting {
 
 class RunningScript {
@@ -53,9 +55,11 @@ class RunningScript {
     return true;
   }
 
-  bool Busy(int64_t now_ms, int64_t threshold_ms) const {
+  // Whether a script has run for threshold_ms or more. The clock is read only while one runs: this
+  // is asked before every command.
+  bool Busy(int64_t threshold_ms) const {
     const int64_t started = started_ms_.load(std::memory_order_acquire);
-    return started >= 0 && now_ms - started >= threshold_ms;
+    return started >= 0 && NowMs() - started >= threshold_ms;
   }
   // kOtherKind: SCRIPT KILL of a function, or FUNCTION KILL of an EVAL (Redis answers BUSY).
   enum class KillResult { kNotRunning, kOtherKind, kUnkillable, kKilled };

@@ -11,8 +11,14 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
 #include <vector>
+
+#include "server/stats/latency.h"
 
 namespace ordis::server {
 
@@ -37,6 +43,35 @@ class Counters {
   std::array<Counter, static_cast<size_t>(E::kCount)> counters_{};
 };
 
+// Error replies by their code (INFO errorstats: errorstat_ERR, errorstat_WRONGTYPE ...). As Redis,
+// at most 128 codes are tracked; errors of codes beyond them are not counted here.
+class ErrorCounts {
+ public:
+  static constexpr size_t kMaxCodes = 128;
+  void Add(std::string_view code, uint64_t n) {
+    std::lock_guard lock(mu_);
+    auto it = counts_.find(code);
+    if (it == counts_.end()) {
+      if (counts_.size() >= kMaxCodes) return;
+      it = counts_.emplace(std::string(code), 0).first;
+    }
+    it->second += n;
+  }
+  // Adds this thread's counts to *sum.
+  void AddTo(std::map<std::string, uint64_t, std::less<>>* sum) const {
+    std::lock_guard lock(mu_);
+    for (const auto& [code, n] : counts_) (*sum)[code] += n;
+  }
+  void Reset() {
+    std::lock_guard lock(mu_);
+    counts_.clear();
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, uint64_t, std::less<>> counts_;
+};
+
 // One thread's counters (INFO stats, INFO threads).
 enum class Stat {
   kCommandsProcessed,
@@ -55,6 +90,8 @@ enum class Stat {
   kAclDeniedKey,
   kAclDeniedChannel,
   kTierBatchesWaited,  // batches that waited for cold values to be read ahead
+  kReadsProcessed,     // reads from client sockets that returned data
+  kWritesProcessed,    // flushes of replies to client sockets
   kCount
 };
 
@@ -70,17 +107,51 @@ enum class CommandStat {
 struct ThreadStats {
   explicit ThreadStats(size_t num_commands)
       : per_command(std::make_unique<Counters<CommandStat>[]>(num_commands)),
-        num_commands(num_commands) {}
+        num_commands(num_commands),
+        latency(num_commands) {}
 
   Counter& operator[](Stat s) { return counters[s]; }
   void Reset() {
     counters.Reset();
     for (size_t i = 0; i < num_commands; ++i) per_command[i].Reset();
+    latency.Reset();
+    errors.Reset();
   }
 
   Counters<Stat> counters;
   std::unique_ptr<Counters<CommandStat>[]> per_command;  // by CommandSpec::id
   size_t num_commands;
+  CommandHistograms latency;  // by CommandSpec::id, with latency-tracking
+  ErrorCounts errors;
+};
+
+// Redis's instantaneous metrics (trackInstantaneousMetric): a total sampled every 100 ms, its rate
+// per second the mean of the last 16 samples. Sampled by the server's cron; read by INFO.
+class RateTracker {
+ public:
+  void Sample(uint64_t total, int64_t now_ms) {
+    std::lock_guard lock(mu_);
+    if (last_ms_ != 0 && now_ms > last_ms_) {
+      rates_[next_++ % kSamples] = static_cast<double>(total - last_total_) * 1000.0 /
+                                   static_cast<double>(now_ms - last_ms_);
+    }
+    last_total_ = total;
+    last_ms_ = now_ms;
+  }
+  double PerSecond() const {
+    std::lock_guard lock(mu_);
+    double sum = 0;
+    for (double r : rates_) sum += r;
+    return sum / kSamples;
+  }
+
+ private:
+  static constexpr size_t kSamples = 16;
+  mutable std::mutex mu_;
+  double rates_[kSamples] = {};
+  size_t next_ = 0;
+  uint64_t last_total_ = 0;
+  int64_t last_ms_ = 0;
 };
 
 // Every I/O thread's statistics, one block each.
@@ -103,8 +174,28 @@ class ServerStats {
     for (const auto& b : blocks_) total += b->per_command[command_id][s];
     return total;
   }
+  // A command's latency histogram over every thread (empty if never recorded).
+  std::vector<uint64_t> Histogram(size_t command_id) const {
+    std::vector<uint64_t> counts;
+    for (const auto& b : blocks_) b->latency.AddTo(command_id, &counts);
+    return counts;
+  }
+  std::map<std::string, uint64_t, std::less<>> ErrorCodes() const {
+    std::map<std::string, uint64_t, std::less<>> sum;
+    for (const auto& b : blocks_) b->errors.AddTo(&sum);
+    return sum;
+  }
   void Reset() {
     for (auto& b : blocks_) b->Reset();
+  }
+
+  LatencyMonitor monitor;
+  // Commands, input bytes and output bytes per second (INFO instantaneous_*).
+  RateTracker ops_rate, input_rate, output_rate;
+  void SampleRates(int64_t now_ms) {
+    ops_rate.Sample(Sum(Stat::kCommandsProcessed), now_ms);
+    input_rate.Sample(Sum(Stat::kNetInputBytes), now_ms);
+    output_rate.Sample(Sum(Stat::kNetOutputBytes), now_ms);
   }
 
  private:

@@ -526,6 +526,23 @@ size_t StreamValue::MemoryUsage() const {
   return total;
 }
 
+void StreamValue::VisitBlocks(BlockVisit visit) const {
+  std::vector<BlockEntry> entries;
+  for (const auto& [first, b] : blocks_) {
+    Cursor cursor;
+    if (!cursor.Open(first, b)) continue;  // blocks are checked when built or decoded
+    entries.clear();
+    while (!cursor.Done()) {
+      BlockEntry& e = entries.emplace_back();
+      if (!cursor.Next(&e.id, &e.flags, &e.fields_values)) {
+        entries.pop_back();
+        break;
+      }
+    }
+    visit(first, b.live, b.deleted, cursor.master(), entries);
+  }
+}
+
 void StreamValue::EncodeBlocks(std::string* out) const {
   PutVarint(out, blocks_.size());
   for (const auto& [first, b] : blocks_) {

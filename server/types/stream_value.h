@@ -183,6 +183,22 @@ class StreamValue {
   // Heap bytes (MEMORY USAGE).
   size_t MemoryUsage() const;
 
+  // --- Redis's RDB form (server/rdb) ---
+
+  // An entry as a block holds it, deleted ones included; flags are Redis's (1: deleted, 2: the
+  // same field names as the block's first entry).
+  struct BlockEntry {
+    StreamId id;
+    uint8_t flags = 0;
+    std::vector<std::string_view> fields_values;
+  };
+  // Each block in ID order: its first entry's ID (Redis's master ID), its live and deleted counts,
+  // its master field names, and its entries.
+  using BlockVisit =
+      absl::FunctionRef<void(StreamId master, uint32_t live, uint32_t deleted,
+                             StreamFields master_fields, std::span<const BlockEntry> entries)>;
+  void VisitBlocks(BlockVisit visit) const;
+
   // --- the snapshot codec ---
 
   // Appends the blocks as bytes (first ID, counters, the buffer) for DecodeBlocks.
