@@ -50,9 +50,14 @@ std::string& Scratch() {
 
 std::string_view Bytes(const Object* obj, IntText* scratch) { return obj->StringBytes(scratch); }
 
-// Whether value, a string's bytes, is an HLL; replies when not.
-bool CheckHll(CommandContext& ctx, std::string_view value) {
-  if (hll::IsHll(value)) return true;
+// The bytes of obj, an HLL: false after replying WRONGTYPE or that it is not an HLL.
+bool HllBytes(CommandContext& ctx, const Object* obj, IntText* scratch, std::string_view* value) {
+  if (obj->type() != ObjType::kString) {
+    ctx.out.Error(errors::kWrongType);
+    return false;
+  }
+  *value = Bytes(obj, scratch);
+  if (hll::IsHll(*value)) return true;
   ctx.out.Error(kNotHll);
   return false;
 }
@@ -93,13 +98,9 @@ bool MergeKeys(CommandContext& ctx, std::span<const std::string_view> keys, uint
   for (std::string_view key : keys) {
     const Object* obj = LookupRead(ctx, key);
     if (obj == nullptr) continue;
-    if (obj->type() != ObjType::kString) {
-      ctx.out.Error(errors::kWrongType);
-      return false;
-    }
     IntText scratch;
-    const std::string_view value = Bytes(obj, &scratch);
-    if (!CheckHll(ctx, value)) return false;
+    std::string_view value;
+    if (!HllBytes(ctx, obj, &scratch, &value)) return false;
     if (hll::EncodingOf(value) == hll::Encoding::kDense) *dense = true;
     if (!hll::MergeMax(value, max)) {
       ctx.out.Error(kCorruptHll);
@@ -142,13 +143,9 @@ void CmdPfAdd(CommandContext& ctx) {
     return;
   }
   RecordAccess(ctx, found);
-  if (found->type() != ObjType::kString) {
-    ctx.out.Error(errors::kWrongType);
-    return;
-  }
   IntText scratch;
-  std::string_view value = Bytes(found, &scratch);
-  if (!CheckHll(ctx, value)) return;
+  std::string_view value;
+  if (!HllBytes(ctx, found, &scratch, &value)) return;
   if (hll::EncodingOf(value) == hll::Encoding::kDense) {
     // The elements before the first that raises a register raise none after it either.
     size_t first = 0;
@@ -219,13 +216,9 @@ void CmdPfCount(CommandContext& ctx) {
     ctx.out.Integer(0);
     return;
   }
-  if (found->type() != ObjType::kString) {
-    ctx.out.Error(errors::kWrongType);
-    return;
-  }
   IntText scratch;
-  std::string_view value = Bytes(found, &scratch);
-  if (!CheckHll(ctx, value)) return;
+  std::string_view value;
+  if (!HllBytes(ctx, found, &scratch, &value)) return;
   if (hll::CacheValid(value) && IsRaw(found)) {
     ctx.out.Integer(static_cast<int64_t>(hll::CachedCardinality(value)));
     return;
@@ -292,13 +285,9 @@ void CmdPfDebug(CommandContext& ctx) {
     return;
   }
   RecordAccess(ctx, found);
-  if (found->type() != ObjType::kString) {
-    ctx.out.Error(errors::kWrongType);
-    return;
-  }
   IntText scratch;
-  std::string_view value = Bytes(found, &scratch);
-  if (!CheckHll(ctx, value)) return;
+  std::string_view value;
+  if (!HllBytes(ctx, found, &scratch, &value)) return;
   const bool sparse = hll::EncodingOf(value) == hll::Encoding::kSparse;
   const bool to_dense =
       sparse && (EqualsIgnoreCase(sub, "getreg") || EqualsIgnoreCase(sub, "todense"));
