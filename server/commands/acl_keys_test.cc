@@ -10,6 +10,7 @@
 #include "server/acl/users.h"
 #include "server/command/acl_bridge.h"
 #include "server/commands/families.h"
+#include "server/commands/family_test_support.h"
 
 namespace ordis::server {
 namespace {
@@ -17,14 +18,7 @@ namespace {
 // args for spec: the name (and subcommand), then placeholders, with `key(i)` at each key position.
 template <typename KeyName>
 std::vector<std::string> Call(const CommandSpec& spec, KeyName key) {
-  std::vector<std::string> args;
-  const size_t bar = spec.name.find('|');
-  if (bar == std::string_view::npos) {
-    args.emplace_back(spec.name);
-  } else {
-    args.emplace_back(spec.name.substr(0, bar));
-    args.emplace_back(spec.name.substr(bar + 1));
-  }
+  std::vector<std::string> args = test::CommandWords(spec.name);
   size_t argc = static_cast<size_t>(spec.arity > 0 ? spec.arity : -spec.arity) + 2;
   if (spec.numkeys_arg > 0) argc = std::max(argc, static_cast<size_t>(spec.numkeys_arg) + 4);
   while (args.size() < argc) args.emplace_back("0");

@@ -462,14 +462,7 @@ TEST(KeySpecsTest, EveryCommandWithKeysHasSpecs) {
 }
 
 std::vector<std::string> CallOf(const CommandSpec& spec) {
-  std::vector<std::string> args;
-  const size_t bar = spec.name.find('|');
-  if (bar == std::string_view::npos) {
-    args.emplace_back(spec.name);
-  } else {
-    args.emplace_back(spec.name.substr(0, bar));
-    args.emplace_back(spec.name.substr(bar + 1));
-  }
+  std::vector<std::string> args = CommandWords(spec.name);
   // One more than the least for variadic commands, so every spec has a key to find.
   const size_t argc =
       spec.arity > 0 ? static_cast<size_t>(spec.arity) : static_cast<size_t>(-spec.arity) + 1;

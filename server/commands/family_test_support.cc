@@ -408,6 +408,12 @@ void FamilyTest::FakeUsedMemory(std::function<uint64_t()> used) {
   env_->used_memory = std::move(used);
 }
 
+std::vector<std::string> CommandWords(std::string_view name) {
+  const size_t bar = name.find('|');
+  if (bar == std::string_view::npos) return {std::string(name)};
+  return {std::string(name.substr(0, bar)), std::string(name.substr(bar + 1))};
+}
+
 std::vector<std::string> TakeKeyEvents(TestClient& subscriber) {
   std::vector<std::string> out;
   for (const Reply& m : subscriber.TakeMessages()) {

@@ -122,6 +122,9 @@ class TestClient {
   std::unique_ptr<Impl> impl_;
 };
 
+// A command's name as a client sends it: "config|get" is {"config", "get"}.
+std::vector<std::string> CommandWords(std::string_view name);
+
 // "event key" of each keyevent message (`__keyevent@<db>__:<event>`) subscriber got since the
 // last call: the keyspace events a command raised, in order.
 std::vector<std::string> TakeKeyEvents(TestClient& subscriber);
