@@ -121,8 +121,13 @@ class PersistentTestCase(unittest.TestCase):
 # ---------------------------------------------------------------------------------------------------
 
 
+def strip_idle(entries):
+    return [{k: v for k, v in e.items() if k != "time_since_delivered"} for e in entries]
+
+
 def dump_db(r):
-    """{key: (type, value, has_ttl)} of the selected database, values in canonical form."""
+    """{key: (type, value, has_ttl)} of the selected database, values in canonical form. A stream's
+    value is its entries, length, groups and pending entries (without their idle times)."""
     out = {}
     for key in r.scan_iter(count=1000):
         t = r.type(key).decode()
@@ -136,6 +141,10 @@ def dump_db(r):
             v = tuple(sorted(r.hgetall(key).items()))
         elif t == "zset":
             v = tuple(r.zrange(key, 0, -1, withscores=True))
+        elif t == "stream":
+            groups = r.execute_command("XINFO", "GROUPS", key)
+            v = (r.xrange(key), r.xlen(key), [g[:8] for g in groups],
+                 [strip_idle(r.xpending_range(key, g[1], "-", "+", 1000)) for g in groups])
         else:
             raise AssertionError("unexpected type %r of %r" % (t, key))
         out[key] = (t, v, r.pttl(key) >= 0)

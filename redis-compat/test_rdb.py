@@ -22,6 +22,7 @@ import unittest
 import redis
 
 from harness import CrossServerTestCase, IS_ORDIS, REFERENCE_SERVER, SERVER_PATH, Server, ServerTestCase
+from persist_util import dump_db
 
 RDB_TOOL = os.path.join(os.path.dirname(SERVER_PATH), "ordis-rdb")
 
@@ -71,34 +72,6 @@ def fill(r, seed=1):
     r5.zadd("db5:zset", {"a": 1})
 
 
-def strip_idle(entries):
-    return [{k: v for k, v in e.items() if k != "time_since_delivered"} for e in entries]
-
-
-def contents(r):
-    """Every key of r's database: its type, value and whether it has a TTL."""
-    out = {}
-    for key in r.scan_iter(count=1000):
-        t = r.type(key).decode()
-        if t == "string":
-            v = r.get(key)
-        elif t == "list":
-            v = r.lrange(key, 0, -1)
-        elif t == "set":
-            v = sorted(r.smembers(key))
-        elif t == "zset":
-            v = r.zrange(key, 0, -1, withscores=True)
-        elif t == "hash":
-            v = sorted(r.hgetall(key).items())
-        else:
-            groups = r.execute_command("XINFO", "GROUPS", key)
-            v = (r.xrange(key), r.xlen(key), [g[:8] for g in groups],
-                 [strip_idle(r.xpending_range(key, g[1], "-", "+", 1000)) for g in groups])
-        pttl = r.pttl(key)
-        out[key] = (t, v, pttl > 0)
-    return out
-
-
 def deterministic(key, t):
     """Whether Redis's DUMP of the key follows from its value alone: not for hashes (a listpack in
     insertion order, a table in hash order) nor sets held as tables."""
@@ -106,7 +79,7 @@ def deterministic(key, t):
 
 
 def all_contents(port):
-    return {db: contents(redis.Redis(port=port, db=db)) for db in (0, 5)}
+    return {db: dump_db(redis.Redis(port=port, db=db)) for db in (0, 5)}
 
 
 class DumpRestoreTest(ServerTestCase):
@@ -140,13 +113,13 @@ class DumpRestoreTest(ServerTestCase):
     def test_every_type_round_trips(self):
         r = self.redis_client()
         fill(r)
-        before = contents(r)
+        before = dump_db(r)
         for key, (t, _, _) in before.items():
             payload = r.dump(key)
             r.restore(b"copy:" + key, 0, payload)
             if deterministic(key, t):
                 self.assertEqual(r.dump(b"copy:" + key), payload, key)
-        after = contents(r)
+        after = dump_db(r)
         for key, (t, v, _) in before.items():
             self.assertEqual(after[b"copy:" + key][:2], (t, v), key)
 
@@ -174,39 +147,39 @@ class CrossServerTest(CrossServerTestCase):
 
     def test_dump_from_each_restores_on_the_other(self):
         fill(self.ref)
-        expected = contents(self.ref)
+        expected = dump_db(self.ref)
         for key, (t, _, _) in expected.items():
             payload = self.ref.dump(key)
             self.ours.restore(key, 0, payload)
             if deterministic(key, t):
                 self.assertEqual(self.ours.dump(key), payload, key)
-        self.assertEqual({k: v[:2] for k, v in contents(self.ours).items()},
+        self.assertEqual({k: v[:2] for k, v in dump_db(self.ours).items()},
                          {k: v[:2] for k, v in expected.items()})
         # And back: ordis's payloads restore in Redis with the same content.
         self.ref.flushall()
         for key in expected:
             self.ref.restore(key, 0, self.ours.dump(key))
-        self.assertEqual({k: v[:2] for k, v in contents(self.ref).items()},
+        self.assertEqual({k: v[:2] for k, v in dump_db(self.ref).items()},
                          {k: v[:2] for k, v in expected.items()})
 
     def test_migrate_both_ways(self):
         fill(self.ref)
-        expected = contents(self.ref)
+        expected = dump_db(self.ref)
         keys = list(expected)
         self.assertEqual(self.ref.migrate("127.0.0.1", self.server.port, keys, 0, 5000), b"OK")
         self.assertEqual(self.ref.dbsize(), 0)
-        self.assertEqual(contents(self.ours), expected)
+        self.assertEqual(dump_db(self.ours), expected)
         # Back into database 3 of the reference, copying, then replacing.
         self.assertEqual(self.ours.migrate("127.0.0.1", self.reference.port, keys, 3, 5000,
                                            copy=True), b"OK")
-        self.assertEqual(len(contents(self.ours)), len(keys))
+        self.assertEqual(len(dump_db(self.ours)), len(keys))
         with self.assertRaises(redis.ResponseError) as busy:
             self.ours.migrate("127.0.0.1", self.reference.port, keys[:1], 3, 5000)
         self.assertIn("Target instance replied with error: BUSYKEY", str(busy.exception))
         self.assertEqual(self.ours.migrate("127.0.0.1", self.reference.port, keys, 3, 5000,
                                            replace=True), b"OK")
         self.assertEqual(self.ours.dbsize(), 0)
-        self.assertEqual(contents(redis.Redis(port=self.reference.port, db=3)), expected)
+        self.assertEqual(dump_db(redis.Redis(port=self.reference.port, db=3)), expected)
         self.assertEqual(self.ours.migrate("127.0.0.1", self.reference.port, ["gone"], 0, 1000),
                          b"NOKEY")
 
