@@ -6,16 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "base/hex_test_support.h"
+
 namespace ordis::persistence::rdb {
 namespace {
 
-std::string FromHex(std::string_view hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  }
-  return out;
-}
+using base::FromHex;
 
 std::vector<std::string> ReadListpack(std::string_view lp, bool* ok) {
   std::vector<std::string> out;

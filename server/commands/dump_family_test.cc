@@ -1,5 +1,6 @@
 #include <string>
 
+#include "base/hex_test_support.h"
 #include "persistence/rdb_payload.h"
 #include "server/commands/family_test_support.h"
 
@@ -15,13 +16,7 @@ class DumpFamilyTest : public FamilyTest {
   }
 };
 
-std::string FromHex(std::string_view hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  }
-  return out;
-}
+using base::FromHex;
 
 TEST_F(DumpFamilyTest, DumpIsRedisBytes) {
   EXPECT_EQ(Run({"dump", "missing"}), Nil());

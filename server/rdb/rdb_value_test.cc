@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "base/hex_test_support.h"
 #include "persistence/rdb_containers.h"
 
 namespace ordis::server {
@@ -13,13 +14,7 @@ namespace {
 
 namespace rdb = persistence::rdb;
 
-std::string FromHex(std::string_view hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  }
-  return out;
-}
+using base::FromHex;
 
 // Reads a whole DUMP payload (checksum verified) into an object.
 ObjectPtr Restore(std::string_view payload, RdbValueStatus* status = nullptr) {
