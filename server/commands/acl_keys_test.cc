@@ -71,7 +71,9 @@ TEST_F(AclKeysTest, EveryCommandWithKeys) {
 
 // The keys numkeys counts are checked too: ZUNION and its kin would otherwise read any key.
 TEST_F(AclKeysTest, NumKeysCommands) {
-  auto check = [&](std::vector<std::string> args) {
+  std::vector<std::string> args;  // the last call's: the verdict's keys_ are views into it
+  auto check = [&](std::vector<std::string> call) {
+    args = std::move(call);
     return Check(*AllCommands().Find(args[0]), args);
   };
   EXPECT_TRUE(check({"zunion", "2", "allowed:a", "allowed:b"}).ok());
