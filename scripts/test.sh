@@ -8,12 +8,18 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 # failure, so a flaky test shows in the log. Not under ThreadSanitizer: a race it reports once is
 # a race.
 retry=(--repeat until-pass:2)
+# Each stage's wall time goes to the log: CI's limit is 90 minutes, and a run that nears it should
+# show which stage grew.
+stage() { echo "== $1 ($SECONDS s so far)" >&2; }
 "$root/scripts/deps.sh" $(cat "$root/scripts/build-packages.txt" "$root/scripts/test-packages.txt")
+stage "Release build"
 cmake -S "$root" -B "$root/build-test" -DCMAKE_BUILD_TYPE=Release -DORDIS_BUILD_TESTS=ON >/dev/null
 cmake --build "$root/build-test" -j"$(nproc)"
+stage "Release tests"
 (cd "$root/build-test" && ctest --output-on-failure "${retry[@]}" -j"$(nproc)" "$@")
 
 # Concurrency stress tests again under ThreadSanitizer.
+stage "ThreadSanitizer build"
 cmake -S "$root" -B "$root/build-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DORDIS_BUILD_TESTS=ON \
   -DORDIS_SANITIZE=thread >/dev/null
 cmake --build "$root/build-tsan" -j"$(nproc)" \
@@ -21,6 +27,7 @@ cmake --build "$root/build-tsan" -j"$(nproc)" \
   connection_move_stress_test eviction_stress_test acl_test lazy_free_stress_test memory_guard_test \
   offload_test keyspace_test pubsub_stress_test scripting_stress_test blocking_stress_test \
   tracking_stress_test
+stage "ThreadSanitizer tests"
 (cd "$root/build-tsan" && ctest --output-on-failure -j"$(nproc)" \
   -R 'stress|Concurrent|MemoryGuard|HostView|LoadingZone|Prefetcher|ColdKeyspace')
 
@@ -31,10 +38,13 @@ cmake --build "$root/build-tsan" -j"$(nproc)" \
 # keyspace with its variable-size objects (blocks that move when a TTL comes or goes, raw buffers
 # that grow), lazy free (values freed once, on its thread, and whatever is queued at shutdown), and
 # the cold tier (records decoded from damaged bytes, aligned buffers the kernel writes into).
+stage "AddressSanitizer build"
 cmake -S "$root" -B "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DORDIS_BUILD_TESTS=ON \
   -DORDIS_SANITIZE=address >/dev/null
 cmake --build "$root/build-asan" -j"$(nproc)" --target learned_store_test hot_cache_test \
   persistence_test types_test durability_test commands_test rdb_test connection_move_stress_test \
   eviction_stress_test acl_test keyspace_test lazy_free_stress_test memory_guard_test offload_test
+stage "AddressSanitizer tests"
 (cd "$root/build-asan" && ctest --output-on-failure "${retry[@]}" -j"$(nproc)" \
   -R 'LearnedStore|HotCache|SnapshotFile|AofFile|Manifest|Snapshot|ObjectCodec|AofLog|ZSet|Stream|FamilyTest|Rdb|Listpack|Ziplist|Intset|ConnectionMove|EvictionStress|Acl|User|Catalog|Categories|Keyspace|Object\.|ActiveExpiry|LazyFree|FreeEffort|MemoryGuard|Tier|HostView|LoadingZone')
+stage "done"
