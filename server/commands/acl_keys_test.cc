@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "server/acl/users.h"
@@ -38,11 +39,15 @@ class AclKeysTest : public ::testing::Test {
     EXPECT_EQ(users_.SetUser("u", rules), "");
     user_ = users_.Find("u");
   }
-  acl::Verdict Check(const CommandSpec& spec, const std::vector<std::string>& args) {
-    std::vector<std::string_view> views(args.begin(), args.end());
+  // The verdict's keys_ and channels_ are views into args_, the call's arguments, kept until the
+  // next call.
+  acl::Verdict Check(const CommandSpec& spec, std::vector<std::string> args) {
+    args_ = std::move(args);
+    std::vector<std::string_view> views(args_.begin(), args_.end());
     return CheckCommand(*user_, spec, views, &keys_, &channels_);
   }
   acl::Users users_;
+  std::vector<std::string> args_;
   std::shared_ptr<const acl::User> user_;
   std::vector<acl::KeyRef> keys_;
   std::vector<acl::ChannelRef> channels_;
@@ -54,14 +59,14 @@ TEST_F(AclKeysTest, EveryCommandWithKeys) {
     if (spec->first_key <= 0 && spec->numkeys_arg <= 0) continue;
     SCOPED_TRACE(std::string(spec->name));
     auto allowed = Call(*spec, [](size_t i) { return "allowed:" + std::to_string(i); });
-    EXPECT_TRUE(Check(*spec, allowed).ok());
+    EXPECT_TRUE(Check(*spec, std::move(allowed)).ok());
     // The last key outside the pattern: refused, and the verdict names it.
     size_t keys = keys_.size();
     ASSERT_GT(keys, 0u);
     auto last_denied = Call(*spec, [keys](size_t i) {
       return (i + 1 == keys ? "denied:" : "allowed:") + std::to_string(i);
     });
-    acl::Verdict verdict = Check(*spec, last_denied);
+    acl::Verdict verdict = Check(*spec, std::move(last_denied));
     ASSERT_EQ(verdict.kind, acl::Verdict::kDeniedKey);
     EXPECT_EQ(keys_[verdict.index].name, "denied:" + std::to_string(keys - 1));
     ++checked;
@@ -71,10 +76,9 @@ TEST_F(AclKeysTest, EveryCommandWithKeys) {
 
 // The keys numkeys counts are checked too: ZUNION and its kin would otherwise read any key.
 TEST_F(AclKeysTest, NumKeysCommands) {
-  std::vector<std::string> args;  // the last call's: the verdict's keys_ are views into it
-  auto check = [&](std::vector<std::string> call) {
-    args = std::move(call);
-    return Check(*AllCommands().Find(args[0]), args);
+  auto check = [&](std::vector<std::string> args) {
+    const CommandSpec& spec = *AllCommands().Find(args[0]);
+    return Check(spec, std::move(args));
   };
   EXPECT_TRUE(check({"zunion", "2", "allowed:a", "allowed:b"}).ok());
   acl::Verdict verdict = check({"zunion", "2", "allowed:a", "secret:b", "WITHSCORES"});
