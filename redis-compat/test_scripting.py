@@ -725,7 +725,6 @@ class LibrariesTest(ScriptTestCase):
                         "the warning is not in the log")
         self.assertNotIn("debug-" + marker, self.server.log_text())  # below the log level
 
-    @ordis_bug
     def test_redis_table_extras(self):
         self.assertEval(b"true", "return tostring(redis.acl_check_cmd('set', 'x', 'y'))")
         self.assertScriptErr("ERR Invalid command passed to redis.acl_check_cmd()",

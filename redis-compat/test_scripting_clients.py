@@ -267,6 +267,26 @@ class ScriptAclTest(ScriptTestCase):
                          script_err("ERR The user executing the script can't access at least one "
                                     "of the keys mentioned in the command arguments", body))
 
+    def test_acl_check_cmd_answers_for_the_scripts_user(self):
+        erin = self.user("erin", "+eval", "+get", "~a*", "&ch*")
+        self.assertReply("OK", "ACL", "LOG", "RESET")
+
+        def check(call):
+            return erin.call("EVAL", "return redis.acl_check_cmd(%s)" % call, "0")
+
+        self.assertEqual(check("'get', 'abc'"), 1)
+        self.assertEqual(check("'GET', 'b'"), None)  # false: a key erin may not read
+        self.assertEqual(check("'get'"), 1)  # arity is not checked
+        self.assertEqual(check("'set', 'a', 'v'"), None)
+        self.assertEqual(check("'publish', 'ch1', 'm'"), None)
+        body = "return redis.acl_check_cmd('config', 'nosuch')"
+        self.assertEqual(erin.call("EVAL", body, "0"),
+                         script_err("ERR Invalid command passed to redis.acl_check_cmd()", body))
+        self.assertEqual(erin.call("EVAL", "return {pcall(redis.acl_check_cmd, 'nosuch')}", "0"),
+                         [None, b"ERR Invalid command passed to redis.acl_check_cmd()"])
+        self.assertReply([], "ACL", "LOG")  # asking is not a denial
+        self.assertReply(1, "EVAL", "return redis.acl_check_cmd('config', 'get')", "0")
+
     @ordis_bug
     def test_acl_log_names_the_calling_client(self):
         self.assertReply("OK", "ACL", "LOG", "RESET")

@@ -811,6 +811,9 @@ class Dispatcher::ScriptCaller : public scripting::CommandCaller {
   void Call(std::span<const std::string_view> args, resp::Writer& out) override {
     dispatcher_.CallFromScript(run_, out, args);
   }
+  std::optional<bool> UserMayRun(std::span<const std::string_view> args) override {
+    return dispatcher_.ScriptUserMayRun(args);
+  }
   bool Killed() override {
     dispatcher_.ServeWhileBusy();  // a SCRIPT KILL from this thread's clients arrives here
     return dispatcher_.services_.running_script.kill_requested();
@@ -895,12 +898,26 @@ void Dispatcher::RunWhileBusy(Session& session, resp::Writer& out,
   CountCall(*spec, client, args, start_us, out, errors_before);
 }
 
-void Dispatcher::CallFromScript(const ScriptRun& run, resp::Writer& out,
-                                std::span<const std::string_view> args) {
+const CommandSpec* Dispatcher::ScriptCommand(std::span<const std::string_view> args) const {
   const CommandSpec* spec = Lookup(args[0]);
   if (spec != nullptr && !spec->subcommands.empty() && args.size() >= 2) {
     spec = CommandTable::FindSubcommand(*spec, args[1]);
   }
+  return spec;
+}
+
+std::optional<bool> Dispatcher::ScriptUserMayRun(std::span<const std::string_view> args) {
+  const CommandSpec* spec = ScriptCommand(args);
+  if (spec == nullptr) return std::nullopt;
+  if (AclAllows(script_client_, *spec)) return true;
+  // As Redis's ACLCheckAllUserCommandPerm: the verdict alone, nothing logged or counted.
+  const acl::User* user = script_client_.user.Current();
+  return user != nullptr && CheckCommand(*user, *spec, args, &acl_keys_, &acl_channels_).ok();
+}
+
+void Dispatcher::CallFromScript(const ScriptRun& run, resp::Writer& out,
+                                std::span<const std::string_view> args) {
+  const CommandSpec* spec = ScriptCommand(args);
   if (spec == nullptr) {
     out.Error(errors::kScriptUnknownCommand);
     return;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -175,6 +176,10 @@ class Dispatcher : public CommandRunner {
   // One redis.call of the running script.
   void CallFromScript(const ScriptRun& run, resp::Writer& out,
                       std::span<const std::string_view> args);
+  // The command (or subcommand) a script's args name, as redis.call finds it; nullptr for none.
+  const CommandSpec* ScriptCommand(std::span<const std::string_view> args) const;
+  // redis.acl_check_cmd: whether the running script's user may run args; nullopt for no command.
+  std::optional<bool> ScriptUserMayRun(std::span<const std::string_view> args);
 
   // When a command starts: the end of the one before it while their batch runs (CountCall reads
   // the clock, EndBatch forgets it), else the clock. One clock read a command instead of two: a

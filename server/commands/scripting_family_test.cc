@@ -152,6 +152,28 @@ TEST_F(ScriptingFamilyTest, AclAppliesToTheCommandsAScriptCalls) {
                 "mentioned in the command arguments"));
 }
 
+// Expectations from redis-server 7.0.15 with the same user.
+TEST_F(ScriptingFamilyTest, AclCheckCmdAnswersForTheScriptsUser) {
+  EXPECT_EQ(Run({"eval", "return redis.acl_check_cmd('config', 'get')", "0"}), Int(1));
+  EXPECT_EQ(Run({"acl", "setuser", "u", "on", "nopass", "+eval", "+get", "~a*", "&ch*"}), Ok());
+  TestClient& u = NewClient();
+  EXPECT_EQ(u.Run({"auth", "u", "x"}), Ok());
+  auto check = [&](const std::string& call) {
+    return u.Run({"eval", "return redis.acl_check_cmd(" + call + ")", "0"});
+  };
+  EXPECT_EQ(check("'get', 'abc'"), Int(1));
+  EXPECT_EQ(check("'GET', 'b'"), Nil());  // a key the user may not read
+  EXPECT_EQ(check("'get'"), Int(1));      // arity is not checked, as in Redis
+  EXPECT_EQ(check("'set', 'a', 'v'"), Nil());
+  EXPECT_EQ(check("'publish', 'ch1', 'm'"), Nil());
+  EXPECT_EQ(check("'config', 'nosuch'"),
+            ScriptErr("ERR Invalid command passed to redis.acl_check_cmd()",
+                      Sha("return redis.acl_check_cmd('config', 'nosuch')")));
+  // Asking is not a denial: nothing in the ACL log, and nothing ran.
+  EXPECT_EQ(Run({"acl", "log"}), Array({}));
+  EXPECT_EQ(Run({"exists", "a"}), Int(0));
+}
+
 TEST_F(ScriptingFamilyTest, CommandsAScriptRunsCountInCommandStats) {
   EXPECT_EQ(Run({"eval", "redis.call('set','a','1'); return redis.call('get','a')", "0"}),
             Bulk("1"));

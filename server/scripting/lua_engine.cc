@@ -75,26 +75,34 @@ bool CollectArgs(lua_State* lua, int argc, std::vector<std::string>* numbers,
   return true;
 }
 
-// Runs the command of the arguments on the stack; pushes its reply as a Lua value. Returns
-// whether that value is an error table.
-bool CallCommand(lua_State* lua, LuaEngine& engine) {
-  // The engine's scratch, reused call after call: redis.call allocates nothing in the steady state.
+// The command a redis lib call (redis.call, pcall, acl_check_cmd) names with the arguments on the
+// stack, into the engine's scratch views (reused call after call: redis.call allocates nothing in
+// the steady state), and the caller to give it to; nullptr after pushing the error table when
+// there are no arguments, one is neither a string nor a number, or no script runs.
+CommandCaller* TakeCommand(lua_State* lua, LuaEngine& engine, const char* outside_error) {
   std::vector<std::string_view>& args = LuaEngineAccess::arg_views(engine);
   const int argc = lua_gettop(lua);
   if (argc == 0) {
     PushErrorTable(lua, "ERR Please specify at least one argument for this redis lib call");
-    return true;
+    return nullptr;
   }
   if (!CollectArgs(lua, argc, &LuaEngineAccess::number_args(engine), &args)) {
     PushErrorTable(lua, "ERR Lua redis lib command arguments must be strings or integers");
-    return true;
+    return nullptr;
   }
   CommandCaller* caller = LuaEngineAccess::caller(engine);
-  if (caller == nullptr) {
-    // Called outside a script (a function kept from one, run later by a metamethod).
-    PushErrorTable(lua, "ERR redis.call is not allowed outside of a running script");
-    return true;
-  }
+  // Called outside a script (a function kept from one, run later by a metamethod).
+  if (caller == nullptr) PushErrorTable(lua, outside_error);
+  return caller;
+}
+
+// Runs the command of the arguments on the stack; pushes its reply as a Lua value. Returns
+// whether that value is an error table.
+bool CallCommand(lua_State* lua, LuaEngine& engine) {
+  CommandCaller* caller =
+      TakeCommand(lua, engine, "ERR redis.call is not allowed outside of a running script");
+  if (caller == nullptr) return true;
+  std::vector<std::string_view>& args = LuaEngineAccess::arg_views(engine);
   resp::OutBuffer& buffer = LuaEngineAccess::reply_buffer(engine);
   resp::Writer writer(&buffer);
   writer.set_protocol(LuaEngineAccess::script_protocol(engine));
@@ -165,6 +173,18 @@ int RedisCall(lua_State* lua) {
 
 int RedisPcall(lua_State* lua) {
   CallCommand(lua, LuaEngineAccess::Of(lua));
+  return 1;
+}
+
+// Raises its errors (Redis's luaError), where redis.pcall returns them.
+int RedisAclCheckCmd(lua_State* lua) {
+  LuaEngine& engine = LuaEngineAccess::Of(lua);
+  CommandCaller* caller = TakeCommand(
+      lua, engine, "ERR redis.acl_check_cmd can only be called inside a script invocation");
+  if (caller == nullptr) return lua_error(lua);
+  const std::optional<bool> may = caller->UserMayRun(LuaEngineAccess::arg_views(engine));
+  if (!may) return RaiseError(lua, "Invalid command passed to redis.acl_check_cmd()");
+  lua_pushboolean(lua, *may ? 1 : 0);
   return 1;
 }
 
@@ -353,6 +373,7 @@ void LuaEngine::Open() {
   lua_newtable(lua_);
   SetField(lua_, "call", RedisCall, this);
   SetField(lua_, "pcall", RedisPcall, this);
+  SetField(lua_, "acl_check_cmd", RedisAclCheckCmd, this);
   SetField(lua_, "sha1hex", RedisSha1Hex, this);
   SetField(lua_, "error_reply", RedisErrorReply, this);
   SetField(lua_, "status_reply", RedisStatusReply, this);

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -30,6 +31,10 @@ class CommandCaller {
   // Runs args (at least one argument) as a command of the running script and writes its reply
   // to out, in out's protocol (the script's redis.setresp version).
   virtual void Call(std::span<const std::string_view> args, resp::Writer& out) = 0;
+  // redis.acl_check_cmd: whether the script's user may run args (at least one argument) as a
+  // command, its keys and channels included, without running it or logging a denial; nullopt
+  // when args name no command.
+  virtual std::optional<bool> UserMayRun(std::span<const std::string_view> args) = 0;
   // Whether the script must stop now (SCRIPT KILL): asked every so many Lua instructions.
   virtual bool Killed() { return false; }
   // The error a stopped script ends with (without '-').

@@ -35,12 +35,19 @@ class FakeCaller : public CommandCaller {
       out.Integer(static_cast<int64_t>(args.size()));
     }
   }
+  // The user may run get and ping, of any keys; no other command exists.
+  std::optional<bool> UserMayRun(std::span<const std::string_view> args) override {
+    checks.emplace_back(args.begin(), args.end());
+    if (args[0] == "nosuch") return std::nullopt;
+    return args[0] == "get" || args[0] == "ping";
+  }
   bool Killed() override { return killed; }
   std::string_view KilledError() const override {
     return "ERR Script killed by user with SCRIPT KILL...";
   }
 
   std::vector<std::vector<std::string>> calls;
+  std::vector<std::vector<std::string>> checks;
   std::vector<int> protocols;
   bool killed = false;
 };
@@ -154,6 +161,26 @@ TEST_F(LuaEngineTest, ErrorsNameTheScriptAndLine) {
             "$40\r\nda39a3ee5e6b4b0d3255bfef95601890afd80709\r\n");
   const char* resp4 = "return redis.setresp(4)";
   EXPECT_EQ(Eval(resp4), Named(resp4, "-ERR RESP version must be 2 or 3."));
+}
+
+// The replies of redis-server 7.0.15 to the same scripts.
+TEST_F(LuaEngineTest, AclCheckCmdAsksTheCallerAndRaisesItsErrors) {
+  EXPECT_EQ(Eval("return redis.acl_check_cmd('get', 'k', 1.5)"), ":1\r\n");
+  EXPECT_EQ(Eval("return redis.acl_check_cmd('set', 'k', 'v')"), "$-1\r\n");  // false
+  ASSERT_EQ(caller.checks.size(), 2u);
+  EXPECT_EQ(caller.checks[0], (std::vector<std::string>{"get", "k", "1.5"}));
+  EXPECT_TRUE(caller.calls.empty());  // nothing ran
+  const char* unknown = "return redis.acl_check_cmd('nosuch')";
+  EXPECT_EQ(Eval(unknown), Named(unknown, "-ERR Invalid command passed to redis.acl_check_cmd()"));
+  EXPECT_EQ(Eval("return {pcall(redis.acl_check_cmd, 'nosuch')}"),
+            "*2\r\n$-1\r\n$51\r\nERR Invalid command passed to redis.acl_check_cmd()\r\n");
+  const char* none = "return redis.acl_check_cmd()";
+  EXPECT_EQ(Eval(none),
+            Named(none, "-ERR Please specify at least one argument for this redis lib call"));
+  const char* table = "return redis.acl_check_cmd({})";
+  EXPECT_EQ(Eval(table),
+            Named(table, "-ERR Lua redis lib command arguments must be strings or integers"));
+  EXPECT_EQ(caller.checks.size(), 4u);  // the argument errors never reach it
 }
 
 TEST_F(LuaEngineTest, SandboxAsRedis) {

@@ -2,7 +2,6 @@
 
 #include <openssl/evp.h>
 
-#include <cctype>
 #include <vector>
 
 namespace ordis::server::scripting {
@@ -23,7 +22,11 @@ std::string Sha1Hex(std::string_view bytes) {
 std::string NormalizeSha(std::string_view sha) {
   if (sha.size() != 40) return "";
   std::string lower(sha);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  // ASCII only, without the locale's std::tolower (a call per character: 1.5% of the server's CPU
+  // in a pipelined EVALSHA).
+  for (char& c : lower) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
+  }
   return lower;
 }
 
