@@ -82,22 +82,19 @@ void Evictor::Fill(Keyspace& keyspace, const EvictionOptions& options, int db, i
     // Scores are often equal (LRU idle time counts seconds).
     const size_t key_hash = absl::Hash<std::string_view>{}(key);
     for (const Candidate& c : pool_) {
-      if (c.score == score && c.key_hash == key_hash && c.db == db && c.key == key) return;
+      if (c.score == score && c.key_hash == key_hash && c.db == db && Key(c) == key) return;
     }
-    Candidate entry;
+    uint32_t slot;
     if (pool_.size() == kCapacity) {
-      entry = std::move(pool_.front());
+      slot = pool_.front().slot;
       pool_.erase(pool_.begin());
     } else {
-      entry = Spare();
+      slot = TakeSlot();
     }
-    entry.score = score;
-    entry.key_hash = key_hash;
-    entry.db = db;
-    entry.key.assign(key);
+    keys_[slot].assign(key);
     auto at = std::upper_bound(pool_.begin(), pool_.end(), score,
                                [](uint64_t s, const Candidate& c) { return s < c.score; });
-    pool_.insert(at, std::move(entry));
+    pool_.insert(at, Candidate{score, key_hash, db, slot});
   };
   if (options.policy == EvictionPolicy::kVolatileTtl) {
     // The TTL space is ordered by expire time: the soonest keys are read, not sampled (more runs
@@ -113,11 +110,14 @@ void Evictor::Fill(Keyspace& keyspace, const EvictionOptions& options, int db, i
                       kRunsPerBurst, offer);
 }
 
-Evictor::Candidate Evictor::Spare() {
-  if (spare_.empty()) return {};
-  Candidate c = std::move(spare_.back());
-  spare_.pop_back();
-  return c;
+uint32_t Evictor::TakeSlot() {
+  if (free_slots_.empty()) {
+    keys_.emplace_back();
+    return static_cast<uint32_t>(keys_.size() - 1);
+  }
+  const uint32_t slot = free_slots_.back();
+  free_slots_.pop_back();
+  return slot;
 }
 
 size_t Evictor::EvictVictims(Keyspace& keyspace, bool with_ttl, bool repool,
@@ -129,20 +129,24 @@ size_t Evictor::EvictVictims(Keyspace& keyspace, bool with_ttl, bool repool,
   size_t evicted = 0;
   size_t next = 0;
   while (next < victims_.size() && !*stopped) {
-    Candidate& victim = victims_[next++];
+    const Candidate& victim = victims_[next++];
     // One deleted or changed since it was pooled is dropped.
     if (victim.db < dbs &&
-        (action_ == Action::kDemote ? keyspace.Demote(victim.db, victim.key)
-                                    : keyspace.Evict(victim.db, victim.key, with_ttl))) {
+        (action_ == Action::kDemote ? keyspace.Demote(victim.db, Key(victim))
+                                    : keyspace.Evict(victim.db, Key(victim), with_ttl))) {
       ++evicted;
       *stopped = !more();
     }
   }
   // Not needed after all: still the best candidates, back to the pool's top in order.
+  size_t kept = next;
   if (repool) {
-    for (size_t i = victims_.size(); i > next; --i) pool_.push_back(std::move(victims_[i - 1]));
+    for (size_t i = victims_.size(); i > next; --i) pool_.push_back(victims_[i - 1]);
+    kept = victims_.size();
   }
-  for (size_t i = 0; i < next; ++i) spare_.push_back(std::move(victims_[i]));
+  for (size_t i = 0; i < victims_.size(); ++i) {
+    if (i < next || i >= kept) free_slots_.push_back(victims_[i].slot);
+  }
   victims_.clear();
   return evicted;
 }
@@ -152,10 +156,9 @@ size_t Evictor::EvictRandom(Keyspace& keyspace, bool with_ttl, absl::FunctionRef
   const int d = next_db_++ % keyspace.num_dbs();
   if ((with_ttl ? keyspace.ExpiresCount(d) : keyspace.DbSize(d)) == 0) return 0;
   keyspace.SampleKeys(d, with_ttl, 1, kBurst, [&](std::string_view k, Object*) {
-    Candidate victim = Spare();
-    victim.db = d;
-    victim.key.assign(k);
-    victims_.push_back(std::move(victim));
+    const uint32_t slot = TakeSlot();
+    keys_[slot].assign(k);
+    victims_.push_back(Candidate{0, 0, d, slot});
   });
   return EvictVictims(keyspace, with_ttl, /*repool=*/false, more, stopped);
 }
@@ -193,7 +196,7 @@ size_t Evictor::Evict(Keyspace& keyspace, const EvictionOptions& evicting, int64
       if (!any) break;
       // The burst's victims: the pool's best.
       while (!pool_.empty() && victims_.size() < static_cast<size_t>(kBurst)) {
-        victims_.push_back(std::move(pool_.back()));
+        victims_.push_back(pool_.back());
         pool_.pop_back();
       }
       burst = EvictVictims(keyspace, with_ttl, /*repool=*/true, more, &stopped);

@@ -795,18 +795,23 @@ void Keyspace::SampleKeys(int db, bool with_ttl, int count, int runs, SampleVisi
   // gathered first and their objects prefetched, so their cache misses overlap.
   sample_randoms_.resize(static_cast<size_t>(runs));
   for (uint64_t& r : sample_randoms_) r = rng_();
-  size_t n = 0;
+  // One buffer for every sampled key, not a string each: 80 keys copied per eviction burst.
+  sample_scratch_.clear();
+  sample_keys_.clear();
   const bool sampled = store_->Sample(prefix, end, sample_randoms_, static_cast<size_t>(count),
                                       [&](std::string_view k, index::ValueHandle h) {
-                                        if (n == sample_scratch_.size())
-                                          sample_scratch_.emplace_back();
-                                        SampledKey& s = sample_scratch_[n++];
-                                        s.key.assign(k.substr(user_key_at));
-                                        s.obj = ToObject(h);
-                                        __builtin_prefetch(s.obj);
+                                        sample_keys_.append(k.substr(user_key_at));
+                                        Object* obj = ToObject(h);
+                                        __builtin_prefetch(obj);
+                                        sample_scratch_.push_back({sample_keys_.size(), obj});
                                       });
   if (sampled) {
-    for (size_t i = 0; i < n; ++i) visit(sample_scratch_[i].key, sample_scratch_[i].obj);
+    const std::string_view keys = sample_keys_;
+    size_t key_begin = 0;
+    for (const SampledKey& s : sample_scratch_) {
+      visit(keys.substr(key_begin, s.key_end - key_begin), s.obj);
+      key_begin = s.key_end;
+    }
     return;
   }
   std::string seek;

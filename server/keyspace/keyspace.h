@@ -449,12 +449,15 @@ class Keyspace {
   std::unique_ptr<ColdTier> tier_;  // nullptr: no tier
   std::string tier_unavailable_;
   std::mt19937_64 rng_{0x6f726469};  // exclusive: RANDOMKEY
+  // exclusive: SampleKeys' runs, their keys back to back in one buffer (kept between calls), each
+  // sample its key's end there and its object.
   struct SampledKey {
-    std::string key;
+    size_t key_end;
     Object* obj;
   };
-  std::vector<SampledKey> sample_scratch_;  // exclusive: SampleKeys' runs, buffers kept
-  std::vector<uint64_t> sample_randoms_;    // exclusive: SampleKeys' points
+  std::vector<SampledKey> sample_scratch_;
+  std::string sample_keys_;
+  std::vector<uint64_t> sample_randoms_;  // exclusive: SampleKeys' points
   // exclusive: ExpireDueKeys's next database, and its scratch (the due keys' bytes back to back).
   int expire_next_db_ = 0;
   struct DueKey {
