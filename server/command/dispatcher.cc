@@ -118,15 +118,19 @@ std::string_view Dispatcher::AclDenial(const CommandSpec& spec, ClientState& cli
 }
 
 const CommandSpec* Dispatcher::Lookup(std::string_view name) const {
-  if (name.size() == last_name_size_ && std::memcmp(name.data(), last_name_, name.size()) == 0) {
-    return last_spec_;
+  for (const SeenName& seen : seen_names_) {
+    if (name.size() == seen.size && std::memcmp(name.data(), seen.name, name.size()) == 0) {
+      return seen.spec;
+    }
   }
   const CommandSpec* spec =
       names_ == Names::kOriginal ? commands_.FindOriginal(name) : commands_.Find(name);
-  if (spec != nullptr && !name.empty() && name.size() <= sizeof last_name_) {
-    std::memcpy(last_name_, name.data(), name.size());
-    last_name_size_ = name.size();
-    last_spec_ = spec;
+  if (spec != nullptr && !name.empty() && name.size() <= sizeof seen_names_[0].name) {
+    SeenName& seen = seen_names_[next_seen_name_];
+    next_seen_name_ = (next_seen_name_ + 1) % std::size(seen_names_);
+    std::memcpy(seen.name, name.data(), name.size());
+    seen.size = name.size();
+    seen.spec = spec;
   }
   return spec;
 }
