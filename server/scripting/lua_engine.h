@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
 #include "resp/out_buffer.h"
 #include "resp/writer.h"
 #include "server/scripting/function_libraries.h"
@@ -57,7 +58,8 @@ class LuaEngine {
   std::string Compile(std::string_view sha, std::string_view code, const ScriptFlags& flags);
   // The flags of the script sha compiled, or nullptr if it is not.
   const ScriptFlags* Compiled(std::string_view sha) const {
-    auto it = compiled_.find(std::string(sha));
+    // absl's string-keyed maps look up an absl::string_view without copying it into a key.
+    auto it = compiled_.find(absl::string_view(sha.data(), sha.size()));
     return it == compiled_.end() ? nullptr : &it->second;
   }
 
