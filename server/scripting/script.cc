@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "absl/strings/ascii.h"
+
 namespace ordis::server::scripting {
 
 std::string Sha1Hex(std::string_view bytes) {
@@ -21,13 +23,9 @@ std::string Sha1Hex(std::string_view bytes) {
 
 std::string NormalizeSha(std::string_view sha) {
   if (sha.size() != 40) return "";
-  std::string lower(sha);
-  // ASCII only, without the locale's std::tolower (a call per character: 1.5% of the server's CPU
-  // in a pipelined EVALSHA).
-  for (char& c : lower) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
-  }
-  return lower;
+  // ASCII only, not the locale's std::tolower (a call per character: 1.5% of the server's CPU in a
+  // pipelined EVALSHA).
+  return absl::AsciiStrToLower(absl::string_view(sha.data(), sha.size()));
 }
 
 namespace {
