@@ -138,14 +138,14 @@ size_t Evictor::EvictVictims(Keyspace& keyspace, bool with_ttl, bool repool,
       *stopped = !more();
     }
   }
-  // Not needed after all: still the best candidates, back to the pool's top in order.
-  size_t kept = next;
-  if (repool) {
-    for (size_t i = victims_.size(); i > next; --i) pool_.push_back(victims_[i - 1]);
-    kept = victims_.size();
-  }
-  for (size_t i = 0; i < victims_.size(); ++i) {
-    if (i < next || i >= kept) free_slots_.push_back(victims_[i].slot);
+  for (size_t i = 0; i < next; ++i) free_slots_.push_back(victims_[i].slot);
+  // Not needed after all: still the best candidates, back to the pool's top in order (or gone).
+  for (size_t i = victims_.size(); i > next; --i) {
+    if (repool) {
+      pool_.push_back(victims_[i - 1]);
+    } else {
+      free_slots_.push_back(victims_[i - 1].slot);
+    }
   }
   victims_.clear();
   return evicted;
