@@ -5,7 +5,6 @@
 #include <variant>
 #include <vector>
 
-#include "absl/hash/hash.h"
 #include "base/logging.h"
 
 namespace ordis::server {
@@ -239,8 +238,10 @@ bool Select(HeldCopy& c, Object* obj, absl::FunctionRef<bool()> room,
   obj->lfu.store(c.copy->lfu.load(std::memory_order_relaxed), std::memory_order_relaxed);
   obj->access_s.store(c.copy->access_s.load(std::memory_order_relaxed), std::memory_order_relaxed);
   if (!room()) {
-    // Readers of several threads may race on a slot: the doorkeeper only grows less exact.
-    const uint64_t hash = absl::HashOf(c.record_key) | 1;  // 0 marks an empty slot
+    // Readers of several threads may race on a slot: the doorkeeper only grows less exact. The
+    // hash is the Host View's digest, the same in every process (absl's is seeded per process,
+    // which made which keys share a slot, and so a test of second reads, change from run to run).
+    const uint64_t hash = offload::HostView::Digest(c.record_key) | 1;  // 0 marks an empty slot
     std::atomic<uint64_t>& slot = recent[hash % recent.size()];
     if (slot.exchange(hash, std::memory_order_relaxed) != hash) return false;
     slot.store(0, std::memory_order_relaxed);
