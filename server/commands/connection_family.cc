@@ -319,7 +319,8 @@ void CmdClientInfo(CommandContext& ctx) {
 
 // CLIENT NO-EVICT ON|OFF
 void CmdClientNoEvict(CommandContext& ctx) {
-  // Eviction does not exist yet, so there is nothing to exempt the client from.
+  // It exempts a client from client eviction (maxmemory-clients), which ordis does not do: there
+  // is nothing to exempt it from. Key eviction (maxmemory) never disconnects a client.
   if (EqualsIgnoreCase(ctx.args[2], "ON") || EqualsIgnoreCase(ctx.args[2], "OFF")) {
     ctx.out.Ok();
   } else {
