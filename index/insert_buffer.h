@@ -41,6 +41,10 @@ struct InsertBuffer {
   // are its n plus this. Relaxed: it only decides when a thinned leaf asks to be merged.
   std::atomic<int32_t> live_delta{0};
   std::atomic<bool> merge_posted{false};  // a writer asked the patchers to merge the thinned leaf
+  // The idle sweep's marks, touched only by the sweeping patcher: `published` as its last visit
+  // found it, and the time (steady clock, ms) of the visit that first saw that count.
+  uint32_t swept_published = 0;
+  uint32_t swept_ms = 0;
   // Key bytes of the entries: a bump arena sized for typical keys; longer ones get their own
   // allocation. Written only by the writer holding the publish turn.
   uint32_t arena_size = 0;

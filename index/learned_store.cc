@@ -87,9 +87,9 @@ LearnedStore::LearnedStore(const LearnedStoreOptions& options)
   Pivot p{std::string_view(), leaf};
   root_.store(NewInners({&p, 1}, opt_.inner_error, 1.0).front());
   for (int i = 0; i < opt_.patcher_threads; ++i)
-    patchers_.emplace_back([this] {
+    patchers_.emplace_back([this, i] {
       base::MemoryAccountedThread accounted;  // the nodes live on after the thread
-      PatchLoop();
+      PatchLoop(/*sweeper=*/i == 0 && opt_.idle_flush_ms > 0);
     });
 }
 
@@ -218,6 +218,7 @@ LearnedStoreOptions LearnedStore::Sanitize(LearnedStoreOptions o) {
   o.leaf_capacity = std::max(o.leaf_capacity, 2);
   o.insert_buffer = std::max(o.insert_buffer, 1);
   o.patcher_threads = std::max(o.patcher_threads, 1);
+  o.idle_flush_ms = std::max(o.idle_flush_ms, 0);
   return o;
 }
 
@@ -698,6 +699,7 @@ IndexStats LearnedStore::Stats() const {
   s.patches = patches_.load(std::memory_order_relaxed);
   s.splits = splits_.load(std::memory_order_relaxed);
   s.merges = merges_.load(std::memory_order_relaxed);
+  s.idle_flushes = idle_flushes_.load(std::memory_order_relaxed);
   s.retired_pending = epochs_.pending();
   s.retired_bytes = epochs_.pending_bytes();
   s.hot_cache_lookups = cache_lookups_.load(std::memory_order_relaxed);

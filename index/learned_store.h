@@ -19,6 +19,9 @@ struct LearnedStoreOptions {
   int insert_buffer = 32;   // slots per leaf insert buffer
   int patcher_threads = 1;
   bool hot_cache = true;  // per-thread cache of hot keys and of the lookup batch's keys
+  // A partly filled insert buffer whose leaf took no write for this long is merged into its leaf
+  // by a patcher, which frees the buffer (0: never; patcher.cc, SweepIdleBuffers).
+  int idle_flush_ms = 1000;
 };
 
 std::unique_ptr<OrderedStore> NewLearnedStore(const LearnedStoreOptions& options);

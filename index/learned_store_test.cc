@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -101,11 +102,12 @@ LearnedStoreOptions SmallOptions() {
   o.leaf_error = 2;
   o.inner_error = 2;
   o.patcher_threads = 2;
+  o.idle_flush_ms = 1;  // the idle sweep flushes buffers under every test's readers and writers
   return o;
 }
 
-// 0: small leaves and buffers, hot cache on; 1: the same with the hot cache off and one patcher;
-// 2: the defaults.
+// 0: small leaves and buffers, hot cache on, buffers idle for 1 ms flushed; 1: the same with the
+// hot cache off, one patcher and no idle flushes; 2: the defaults.
 const Config& GetConfig(int i) {
   static const Config configs[] = {
       {"Small", SmallOptions(), false},
@@ -114,6 +116,7 @@ const Config& GetConfig(int i) {
          LearnedStoreOptions o = SmallOptions();
          o.hot_cache = false;
          o.patcher_threads = 1;
+         o.idle_flush_ms = 0;
          return o;
        }(),
        false},
@@ -2221,6 +2224,52 @@ TEST_P(LearnedStoreConcurrent, ClearWhileReadersRun) {
   for (int i = 0; i < 1000; ++i) store->Put(Numbered("again:", i, 8), i);
   EXPECT_EQ(store->size(), 1000u);
   EXPECT_EQ(store->Get(Numbered("again:", 999, 8)), std::optional<ValueHandle>(999));
+}
+
+// Random writes leave most leaves with a partly filled buffer; once they stop, the idle sweep
+// merges every buffer into its leaf and frees it, and readers see the same contents. A leaf
+// written again takes a buffer again; the rest stay without one.
+TEST(LearnedStoreIdleFlush, IdleBuffersAreMergedIntoTheirLeaves) {
+  LearnedStoreOptions options;
+  options.idle_flush_ms = 20;
+  auto store = NewLearnedStore(options);
+  const int n = Scaled(100000, 20000);
+  Model want;
+  Rng rng(17);
+  for (int i = 0; i < n; ++i) {
+    std::string key = Numbered("idle:", static_cast<int64_t>(Uniform(rng, uint64_t{10} * n)), 12);
+    store->Put(key, i);
+    want[key] = i;
+  }
+  const IndexStats written = store->Stats();
+  ASSERT_GT(written.buffered_entries, 0u);
+  // The sweep runs by itself; the test fails if it has not emptied the buffers within 60 s.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (store->Stats().buffer_slots > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  store->Quiesce();
+  const IndexStats idle = store->Stats();
+  EXPECT_EQ(idle.buffer_slots, 0u);
+  EXPECT_EQ(idle.buffered_entries, 0u);
+  EXPECT_GT(idle.idle_flushes, 0u);
+  EXPECT_LT(idle.index_bytes, written.index_bytes * 3 / 4);
+  EXPECT_TRUE(ContentsEqual(*store, want));
+  store->Put(want.begin()->first, 7);
+  EXPECT_EQ(store->Stats().buffer_slots, static_cast<uint64_t>(options.insert_buffer));
+  EXPECT_EQ(store->Get(want.begin()->first), std::optional<ValueHandle>(7));
+}
+
+// With the sweep off, nothing but a full buffer (or a merge) replaces a leaf.
+TEST(LearnedStoreIdleFlush, ZeroTurnsTheSweepOff) {
+  LearnedStoreOptions options;
+  options.idle_flush_ms = 0;
+  auto store = NewLearnedStore(options);
+  for (int i = 0; i < 1000; ++i) store->Put(Numbered("off:", i * 7919 % 1000, 4), i);
+  store->Quiesce();
+  const IndexStats s = store->Stats();
+  EXPECT_EQ(s.idle_flushes, 0u);
+  EXPECT_GT(s.buffered_entries, 0u);
 }
 
 }  // namespace

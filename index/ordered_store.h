@@ -54,6 +54,7 @@ struct IndexStats {
   uint64_t patches = 0;           // insert buffers merged into their leaves
   uint64_t splits = 0;            // leaves and inner nodes split by patches
   uint64_t merges = 0;            // leaves merged with a neighbour by patches
+  uint64_t idle_flushes = 0;      // partly filled buffers merged after their leaf went idle
   uint64_t index_bytes = 0;       // node memory, excluding key bytes
   uint64_t key_bytes = 0;         // key bytes stored in nodes and buffers
   uint64_t retired_pending = 0;   // replaced nodes waiting for epoch reclamation

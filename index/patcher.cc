@@ -20,26 +20,41 @@ uint64_t NewestVersion(const Leaf* leaf, uint32_t count) {
 
 }  // namespace
 
-void LearnedStore::PatchLoop() {
+void LearnedStore::PatchLoop(bool sweeper) {
   // The poll backs off while there is no work, so an idle server's patchers stay asleep.
   std::chrono::milliseconds poll = kPatchPoll;
+  const std::chrono::milliseconds sweep_every =
+      std::min(kSweepEvery, std::chrono::milliseconds(opt_.idle_flush_ms));
+  auto next_sweep = std::chrono::steady_clock::now();
   for (;;) {
     PatchRequest request;
+    bool requested = false;
     {
       std::unique_lock lock(queue_mu_);
       queue_cv_.wait_for(lock, poll, [&] { return stop_ || !queue_.empty(); });
       if (stop_) return;
       if (queue_.empty()) {
         poll = std::min(poll * 2, std::chrono::milliseconds(128));
-        // Nodes retired by the last patches (or a Clear) are otherwise freed only by the next
-        // patch: an idle store would hold them, and used_memory with them, indefinitely.
-        lock.unlock();
-        if (epochs_.pending() > 0) epochs_.Reclaim();
-        continue;
+      } else {
+        poll = kPatchPoll;
+        request = std::move(queue_.front());
+        queue_.pop_front();
+        requested = true;
       }
-      poll = kPatchPoll;
-      request = std::move(queue_.front());
-      queue_.pop_front();
+    }
+    if (sweeper) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now >= next_sweep) {
+        SweepIdleBuffers(static_cast<uint32_t>(
+            std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count()));
+        next_sweep = now + sweep_every;
+      }
+    }
+    if (!requested) {
+      // Nodes retired by the last patches (or a Clear) are otherwise freed only by the next
+      // patch: an idle store would hold them, and used_memory with them, indefinitely.
+      if (epochs_.pending() > 0) epochs_.Reclaim();
+      continue;
     }
     if (request.leaf == nullptr) {
       TryMerge(request.fence, request.attempts);
@@ -54,6 +69,82 @@ void LearnedStore::PatchLoop() {
       --in_flight_;
       if (queue_.empty() && in_flight_ == 0) idle_cv_.notify_all();
     }
+  }
+}
+
+// One step of the idle sweep: visits the leaves of whole parents from the cursor on, marks each
+// buffer's published count, and flushes those whose count held for idle_flush_ms.
+void LearnedStore::SweepIdleBuffers(uint32_t now_ms) {
+  std::vector<std::string> idle;
+  {
+    EpochGuard guard(epochs_);
+    for (size_t visited = 0; visited < kSweepLeaves;) {
+      Path path;
+      Descend(sweep_cursor_, false, false, &path);
+      const int d = path.depth - 1;
+      Inner* parent = path.nodes[d];
+      for (uint32_t i = static_cast<uint32_t>(path.idx[d]); i < parent->n; ++i, ++visited) {
+        auto* leaf = static_cast<Leaf*>(parent->child[i].load(std::memory_order_acquire));
+        InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire);
+        if (buf == nullptr) continue;
+        const uint32_t published = buf->published.load(std::memory_order_acquire);
+        // Full (its patch is posted or under way) or being written: not idle. A thin leaf is
+        // left to the merges: it is thin because erases thinned it (they post its merge) or
+        // because a split just cut it off the end that keys arrive at, where a flush would merge
+        // it back into its neighbour and split the two in halves (after a sliding window of
+        // ascending keys, 1.5x the leaves of a fresh store).
+        if (published == 0 || published >= buf->capacity ||
+            buf->reserved.load(std::memory_order_acquire) != published ||
+            LiveKeys(leaf) < thin_leaf_) {
+          continue;
+        }
+        if (published != buf->swept_published) {
+          buf->swept_published = published;
+          buf->swept_ms = now_ms;
+        } else if (now_ms - buf->swept_ms >= static_cast<uint32_t>(opt_.idle_flush_ms)) {
+          path.idx[d] = static_cast<int>(i);
+          KeyBuffer fence;
+          idle.emplace_back(path.LowFence(&fence));
+        }
+      }
+      // On to the next parent's leaves, or back to the first leaf at the tree's end.
+      path.idx[d] = static_cast<int>(parent->n) - 1;
+      KeyBuffer next;
+      const Bound high = path.HighFence(&next);
+      if (high.unbounded) {
+        sweep_cursor_.clear();
+        break;
+      }
+      sweep_cursor_.assign(high.key);
+    }
+  }
+  if (idle.empty()) return;
+  // Quiesce waits for these patches as for posted ones.
+  {
+    std::lock_guard lock(queue_mu_);
+    ++in_flight_;
+  }
+  for (const std::string& fence : idle) FlushIdle(fence);
+  {
+    std::lock_guard lock(queue_mu_);
+    --in_flight_;
+    if (queue_.empty() && in_flight_ == 0) idle_cv_.notify_all();
+  }
+}
+
+// Merges the idle buffer of the leaf holding fence into it, unless a patch replaced the leaf
+// since the sweep saw it (its buffer filled or was sealed) or it turned thin.
+void LearnedStore::FlushIdle(const std::string& fence) {
+  EpochGuard guard(epochs_);
+  Path path;
+  Descend(fence, false, false, &path);
+  if (path.leaf->buffer.load(std::memory_order_acquire) == nullptr ||
+      LiveKeys(path.leaf) < thin_leaf_) {
+    return;
+  }
+  if (std::optional<uint32_t> count = Seal(path.leaf)) {
+    idle_flushes_.fetch_add(1, std::memory_order_relaxed);
+    Patch(path.leaf, fence, *count, 0);
   }
 }
 
@@ -244,18 +335,22 @@ std::vector<Leaf*> LearnedStore::BuildLeaves(std::span<const KeyValue> entries, 
   if (growth != Growth::kAnywhere) {
     // Keys arrive at one end (ascending or descending ids, timestamps): the pieces away from it
     // will take no more keys, so they are cut at the retrain bound and the rest stays at the
-    // growing end, unless it would be under half full.
+    // growing end. A rest under half full would be thin: the growing end then keeps half the
+    // bound and the pieces away from it share the others equally (a patch of a few entries,
+    // as an idle flush is, took 17 keys of 16-key leaves to halves, 8 and 9, before).
+    const bool append = growth == Growth::kAppend;
     const size_t full = (n - cap + max_count - 1) / max_count;
     const size_t rest = n - full * max_count;
-    if (rest >= max_count / 2) {
-      const bool append = growth == Growth::kAppend;
-      if (!append) add(0, rest);
-      for (size_t p = 0, at = append ? 0 : rest; p < full; ++p, at += max_count) {
-        add(at, at + max_count);
-      }
-      if (append) add(full * max_count, n);
-      return out;
+    const size_t end_piece = rest >= max_count / 2 ? rest : max_count / 2;
+    const size_t others = n - end_piece;
+    const size_t pieces = (others + max_count - 1) / max_count;
+    const size_t lo = append ? 0 : end_piece;  // where the pieces away from the end begin
+    if (!append) add(0, end_piece);
+    for (size_t p = 0; p < pieces; ++p) {
+      add(lo + others * p / pieces, lo + others * (p + 1) / pieces);
     }
+    if (append) add(others, n);
+    return out;
   }
   // The fewest leaves of at most the retrain bound, equal in size: each keeps about a quarter
   // free for the next patches, and none is thin (a thin piece would be merged straight back).

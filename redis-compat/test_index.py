@@ -26,14 +26,14 @@ INDEX_DEFAULTS = {
 
 INT_FIELDS = ("index_keys", "index_leaves", "index_inner_nodes", "index_depth", "index_model_error_max",
               "index_buffered_entries", "index_buffer_slots", "index_patches", "index_splits",
-              "index_bytes", "index_key_bytes", "index_retired_pending", "index_retired_bytes",
+              "index_merges", "index_idle_flushes", "index_bytes", "index_key_bytes", "index_retired_pending", "index_retired_bytes",
               "hot_cache_lookups", "hot_cache_hits")
 FIXED2_FIELDS = ("index_model_error_mean", "index_buffer_fill", "index_bytes_per_key",
                  "hot_cache_hit_rate")
 INDEX_FIELDS = ["index_kind", "index_keys", "index_leaves", "index_inner_nodes", "index_depth",
                 "index_model_error_mean", "index_model_error_max", "index_buffered_entries",
                 "index_buffer_slots", "index_buffer_fill", "index_patches", "index_splits",
-                "index_bytes", "index_key_bytes", "index_bytes_per_key", "index_retired_pending",
+                "index_merges", "index_idle_flushes", "index_bytes", "index_key_bytes", "index_bytes_per_key", "index_retired_pending",
                 "index_retired_bytes", "hot_cache", "hot_cache_lookups", "hot_cache_hits",
                 "hot_cache_hit_rate"]
 

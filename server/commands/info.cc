@@ -399,6 +399,8 @@ void IndexSection(CommandContext& ctx, InfoBuilder& b) {
   b.Field("index_buffer_fill", Percent(s.buffered_entries, s.buffer_slots));
   b.Field("index_patches", s.patches);
   b.Field("index_splits", s.splits);
+  b.Field("index_merges", s.merges);
+  b.Field("index_idle_flushes", s.idle_flushes);
   b.Field("index_bytes", s.index_bytes);
   b.Field("index_key_bytes", s.key_bytes);
   b.Field(
