@@ -10,6 +10,7 @@ store, and the tree-shape checks (leaves, splits, buffers) apply when the store 
 import random
 import re
 import subprocess
+import time
 import unittest
 
 from harness import IS_ORDIS, SERVER_PATH, ServerTestCase, free_port
@@ -257,6 +258,27 @@ class DefaultIndexTest(IndexTestCase):
         after = self.check_index_info("learned", True, 200)
         for name in ("hot_cache_lookups", "hot_cache_hits"):
             self.assertGreaterEqual(int(after[name]), int(before[name]), name)
+
+
+    def test_idle_buffers_are_merged_into_their_leaves(self):
+        """Keys written in random order leave most leaves with a partly filled insert buffer; once
+        writes stop, the patchers merge them into the leaves (after a second without writes) and
+        free them, and the keys read back the same."""
+        left = self.workload(n=20000, seed=20000)
+        written = index_info(self.raw)
+        self.assertGreater(int(written["index_buffer_slots"]), 0)
+        deadline = time.monotonic() + 60
+        f = written
+        while int(f["index_buffer_slots"]) > 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+            f = index_info(self.raw)
+        self.assertEqual(f["index_buffer_slots"], "0")
+        self.assertEqual(f["index_buffered_entries"], "0")
+        self.assertGreater(int(f["index_idle_flushes"]), 0)
+        self.assertLess(int(f["index_bytes"]), int(written["index_bytes"]))
+        self.check_index_info("learned", True, len(left))
+        self.check_values(left)
+        self.check_order(left)
 
 
 @unittest.skipUnless(IS_ORDIS, "--index is ordis's")
