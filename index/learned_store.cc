@@ -585,7 +585,9 @@ bool LearnedStore::VisitRange(const Leaf* leaf, uint64_t read_version, const Bou
 }
 
 void LearnedStore::BulkLoad(BulkSource next) {
-  // Requests still queued (merge checks of an emptied tree) must not meet the tree freed below.
+  // Requests still queued (merge checks of an emptied tree) must not meet the tree freed below,
+  // nor may the idle sweep walk it.
+  std::lock_guard sweep(sweep_mu_);
   Quiesce();
   // Keys are only valid until the next call: pack them first.
   std::string bytes;
@@ -626,7 +628,8 @@ void LearnedStore::BulkLoad(BulkSource next) {
 
 void LearnedStore::Clear() {
   // Patches still queued refer to leaves of the tree being dropped: let them finish first (no
-  // writer can post more, by the precondition).
+  // writer can post more, by the precondition), and keep the idle sweep from sealing its leaves.
+  std::lock_guard sweep(sweep_mu_);
   Quiesce();
   Leaf* leaf = NewLeaf({}, 0, {}, 0);
   Pivot p{std::string_view(), leaf};

@@ -371,8 +371,10 @@ class LearnedStore final : public OrderedStore {
   std::atomic<uint64_t> splits_{0};
   std::atomic<uint64_t> merges_{0};
   std::atomic<uint64_t> idle_flushes_{0};
-  std::string
-      sweep_cursor_;  // the sweeping patcher's: where its next step starts (empty: the first leaf)
+  // Held by a sweep step (which only tries it) and by Clear and BulkLoad, which replace the tree
+  // whole: a sweep never seals or walks a tree being dropped.
+  std::mutex sweep_mu_;
+  std::string sweep_cursor_;  // where the sweep's next step starts (empty: the first leaf)
 
   const uint64_t id_ = g_next_store_id.fetch_add(1);
   mutable WriteStamps stamps_;

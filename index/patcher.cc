@@ -75,6 +75,8 @@ void LearnedStore::PatchLoop(bool sweeper) {
 // One step of the idle sweep: visits the leaves of whole parents from the cursor on, marks each
 // buffer's published count, and flushes those whose count held for idle_flush_ms.
 void LearnedStore::SweepIdleBuffers(uint32_t now_ms) {
+  std::unique_lock sweep(sweep_mu_, std::try_to_lock);
+  if (!sweep.owns_lock()) return;  // a Clear or BulkLoad is replacing the tree
   std::vector<std::string> idle;
   {
     EpochGuard guard(epochs_);
