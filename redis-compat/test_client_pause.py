@@ -71,6 +71,34 @@ class ClientPauseTest(ServerTestCase):
         self.assertEqual(queued.read_reply(), "QUEUED")
         self.assertEqual(queued.call("EXEC"), ["OK"])
 
+    def test_scripts_declared_read_only_run_during_a_write_pause(self):
+        """A script's shebang decides: no-writes scripts and functions run (also queued in MULTI),
+        one that may write waits, and so does one without a shebang (EVAL may replicate)."""
+        no_writes = "#!lua flags=no-writes\nreturn redis.call('get', 'k')"
+        sha = self.raw.call("SCRIPT", "LOAD", no_writes)
+        self.raw.call("FUNCTION", "LOAD", "#!lua name=pauselib\n"
+                      "redis.register_function{function_name='ro', callback=function() return 1 end, "
+                      "flags={'no-writes'}}\n"
+                      "redis.register_function('rw', function() return 2 end)")
+        self.raw.call("SET", "k", "v")
+        self.assertEqual(self.raw.call("CLIENT", "PAUSE", LONG_MS, "WRITE"), "OK")
+        c = self.raw_client()
+        self.assertEqual(c.call("EVAL", no_writes, "0"), b"v")
+        self.assertEqual(c.call("EVALSHA", sha, "0"), b"v")
+        self.assertEqual(c.call("FCALL", "ro", "0"), 1)
+        self.assertEqual(c.call("MULTI"), "OK")
+        self.assertEqual(c.call("EVAL", no_writes, "0"), "QUEUED")
+        self.assertEqual(c.call("EXEC"), [b"v"])
+        held = []
+        for command in (("EVAL", "#!lua\nreturn 3", "0"), ("FCALL", "rw", "0")):
+            h = self.raw_client()
+            h.send_command(*command)
+            held.append(h)
+        wait_until(lambda: self.blocked() == 2, 5)
+        self.assertEqual(self.blocked(), 2)
+        self.raw.call("CLIENT", "UNPAUSE")
+        self.assertEqual([h.read_reply() for h in held], [3, 2])
+
     def test_all_pause_ends_at_its_deadline(self):
         c = self.raw_client()
         start = time.monotonic()

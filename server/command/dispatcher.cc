@@ -316,21 +316,56 @@ bool Dispatcher::MayGrowMemory(const CommandSpec& spec, const ClientState& clien
   return spec.name == "exec" && QueuedHasFlag(client, cmd::kDenyOom);
 }
 
-bool Dispatcher::MayReplicate(const CommandSpec& spec, const ClientState& client) const {
+bool Dispatcher::MayReplicate(const CommandSpec& spec, const ClientState& client,
+                              std::span<const std::string_view> args) const {
   constexpr uint32_t kReplicated = cmd::kWrite | cmd::kMayReplicate;
-  if (spec.flags & kReplicated) return true;
+  if (EffectiveFlags(spec, args) & kReplicated) return true;
   return client.in_multi && spec.name == "exec" && QueuedHasFlag(client, kReplicated);
 }
 
 bool Dispatcher::QueuedHasFlag(const ClientState& client, uint32_t flags) const {
+  std::vector<std::string_view> args;
   for (const std::vector<std::string>& queued : client.queued) {
     const CommandSpec* q = Lookup(queued[0]);
     if (q != nullptr && !q->subcommands.empty() && queued.size() >= 2) {
       q = CommandTable::FindSubcommand(*q, queued[1]);
     }
-    if (q != nullptr && (q->flags & flags)) return true;
+    if (q == nullptr) continue;
+    args.assign(queued.begin(), queued.end());
+    if (EffectiveFlags(*q, args) & flags) return true;
   }
   return false;
+}
+
+uint32_t Dispatcher::EffectiveFlags(const CommandSpec& spec,
+                                    std::span<const std::string_view> args) const {
+  static constexpr std::string_view kEvals[] = {"eval", "evalsha", "eval_ro", "evalsha_ro"};
+  const bool eval = std::find(std::begin(kEvals), std::end(kEvals), spec.name) != std::end(kEvals);
+  const bool fcall = spec.name == "fcall" || spec.name == "fcall_ro";
+  if ((!eval && !fcall) || args.size() < 2) return spec.flags;
+  scripting::ScriptFlags script;
+  if (fcall) {
+    const std::optional<scripting::ScriptFlags> found = services_.functions.FindFunction(args[1]);
+    if (!found) return spec.flags;
+    script = *found;
+    script.declared = true;  // a function's flags are always its own
+  } else {
+    std::string body;
+    std::string_view text = args[1];
+    if (spec.name == "evalsha" || spec.name == "evalsha_ro") {
+      const std::string sha = scripting::NormalizeSha(args[1]);
+      if (sha.empty() || !services_.scripts.Find(sha, &body)) return spec.flags;
+      text = body;
+    }
+    size_t code_start = 0;
+    if (!scripting::ParseShebang(text, &script, &code_start).empty()) return spec.flags;
+  }
+  if (!script.declared) return spec.flags;
+  uint32_t flags = spec.flags & ~(cmd::kStale | cmd::kDenyOom | cmd::kWrite | cmd::kMayReplicate);
+  if (!script.allow_oom && !script.no_writes) flags |= cmd::kDenyOom;
+  if (!script.no_writes) flags |= cmd::kWrite;
+  if (script.allow_stale) flags |= cmd::kStale;
+  return flags;
 }
 
 void Dispatcher::ClearCaching(ClientState& client, std::span<const std::string_view> args) {
@@ -424,7 +459,10 @@ void Dispatcher::DispatchCommand(ClientState& client, resp::Writer& out,
   }
   // CLIENT PAUSE: the connection runs the command again when the pause ends (queuing one into
   // a transaction waits too, as in Redis).
-  if (services_.pause.Postpone(client, MayReplicate(*spec, client))) return;
+  if (services_.pause.active() &&
+      services_.pause.Postpone(client, MayReplicate(*spec, client, args))) {
+    return;
+  }
   if (client.in_multi && !(spec->flags & cmd::kTransactionControl)) {
     auto& queued = client.queued.emplace_back();
     queued.reserve(args.size());
@@ -947,18 +985,22 @@ void Dispatcher::CallFromScript(const ScriptRun& run, resp::Writer& out,
       return;
     }
   }
-  if ((spec->flags & cmd::kWrite) && run.read_only) {
+  // As Redis: a read-only script may not publish either (may-replicate counts as a write); a
+  // denyoom command is refused over maxmemory only until the script's first write command, after
+  // which stopping would leave its effects half done.
+  if ((spec->flags & (cmd::kWrite | cmd::kMayReplicate)) && run.read_only) {
     out.Error(errors::kScriptWriteInReadOnly);
     return;
   }
-  if ((spec->flags & cmd::kDenyOom) && !run.flags.allow_oom && services_.memory.OverLimit() &&
+  scripting::RunningScript& running = services_.running_script;
+  if ((spec->flags & cmd::kDenyOom) && !run.flags.allow_oom && !running.wrote() &&
+      services_.memory.OverLimit() &&
       services_.memory.Evict(NowMs()) == MemoryGuard::Outcome::kFull) {
     out.Error(errors::kOom);
     return;
   }
-  const uint64_t changes_before = services_.keyspace.changes();
+  if (spec->flags & cmd::kWrite) running.NoteWrite();
   RunSpec(*spec, script_client_, out, args, NowUs(), Locking::kHeld);
-  if (services_.keyspace.changes() != changes_before) services_.running_script.NoteWrite();
 }
 
 void Dispatcher::ExecQueued(ClientState& client, resp::Writer& out) {

@@ -239,10 +239,17 @@ class Dispatcher : public CommandRunner {
                     std::span<const std::string_view> args);
   // CLIENT CACHING's flag ends with a command that is not CLIENT, outside a transaction.
   void ClearCaching(ClientState& client, std::span<const std::string_view> args);
-  // CLIENT PAUSE WRITE: spec writes or may replicate (EXEC: a queued command of client's does).
-  bool MayReplicate(const CommandSpec& spec, const ClientState& client) const;
-  // Whether a command client queued in MULTI has one of flags.
+  // CLIENT PAUSE WRITE: spec run with args writes or may replicate (EXEC: a queued command of
+  // client's does).
+  bool MayReplicate(const CommandSpec& spec, const ClientState& client,
+                    std::span<const std::string_view> args) const;
+  // Whether a command client queued in MULTI has one of flags (by EffectiveFlags).
   bool QueuedHasFlag(const ClientState& client, uint32_t flags) const;
+  // spec's flags for this run of it: a command that runs a script whose shebang declares its
+  // flags takes write, denyoom and stale from them and is no may-replicate (Redis's
+  // scriptFlagsToCmdFlags), so a no-writes script runs during CLIENT PAUSE WRITE; a script
+  // without a shebang (or not found) keeps the command's own flags.
+  uint32_t EffectiveFlags(const CommandSpec& spec, std::span<const std::string_view> args) const;
   BlockRequest block_request_;  // the running command's, when it may block
   // A blocked client's command run again for it (ServeReadyKeys): as whom, into what, and whether
   // it asked to wait again.

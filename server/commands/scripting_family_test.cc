@@ -134,6 +134,23 @@ TEST_F(ScriptingFamilyTest, OverMaxmemory) {
             Err("OOM command not allowed when used memory > 'maxmemory'."));
   EXPECT_EQ(Run({"eval", "#!lua flags=allow-oom\nreturn redis.call('set','a','b')", "0"}), Ok());
   EXPECT_EQ(Run({"eval", "#!lua flags=no-writes\nreturn redis.call('get','a')", "0"}), Bulk("b"));
+  // Once the script has called a write command (here one that changed nothing), its denyoom
+  // commands run: stopping it half-way would leave its effects half done.
+  EXPECT_EQ(Run({"eval", "redis.call('del','nokey'); return redis.call('set','x','y')", "0"}),
+            Ok());
+  EXPECT_EQ(Run({"get", "x"}), Bulk("y"));
+}
+
+// A read-only script may not publish either: may-replicate commands count as writes.
+TEST_F(ScriptingFamilyTest, ReadOnlyScriptsRefuseMayReplicateCommands) {
+  const char* publish = "return redis.call('publish','ch','x')";
+  EXPECT_EQ(Run({"eval_ro", publish, "0"}),
+            ScriptErr("ERR Write commands are not allowed from read-only scripts.", Sha(publish)));
+  const std::string no_writes = std::string("#!lua flags=no-writes\n") + publish;
+  EXPECT_EQ(
+      Run({"eval", no_writes, "0"}),
+      ScriptErr("ERR Write commands are not allowed from read-only scripts.", Sha(no_writes), 2));
+  EXPECT_EQ(Run({"eval", publish, "0"}), Int(0));
 }
 
 TEST_F(ScriptingFamilyTest, AclAppliesToTheCommandsAScriptCalls) {

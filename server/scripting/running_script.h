@@ -32,8 +32,11 @@ class RunningScript {
     is_function_.store(!function.empty(), std::memory_order_relaxed);
     started_ms_.store(now_ms, std::memory_order_release);
   }
-  // The script changed the dataset: it may no longer be killed (its effects would be half done).
+  // The script called a write command (Redis's SCRIPT_WRITE_DIRTY, set whether or not it changed
+  // anything): it may no longer be killed (its effects would be half done), nor refused a command
+  // for being over maxmemory.
   void NoteWrite() { wrote_.store(true, std::memory_order_relaxed); }
+  bool wrote() const { return wrote_.load(std::memory_order_relaxed); }
   void End() {
     std::lock_guard lock(mu_);
     started_ms_.store(-1, std::memory_order_release);
