@@ -151,6 +151,9 @@ TEST_F(ScriptingFamilyTest, ReadOnlyScriptsRefuseMayReplicateCommands) {
       Run({"eval", no_writes, "0"}),
       ScriptErr("ERR Write commands are not allowed from read-only scripts.", Sha(no_writes), 2));
   EXPECT_EQ(Run({"eval", publish, "0"}), Int(0));
+  const char* pfcount = "return redis.call('pfcount','h')";  // it may cache into the key
+  EXPECT_EQ(Run({"eval_ro", pfcount, "0"}),
+            ScriptErr("ERR Write commands are not allowed from read-only scripts.", Sha(pfcount)));
 }
 
 TEST_F(ScriptingFamilyTest, AclAppliesToTheCommandsAScriptCalls) {
