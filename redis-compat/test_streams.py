@@ -388,6 +388,22 @@ class StreamPersistence(unittest.TestCase):
         c.close()
         return out
 
+    def test_an_approximate_trim_that_empties_the_stream_stays_empty(self):
+        c = RawClient(self.server.port)
+        c.call("XADD", "s", "1-1", "a", "1")
+        c.call("XADD", "s", "2-1", "a", "1")
+        self.assertEqual(c.call("XTRIM", "s", "MINID", "~", "100"), 2)
+        c.call("XADD", "t", "1-1", "a", "1")
+        self.assertEqual(c.call("XADD", "t", "MINID", "~", "100", "2-1", "a", "1"), b"2-1")
+        lengths = [c.call("XLEN", "s"), c.call("XLEN", "t")]
+        c.close()
+        self.assertEqual(lengths, [0, 0])  # XADD trims after adding: its own entry goes too
+        self.server.stop()
+        self.server.start()
+        c = RawClient(self.server.port)
+        self.assertEqual([c.call("XLEN", "s"), c.call("XLEN", "t")], lengths)
+        c.close()
+
     def test_log_and_snapshot_keep_groups(self):
         c = RawClient(self.server.port)
         for i in range(260):

@@ -96,12 +96,6 @@ std::string InvalidExpireTime(std::string_view command) {
   return "ERR invalid expire time in '" + Lower(command) + "' command";
 }
 
-std::string UnbalancedStreams(std::string_view command, char symbol) {
-  return "ERR Unbalanced '" + std::string(command) +
-         "' list of streams: for each stream key an ID or '" + std::string(1, symbol) +
-         "' must be specified.";
-}
-
 std::string NoSuchKeyOrGroup(std::string_view key, std::string_view group,
                              std::string_view suffix) {
   return "NOGROUP No such key '" + Formatted(key) + "' or consumer group '" + Formatted(group) +

@@ -284,8 +284,6 @@ inline constexpr std::string_view kEntriesReadNegative =
 inline constexpr std::string_view kEntriesAddedNegative = "ERR entries_added must be positive";
 inline constexpr std::string_view kXSetIdBelowGivenMaxDeleted =
     "ERR The ID specified in XSETID is smaller than the provided max_deleted_entry_id";
-inline constexpr std::string_view kXSetIdBelowMaxDeleted =
-    "ERR The ID specified in XSETID is smaller than current max_deleted_entry_id";
 inline constexpr std::string_view kXSetIdBelowTop =
     "ERR The ID specified in XSETID is smaller than the target stream top item";
 inline constexpr std::string_view kXSetIdEntriesAddedBelowLength =
@@ -293,8 +291,8 @@ inline constexpr std::string_view kXSetIdEntriesAddedBelowLength =
 inline constexpr std::string_view kXAutoClaimCount = "ERR COUNT must be > 0";
 inline constexpr std::string_view kGroupDestroyedWhileBlocked =
     "NOGROUP the consumer group this client was blocked on no longer exists";
-// "ERR Unbalanced 'xread' list of streams: for each stream key an ID or '$' must be specified."
-std::string UnbalancedStreams(std::string_view command, char symbol);
+inline constexpr std::string_view kUnbalancedStreams =
+    "ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' must be specified.";
 // "NOGROUP No such key 'k' or consumer group 'g'" and the suffix (" in XREADGROUP with GROUP
 // option").
 std::string NoSuchKeyOrGroup(std::string_view key, std::string_view group,

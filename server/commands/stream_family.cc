@@ -196,7 +196,10 @@ void AppendExactTrim(const AddTrimArgs& a, const StreamValue& s, std::vector<std
   } else {
     out->push_back("MINID");
     out->push_back("=");
-    out->push_back((a.trim.approx ? s.first_id() : a.trim.minid).ToString());
+    // An approximate trim that emptied the stream is every ID's trim (the first ID of an empty
+    // stream is 0-0, which would trim nothing on replay), as Redis logs it.
+    const StreamId to = !a.trim.approx ? a.trim.minid : s.empty() ? StreamId::Max() : s.first_id();
+    out->push_back(to.ToString());
   }
 }
 
@@ -240,7 +243,7 @@ void CmdXAdd(CommandContext& ctx) {
     id = a.id;
   } else if (a.id.ms == last.ms) {
     if (last.seq == UINT64_MAX) {
-      ctx.out.Error(errors::kXAddIdTooSmall);
+      ctx.out.Error(errors::kStreamElementsTooLarge);  // Redis 7.0.15's answer to the overflow
       return;
     }
     id = {last.ms, last.seq + 1};
@@ -333,15 +336,16 @@ void Range(CommandContext& ctx, bool reverse) {
       return;
     }
   }
-  if (count == 0) {
-    ctx.out.NullArray();
-    return;
-  }
+  // After the key's lookup, as Redis: a missing key is an empty array, a wrong type an error.
   bool wrong_type;
   Object* obj = FindCollectionForRead(ctx, ctx.args[1], ObjType::kStream, &wrong_type);
   if (wrong_type) return;
   if (obj == nullptr) {
     ctx.out.ArrayHeader(0);
+    return;
+  }
+  if (count == 0) {
+    ctx.out.NullArray();
     return;
   }
   resp::OutBuffer body;
@@ -435,10 +439,6 @@ void CmdXSetId(CommandContext& ctx) {
     return;
   }
   StreamValue& s = obj->stream();
-  if (id < s.max_deleted_id()) {
-    ctx.out.Error(errors::kXSetIdBelowMaxDeleted);
-    return;
-  }
   if (!s.empty()) {
     if (id < s.LastLiveId()) {
       ctx.out.Error(errors::kXSetIdBelowTop);
@@ -603,8 +603,7 @@ void ReadStreams(CommandContext& ctx, bool xreadgroup) {
       streams_at = i + 1;
       streams = args.size() - streams_at;
       if (streams % 2 != 0) {
-        ctx.out.Error(
-            errors::UnbalancedStreams(xreadgroup ? "xreadgroup" : "xread", xreadgroup ? '>' : '$'));
+        ctx.out.Error(errors::kUnbalancedStreams);  // Redis 7.0's one text, XREADGROUP's too
         return;
       }
       streams /= 2;

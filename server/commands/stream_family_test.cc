@@ -51,6 +51,11 @@ TEST_F(StreamFamilyTest, XAddAndRanges) {
             Array({Entry("5-0", {"c", "4"}), Entry("1-2", {"a", "3"})}));
   EXPECT_EQ(Run({"xrange", "s", "-", "+", "COUNT", "0"}), NilArray());
   EXPECT_EQ(Run({"xrange", "nokey", "-", "+"}), Array({}));
+  // COUNT 0 is checked after the key's lookup, as Redis.
+  EXPECT_EQ(Run({"xrange", "nokey", "-", "+", "COUNT", "0"}), Array({}));
+  Run({"set", "str", "x"});
+  EXPECT_EQ(Run({"xrevrange", "str", "+", "-", "COUNT", "0"}),
+            Err("WRONGTYPE Operation against a key holding the wrong kind of value"));
   EXPECT_EQ(Run({"xrange", "s", "(18446744073709551615-18446744073709551615", "+"}),
             Err("ERR invalid start ID for the interval"));
   EXPECT_EQ(Run({"xrange", "s", "-", "(0-0"}), Err("ERR invalid end ID for the interval"));
@@ -60,6 +65,9 @@ TEST_F(StreamFamilyTest, XAddAndRanges) {
 
 TEST_F(StreamFamilyTest, XAddErrors) {
   EXPECT_EQ(Run({"xadd", "s", "1-1", "a", "1"}), Bulk("1-1"));
+  // A partial ID whose sequence would overflow: Redis 7.0.15's text.
+  EXPECT_EQ(Run({"xadd", "u", "2-18446744073709551615", "a", "1"}), Bulk("2-18446744073709551615"));
+  EXPECT_EQ(Run({"xadd", "u", "2-*", "a", "1"}), Err("ERR Elements are too large to be stored"));
   EXPECT_EQ(
       Run({"xadd", "s", "1-1", "a", "1"}),
       Err("ERR The ID specified in XADD is equal or smaller than the target stream top item"));
@@ -151,6 +159,10 @@ TEST_F(StreamFamilyTest, XSetId) {
             Err("ERR The ID specified in XSETID is smaller than the provided "
                 "max_deleted_entry_id"));
   EXPECT_EQ(Run({"xsetid", "nokey", "1-1"}), Err("ERR no such key"));
+  // Redis 7.0.15 lets the last ID go below the max deleted ID (7.2 refuses it).
+  Run({"xadd", "d", "5-1", "a", "1"});
+  EXPECT_EQ(Run({"xsetid", "d", "10-0", "maxdeletedid", "8-0"}), Ok());
+  EXPECT_EQ(Run({"xsetid", "d", "7-0"}), Ok());
   EXPECT_EQ(Run({"xsetid", "s", "10-1", "entriesadded", "7", "maxdeletedid", "6-0"}), Ok());
   EXPECT_EQ(Run({"xadd", "s", "10-*", "a", "1"}), Bulk("10-2"));
   EXPECT_EQ(Run({"xsetid", "s", "10-2", "entriesadded", "-1"}),
@@ -172,7 +184,7 @@ TEST_F(StreamFamilyTest, XReadServesNewerEntries) {
   EXPECT_EQ(Run({"exec"}), Array({NilArray()}));
   EXPECT_EQ(Run({"xread", "streams", "a", "+"}), Err(kInvalidId));
   EXPECT_EQ(Run({"xread", "streams", "a", "b", "0"}),
-            Err("ERR Unbalanced 'xread' list of streams: for each stream key an ID or '$' must be "
+            Err("ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' must be "
                 "specified."));
   EXPECT_EQ(Run({"xread", "streams", "a", ">"}),
             Err("ERR The > ID can be specified only when calling XREADGROUP using the GROUP "
