@@ -633,6 +633,22 @@ class TimeoutTest(BlockingTestCase):
                 self.assertLess(elapsed, 1.0)
         self.assertEqual(blocked_clients(self.raw), 0)
 
+    def test_timeouts_up_to_the_end_of_time_wait(self):
+        """Timeouts near the int64 millisecond limit block until served (nothing overflows)."""
+        for command, push in ((("BLPOP", "k", "1e13"), ("RPUSH", "k", "a")),
+                              (("BLPOP", "k", "9223372036854775.807"), ("RPUSH", "k", "b")),
+                              (("XREAD", "BLOCK", "9000000000000000000", "STREAMS", "s", "$"),
+                               ("XADD", "s", "1-1", "f", "v")),
+                              (("XREAD", "BLOCK", "9223372036854775807", "STREAMS", "s", "$"),
+                               ("XADD", "s", "2-1", "f", "v"))):
+            with self.subTest(command=command):
+                c = self.raw_client()
+                self.block(c, *command)
+                self.assertNothing(c, 0.05)
+                self.raw.call(*push)
+                self.assertIsNotNone(c.read_reply())
+        self.assertEqual(blocked_clients(self.raw), 0)
+
     def test_concurrent_timeouts_on_both_threads(self):
         timeouts = [0.5, 0.1, 0.3, 0.2, 0.4, 0.15]
         clients = [self.raw_client() for _ in timeouts]

@@ -274,7 +274,6 @@ inline constexpr std::string_view kDollarInXReadGroup =
 inline constexpr std::string_view kGreaterOnlyXReadGroup =
     "ERR The > ID can be specified only when calling XREADGROUP using the GROUP <group> "
     "<consumer> option.";
-inline constexpr std::string_view kTimeoutOutOfRange = "ERR timeout is out of range";
 inline constexpr std::string_view kBusyGroup = "BUSYGROUP Consumer Group name already exists";
 inline constexpr std::string_view kXGroupKeyMissing =
     "ERR The XGROUP subcommand requires the key to exist. Note that for CREATE you may want to "

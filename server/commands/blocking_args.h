@@ -29,7 +29,7 @@ inline bool ParseBlockTimeout(CommandContext& ctx, std::string_view arg, Timeout
       return false;
     }
     const long double millis = std::ceil(seconds * 1000.0L);
-    if (!(millis >= 0) || !(millis < 9223372036854775807.0L)) {
+    if (!(millis >= 0) || !(millis <= 9223372036854775807.0L)) {
       ctx.out.Error(errors::kTimeoutNegative);
       return false;
     }

@@ -587,10 +587,6 @@ void ReadStreams(CommandContext& ctx, bool xreadgroup) {
         ctx.out.Error(errors::kTimeoutNegative);
         return;
       }
-      if (timeout > 0 && timeout > INT64_MAX - ctx.now_ms) {
-        ctx.out.Error(errors::kTimeoutOutOfRange);
-        return;
-      }
     } else if (EqualsIgnoreCase(o, "count") && more > 0) {
       ++i;
       if (!ParseInt64(args[i], &count)) {

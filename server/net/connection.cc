@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "base/clock.h"
@@ -27,7 +28,13 @@ constexpr int kMaxIov = 64;
 // first, and the wait counted in microseconds.
 void ArmTimer(event_base* base, event* timer, int64_t deadline_ms) {
   event_base_update_cache_time(base);
-  const int64_t wait_us = std::max<int64_t>(deadline_ms * 1000 - NowUs(), 0);
+  // Deadlines are up to the end of int64 milliseconds (BLPOP k 9e15): the wait is worked out in
+  // milliseconds first, so nothing overflows.
+  const int64_t now_us = NowUs();
+  const int64_t wait_ms = deadline_ms - now_us / 1000;
+  const int64_t wait_us = wait_ms <= 0                  ? 0
+                          : wait_ms >= INT64_MAX / 1000 ? INT64_MAX
+                                                        : wait_ms * 1000 - now_us % 1000;
   timeval tv{static_cast<time_t>(wait_us / 1000000), static_cast<suseconds_t>(wait_us % 1000000)};
   evtimer_add(timer, &tv);
 }
