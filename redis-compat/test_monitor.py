@@ -122,6 +122,9 @@ class MonitorTest(ServerTestCase):
         m.send_command("MONITOR")
         # No key access: it is a replica to Redis.
         self.assertEqual(m.call("GET", "k"), Err("ERR Replica can't interact with the keyspace"))
+        # Read-only scripts are readonly commands: refused too.
+        self.assertEqual(m.call("EVAL_RO", "return 1", "0"),
+                         Err("ERR Replica can't interact with the keyspace"))
         self.assertEqual(m.call("PING"), "PONG")
         self.assertEqual(self.read_lines(m, 1, addr), [(0, "ADDR", '"PING"')])
         # RESET ends it (its own line is fed after it stopped monitoring).

@@ -770,10 +770,11 @@ void Dispatcher::AfterCommand(const CommandSpec& spec, ClientState& client,
     FeedMonitors(client, args);
   }
   // Client-side caching remembers what a read-only command read, for the script's caller when
-  // a script runs it (the keys of EVAL_RO itself are not remembered: it is no read in Redis).
+  // a script runs it. EVAL_RO, EVALSHA_RO and FCALL_RO are read-only, but their own keys are not
+  // remembered (Redis leaves them out: only their scripts' commands read).
   if ((spec.flags & cmd::kReadonly) && !(spec.flags & cmd::kPubSub)) {
     ClientState* caller = &client == &script_client_ ? script_caller_ : &client;
-    if (caller != nullptr && Tracking::Remembers(*caller)) {
+    if (caller != nullptr && Tracking::Remembers(*caller) && spec.group != "scripting") {
       KeyPositions(spec, args, &key_positions_);
       services_.tracking.Remember(*caller, args, key_positions_);
     }

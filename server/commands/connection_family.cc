@@ -393,7 +393,7 @@ void RegisterConnectionFamily(CommandTable* table) {
        "Close the connection"},
       {"reset", 1, kAllowBusy | kNoAuth | kFast | kTransactionControl | kNoScript | kLoading | kStale | kSubscriberMode, 0, 0, 0, CmdReset,
        "connection", "Reset the connection"},
-      {"client", -2, kNoScript | kLoading | kStale, 0, 0, 0, nullptr, "connection",
+      {"client", -2, 0, 0, 0, 0, nullptr, "connection",
        "A container for client connection commands",
        {
            {"client|id", 2, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientId, "connection",
