@@ -917,6 +917,21 @@ class FunctionTest(ScriptTestCase):
                          "'k', function() return 1 end)")
 
 
+    def test_function_redis_table_has_no_debugger(self):
+        # Redis 7.0's functions have no redis.breakpoint, redis.debug nor redis.replicate_commands
+        # (EVAL has them); the table is read-only as EVAL's is.
+        probe = ("return {type(redis.breakpoint), type(redis.debug), "
+                 "type(redis.replicate_commands), type(redis.call), type(redis.set_repl), "
+                 "redis.REPL_ALL}")
+        self.assertReply(b"rt", "FUNCTION", "LOAD",
+                         "#!lua name=rt\nredis.register_function('rt', function() " + probe +
+                         " end)\nredis.register_function('w', function() rawset(redis, 'x', 1) "
+                         "end)")
+        self.assertReply([b"nil", b"nil", b"nil", b"function", b"function", 3], "FCALL", "rt", "0")
+        self.assertEval([b"function"] * 5 + [3], probe)
+        self.assertReply(Err("ERR Attempt to modify a readonly table script: w, on "
+                             "@user_function:3."), "FCALL", "w", "0")
+
 if __name__ == "__main__":
     unittest.main()
 

@@ -411,4 +411,6 @@ void ProtectGlobals(lua_State* lua) {
 
 void PushRealGlobals(lua_State* lua) { lua_getfield(lua, LUA_REGISTRYINDEX, kRealGlobalsKey); }
 
+void PushReadonlySet(lua_State* lua) { lua_getfield(lua, LUA_REGISTRYINDEX, kReadonlyKey); }
+
 }  // namespace ordis::server::scripting
