@@ -121,6 +121,18 @@ TEST_F(ClientCommandsTest, TrackingErrors) {
   EXPECT_EQ(Run({"client", "getredir"}), Int(-1));
 }
 
+// Redis 7.0.15's text (all 48 lines are compared with redis-server by test_connection.py).
+TEST_F(ClientCommandsTest, HelpAsRedis) {
+  const Reply help = Run({"client", "help"});
+  ASSERT_EQ(help.type, Reply::Type::kArray) << help;
+  ASSERT_EQ(help.elements.size(), 48u);
+  EXPECT_EQ(help.elements[0],
+            Status("CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:"));
+  EXPECT_EQ(help.elements[1], Status("CACHING (YES|NO)"));
+  EXPECT_EQ(help.elements[40], Status("         [OPTIN] [OPTOUT] [NOLOOP]"));
+  EXPECT_EQ(help.elements.back(), Status("    Prints this help."));
+}
+
 TEST_F(ClientCommandsTest, MonitorLines) {
   std::string line;
   const std::vector<std::string_view> args = {"SET", "k", "a b\"\\\n\t\r\a\b\x01\xff"};
