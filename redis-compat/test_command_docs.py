@@ -186,6 +186,18 @@ class DifferentialTest(CrossServerTestCase):
         self.assertEqual(missing - only_redis, set())
         self.assertEqual(set(ours) - set(theirs), only_ordis if IS_ORDIS else set())
 
+    def test_scripting_and_client_flags_equal(self):
+        # Flags and ACL categories: read-only scripts are readonly (not @read), containers have
+        # no flags of their own.
+        ours, theirs = (info_by_name(c.call("COMMAND")) for c in self.clients(2))
+        names = [n for n in set(ours) & set(theirs)
+                 if n.split(b"|")[0] in (b"eval", b"eval_ro", b"evalsha", b"evalsha_ro", b"fcall",
+                                         b"fcall_ro", b"script", b"client")]
+        self.assertGreater(len(names), 20)
+        for name in sorted(names):
+            self.assertEqual(sorted(ours[name][2]), sorted(theirs[name][2]), name)
+            self.assertEqual(sorted(ours[name][6]), sorted(theirs[name][6]), name)
+
     def test_docs_equal(self):
         for protocol in (2, 3):
             ours, theirs = (docs_by_name(c.call("COMMAND", "DOCS")) for c in self.clients(protocol))

@@ -94,6 +94,24 @@ class MonitorTest(ServerTestCase):
             (0, "ADDR", '"PING"'),
         ])
 
+    def test_migrate_credentials_redacted(self):
+        # As far as MIGRATE's parser reads options: a word after KEYS is a key, not AUTH's. HELLO
+        # refused for its version redacts nothing.
+        m = self.monitor()
+        c = self.raw_client()
+        addr = self.addr_of(c)
+        c.call("MIGRATE", "127.0.0.1", "1", "", "0", "10", "AUTH", "pw", "KEYS", "nokey")
+        c.call("MIGRATE", "127.0.0.1", "1", "", "0", "10", "COPY", "AUTH2", "u", "pw", "KEYS",
+               "auth", "nokey")
+        c.call("HELLO", "4", "AUTH", "u", "pw")
+        self.assertEqual(self.read_lines(m, 4, addr), [
+            (0, "ADDR", '"CLIENT" "INFO"'),
+            (0, "ADDR", '"MIGRATE" "127.0.0.1" "1" "" "0" "10" "AUTH" "(redacted)" "KEYS" "nokey"'),
+            (0, "ADDR", '"MIGRATE" "127.0.0.1" "1" "" "0" "10" "COPY" "AUTH2" "(redacted)" '
+             '"(redacted)" "KEYS" "auth" "nokey"'),
+            (0, "ADDR", '"HELLO" "4" "AUTH" "u" "pw"'),
+        ])
+
     def test_monitoring_client(self):
         m = self.monitor()
         addr = self.addr_of(m)
@@ -104,6 +122,9 @@ class MonitorTest(ServerTestCase):
         m.send_command("MONITOR")
         # No key access: it is a replica to Redis.
         self.assertEqual(m.call("GET", "k"), Err("ERR Replica can't interact with the keyspace"))
+        # Read-only scripts are readonly commands: refused too.
+        self.assertEqual(m.call("EVAL_RO", "return 1", "0"),
+                         Err("ERR Replica can't interact with the keyspace"))
         self.assertEqual(m.call("PING"), "PONG")
         self.assertEqual(self.read_lines(m, 1, addr), [(0, "ADDR", '"PING"')])
         # RESET ends it (its own line is fed after it stopped monitoring).

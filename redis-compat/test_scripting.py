@@ -8,9 +8,8 @@ sandbox, the cjson, cmsgpack, bit and struct libraries, what scripts may not cal
 and shebang flags, MULTI/EXEC. Concurrency, real clients, ACL, maxmemory, busy scripts and the
 append-only log are in test_scripting_clients.py.
 
-ordis packs non-integer numbers with cmsgpack as 64-bit floats where Redis uses 32-bit ones when
-exact (a documented difference), so cmsgpack tests compare unpacked values, not packed bytes.
-Tests marked @ordis_bug are known server discrepancies: expected failures against ordis only.
+cmsgpack tests compare packed bytes with Redis's as well as unpacked values. Tests marked
+@ordis_bug are known server discrepancies: expected failures against ordis only.
 """
 
 import hashlib
@@ -612,8 +611,36 @@ class LibrariesTest(ScriptTestCase):
                              ("", "Expected value but found T_END at character 1")):
             self.assertScriptErr("ERR user_script:1: " + message, decode, args=[arg])
 
+    def test_cmsgpack_packs_numbers_as_redis(self):
+        # Whole numbers in int64's range as integers (unsigned forms for n >= 0, 2^53 and beyond
+        # too), others as float32 when exact (2^63, 2^64), else float64.
+        cases = [
+            ("0", "00"), ("-0.0", "00"), ("127", "7f"), ("128", "cc80"), ("-32", "e0"),
+            ("-33", "d0df"), ("65536", "ce00010000"), ("-32769", "d2ffff7fff"),
+            ("2^31", "ce80000000"), ("-2^31", "d280000000"), ("-2^31-1", "d3ffffffff7fffffff"),
+            ("2^32", "cf0000000100000000"), ("-2^32", "d3ffffffff00000000"),
+            ("2^53", "cf0020000000000000"), ("2^53+2", "cf0020000000000002"),
+            ("-2^53", "d3ffe0000000000000"), ("2^62", "cf4000000000000000"),
+            ("2^63-2^10", "cf7ffffffffffffc00"), ("-2^63", "d38000000000000000"),
+            ("2^63", "ca5f000000"), ("-2^63-2^11", "cbc3e0000000000001"), ("2^64", "ca5f800000"),
+            ("1.5", "ca3fc00000"), ("-2.25", "cac0100000"), ("0.1", "cb3fb999999999999a"),
+            ("1e300", "cb7e37e43c8800759c"), ("3.4028234663852886e38", "ca7f7fffff"),
+            ("2^-149", "ca00000001"), ("1e-40", "cb37a16c262777579c"), ("1/0", "ca7f800000"),
+            ("-1/0", "caff800000"),
+            ("{2^53}, {[2^63]=2^64}", "91cf002000000000000081ca5f000000ca5f800000"),
+        ]
+        for expr, packed in cases:
+            self.assertEval(bytes.fromhex(packed), "return cmsgpack.pack(%s)" % expr)
+        self.assertEval(1, "return cmsgpack.unpack(cmsgpack.pack(2^62)) == 2^62 and "
+                        "cmsgpack.unpack(cmsgpack.pack(-2^63)) == -2^63 and "
+                        "cmsgpack.unpack(cmsgpack.pack(2^64)) == 2^64")
+        self.assertEval([b"cmsgpack", b"lua-cmsgpack 0.4.0",
+                         b"Copyright (C) 2012, Salvatore Sanfilippo",
+                         b"MessagePack C implementation for Lua"],
+                        "return {cmsgpack._NAME, cmsgpack._VERSION, cmsgpack._COPYRIGHT, "
+                        "cmsgpack._DESCRIPTION}")
+
     def test_cmsgpack_round_trips(self):
-        # Unpacked values, never packed bytes (ordis packs floats as 64-bit ones, see the top).
         cases = [
             ("{cmsgpack.unpack(cmsgpack.pack(1, -2, 'abc', 127, 128, 255, 256, 65535, 65536, -32, "
              "-33, -128, -129, -32768, -32769, 70000, 5000000000, -5000000000))}",
@@ -889,6 +916,21 @@ class FunctionTest(ScriptTestCase):
                          "FUNCTION", "LOAD", "#!lua name=k\nlocal k = KEYS redis.register_function("
                          "'k', function() return 1 end)")
 
+
+    def test_function_redis_table_has_no_debugger(self):
+        # Redis 7.0's functions have no redis.breakpoint, redis.debug nor redis.replicate_commands
+        # (EVAL has them); the table is read-only as EVAL's is.
+        probe = ("return {type(redis.breakpoint), type(redis.debug), "
+                 "type(redis.replicate_commands), type(redis.call), type(redis.set_repl), "
+                 "redis.REPL_ALL}")
+        self.assertReply(b"rt", "FUNCTION", "LOAD",
+                         "#!lua name=rt\nredis.register_function('rt', function() " + probe +
+                         " end)\nredis.register_function('w', function() rawset(redis, 'x', 1) "
+                         "end)")
+        self.assertReply([b"nil", b"nil", b"nil", b"function", b"function", 3], "FCALL", "rt", "0")
+        self.assertEval([b"function"] * 5 + [3], probe)
+        self.assertReply(Err("ERR Attempt to modify a readonly table script: w, on "
+                             "@user_function:3."), "FCALL", "w", "0")
 
 if __name__ == "__main__":
     unittest.main()

@@ -363,14 +363,17 @@ class BusyScriptTest(ScriptTestCase):
         self.assertReply([b"lua-time-limit", b"100"], "CONFIG", "GET", "lua-time-limit")  # alias
 
     def test_script_that_wrote_is_unkillable(self):
+        unkillable = Err(
+            "UNKILLABLE Sorry the script already executed write commands against the dataset. "
+            "You can either wait the script termination or kill the server in a hard way using "
+            "the SHUTDOWN NOSAVE command.")
         runner, other = self.raw_client(), self.raw_client()
         runner.send_command("EVAL", SPIN, "1", "k", "1500", "written")
         try:
             self.assertTrue(wait_until(lambda: other.call("PING") == self.BUSY, 1.2))
-            self.assertEqual(other.call("SCRIPT", "KILL"), Err(
-                "UNKILLABLE Sorry the script already executed write commands against the dataset. "
-                "You can either wait the script termination or kill the server in a hard way using "
-                "the SHUTDOWN NOSAVE command."))
+            self.assertEqual(other.call("SCRIPT", "KILL"), unkillable)
+            # The writes are checked before the kind of script: FUNCTION KILL says so too.
+            self.assertEqual(other.call("FUNCTION", "KILL"), unkillable)
         finally:
             reply = runner.read_reply()
         self.assertEqual(reply, b"done")

@@ -121,6 +121,15 @@ class DefaultModeTest(ServerTestCase):
         writer.call("SET", "q", "1")
         self.assertEqual(c.read_reply(), invalidate(b"q"))
 
+    def test_read_only_script_keys_are_no_reads(self):
+        # EVAL_RO and FCALL_RO are readonly commands (COMMAND INFO), but only their scripts'
+        # commands read: the keys they declare are not remembered by themselves.
+        c = self.tracking_client()
+        writer = self.raw_client()
+        self.assertEqual(c.call("EVAL_RO", "return 1", "1", "q"), 1)
+        writer.call("SET", "q", "1")
+        self.assertEqual(c.call("PING"), "PONG")  # no invalidation before the reply
+
     def test_noloop_leaves_out_own_changes(self):
         c = self.tracking_client("NOLOOP")
         writer = self.raw_client()

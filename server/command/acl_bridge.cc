@@ -96,7 +96,8 @@ uint32_t AclCategories(const CommandSpec& spec) {
   uint32_t categories =
       (group_category ? GroupCategory(spec.group) : 0) | ExplicitCategories(spec.name);
   if (spec.flags & cmd::kWrite) categories |= kWrite;
-  if (spec.flags & cmd::kReadonly) categories |= kRead;
+  // As Redis: the read-only scripts (EVAL_RO ...) are no @read commands.
+  if ((spec.flags & cmd::kReadonly) && !(categories & kScripting)) categories |= kRead;
   if (spec.flags & cmd::kAdmin) categories |= kAdmin | kDangerous;
   if (spec.flags & cmd::kBlocking) categories |= kBlocking;
   categories |= (spec.flags & cmd::kFast) ? kFast : kSlow;

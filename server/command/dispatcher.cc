@@ -725,7 +725,7 @@ void Dispatcher::RunSpec(const CommandSpec& spec, ClientState& client, resp::Wri
                      &client == &script_client_};
   // A script's command shows before the commands the script runs.
   if ((spec.flags & cmd::kSkipMonitor) && services_.monitors.active()) {
-    FeedMonitors(spec, client, args);
+    FeedMonitors(client, args);
   }
   spec.handler(ctx);
   AfterCommand(spec, client, args);
@@ -792,12 +792,11 @@ void Dispatcher::CountErrors(resp::Writer& out, size_t n) {
   out.MarkErrorsCounted();
 }
 
-void Dispatcher::FeedMonitors(const CommandSpec& spec, ClientState& client,
-                              std::span<const std::string_view> args) {
+void Dispatcher::FeedMonitors(ClientState& client, std::span<const std::string_view> args) {
   const bool from_script = &client == &script_client_;
   services_.monitors.Feed(client.db.load(std::memory_order_relaxed),
                           from_script ? std::string_view("lua") : std::string_view(client.addr),
-                          spec.name, args);
+                          args);
 }
 
 void Dispatcher::AfterCommand(const CommandSpec& spec, ClientState& client,
@@ -806,13 +805,14 @@ void Dispatcher::AfterCommand(const CommandSpec& spec, ClientState& client,
   // which serves it without running it again).
   if (&client == &serve_client_) return;
   if (services_.monitors.active() && !(spec.flags & (cmd::kAdmin | cmd::kSkipMonitor))) {
-    FeedMonitors(spec, client, args);
+    FeedMonitors(client, args);
   }
   // Client-side caching remembers what a read-only command read, for the script's caller when
-  // a script runs it (the keys of EVAL_RO itself are not remembered: it is no read in Redis).
+  // a script runs it. EVAL_RO, EVALSHA_RO and FCALL_RO are read-only, but their own keys are not
+  // remembered (Redis leaves them out: only their scripts' commands read).
   if ((spec.flags & cmd::kReadonly) && !(spec.flags & cmd::kPubSub)) {
     ClientState* caller = &client == &script_client_ ? script_caller_ : &client;
-    if (caller != nullptr && Tracking::Remembers(*caller)) {
+    if (caller != nullptr && Tracking::Remembers(*caller) && spec.group != "scripting") {
       KeyPositions(spec, args, &key_positions_);
       services_.tracking.Remember(*caller, args, key_positions_);
     }

@@ -234,9 +234,8 @@ class Dispatcher : public CommandRunner {
   // a tracking client read.
   void AfterCommand(const CommandSpec& spec, ClientState& client,
                     std::span<const std::string_view> args);
-  // MONITOR's line for spec run by client with args.
-  void FeedMonitors(const CommandSpec& spec, ClientState& client,
-                    std::span<const std::string_view> args);
+  // MONITOR's line for a command client ran with args.
+  void FeedMonitors(ClientState& client, std::span<const std::string_view> args);
   // CLIENT CACHING's flag ends with a command that is not CLIENT, outside a transaction.
   void ClearCaching(ClientState& client, std::span<const std::string_view> args);
   // CLIENT PAUSE WRITE: spec run with args writes or may replicate (EXEC: a queued command of

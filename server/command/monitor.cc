@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "base/number.h"
-#include "server/command/arg_parser.h"
+#include "server/command/redaction.h"
 
 namespace ordis::server {
 namespace {
@@ -50,26 +50,6 @@ void AppendRepr(std::string_view s, std::string* out) {
   out->push_back('"');
 }
 
-// Whether argument i of command is a credential Redis redacts: every argument of AUTH, the
-// user name and password after HELLO's AUTH.
-bool Redacted(std::string_view command, std::span<const std::string_view> args, size_t i) {
-  if (command == "auth") return i >= 1;
-  if (command != "hello") return false;
-  // HELLO protover [AUTH username password] [SETNAME clientname], read as HELLO reads it.
-  for (size_t j = 2; j < args.size() && j < i;) {
-    const size_t left = args.size() - j - 1;
-    if (EqualsIgnoreCase(args[j], "AUTH") && left >= 2) {
-      if (i == j + 1 || i == j + 2) return true;
-      j += 3;
-    } else if (EqualsIgnoreCase(args[j], "SETNAME") && left >= 1) {
-      j += 2;
-    } else {
-      break;
-    }
-  }
-  return false;
-}
-
 }  // namespace
 
 bool Monitors::Add(ClientState& client) {
@@ -89,8 +69,8 @@ void Monitors::Remove(ClientState& client) {
   count_.store(monitors_.size(), std::memory_order_relaxed);
 }
 
-void Monitors::AppendLine(int db, std::string_view origin, std::string_view command,
-                          std::span<const std::string_view> args, std::string* out) {
+void Monitors::AppendLine(int db, std::string_view origin, std::span<const std::string_view> args,
+                          std::string* out) {
   out->append(" [");
   AppendInt64(out, db);
   out->push_back(' ');
@@ -98,13 +78,12 @@ void Monitors::AppendLine(int db, std::string_view origin, std::string_view comm
   out->push_back(']');
   for (size_t i = 0; i < args.size(); ++i) {
     out->push_back(' ');
-    AppendRepr(Redacted(command, args, i) ? "(redacted)" : args[i], out);
+    AppendRepr(IsSecretArgument(args, i) ? kRedacted : args[i], out);
   }
   out->append("\r\n");
 }
 
-void Monitors::Feed(int db, std::string_view origin, std::string_view command,
-                    std::span<const std::string_view> args) {
+void Monitors::Feed(int db, std::string_view origin, std::span<const std::string_view> args) {
   timeval tv;
   gettimeofday(&tv, nullptr);
   const OutputBufferLimit limit = config_.replica_output_limit();
@@ -114,7 +93,7 @@ void Monitors::Feed(int db, std::string_view origin, std::string_view command,
   std::snprintf(time, sizeof(time), "+%ld.%06ld", static_cast<long>(tv.tv_sec),
                 static_cast<long>(tv.tv_usec));
   line_.assign(time);
-  AppendLine(db, origin, command, args, &line_);
+  AppendLine(db, origin, args, &line_);
   for (ClientState* monitor : monitors_) {
     ConnectionHost* host = monitor->pushes.Add(
         line_, monitor->output_buffer_bytes.load(std::memory_order_relaxed), limit);

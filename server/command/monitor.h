@@ -6,7 +6,7 @@
 // commands), then each argument quoted and escaped as Redis's sdscatrepr does. The dispatcher
 // feeds a command after it ran (the db is the one it leaves), but EVAL, EVALSHA and FCALL (and
 // their _RO forms) before their scripts' commands; administrative commands are never shown, and
-// AUTH's and HELLO's credentials are "(redacted)".
+// secrets (AUTH's, HELLO's and MIGRATE's credentials: redaction.h) are "(redacted)".
 //
 // Lines go through each monitor's outbox (net/push_outbox.h): a slow monitor never holds the
 // server back; past the replica class of client-output-buffer-limit, it is closed.
@@ -39,14 +39,12 @@ class Monitors {
   // Whether any client monitors (one relaxed load: the dispatcher's check on every command).
   bool active() const { return count_.load(std::memory_order_relaxed) > 0; }
 
-  // One command of a client at origin (its address, or "lua") in db; command is the name of its
-  // spec (a subcommand's "container|sub"), which says what to redact.
-  void Feed(int db, std::string_view origin, std::string_view command,
-            std::span<const std::string_view> args);
+  // One command of a client at origin (its address, or "lua") in db.
+  void Feed(int db, std::string_view origin, std::span<const std::string_view> args);
 
   // The line Feed sends, without the time: ` [db origin] "arg" ...` + CRLF (tests).
-  static void AppendLine(int db, std::string_view origin, std::string_view command,
-                         std::span<const std::string_view> args, std::string* out);
+  static void AppendLine(int db, std::string_view origin, std::span<const std::string_view> args,
+                         std::string* out);
 
  private:
   const Config& config_;

@@ -2,44 +2,13 @@
 
 #include <algorithm>
 
-#include "server/command/arg_parser.h"
+#include "server/command/redaction.h"
 
 namespace ordis::server {
 namespace {
 
 constexpr size_t kMaxArgs = 32;
 constexpr size_t kMaxArgBytes = 128;
-constexpr std::string_view kRedacted = "(redacted)";
-
-// Whether argument i of args is a secret Redis redacts before logging the command.
-bool Redacted(std::span<const std::string_view> args, size_t i) {
-  const std::string_view cmd = args[0];
-  if (EqualsIgnoreCase(cmd, "auth")) return i >= 1;
-  if (EqualsIgnoreCase(cmd, "acl")) {
-    return i >= 2 && args.size() > 1 && EqualsIgnoreCase(args[1], "setuser");
-  }
-  // HELLO ... AUTH user pass; MIGRATE ... AUTH pass | AUTH2 user pass: the values after the word.
-  if (EqualsIgnoreCase(cmd, "hello") || EqualsIgnoreCase(cmd, "migrate")) {
-    for (size_t j = 1; j < i; ++j) {
-      if (EqualsIgnoreCase(args[j], "auth")) {
-        const size_t values = EqualsIgnoreCase(cmd, "hello") ? 2 : 1;
-        if (i <= j + values) return true;
-      } else if (EqualsIgnoreCase(cmd, "migrate") && EqualsIgnoreCase(args[j], "auth2")) {
-        if (i <= j + 2) return true;
-      }
-    }
-    return false;
-  }
-  // CONFIG SET name value ...: the values of password parameters.
-  if (EqualsIgnoreCase(cmd, "config") && args.size() > 1 && EqualsIgnoreCase(args[1], "set")) {
-    if (i < 3 || (i - 2) % 2 != 1) return false;
-    const std::string_view param = args[i - 1];
-    return EqualsIgnoreCase(param, "requirepass") || EqualsIgnoreCase(param, "masterauth") ||
-           EqualsIgnoreCase(param, "tls-key-file-pass") ||
-           EqualsIgnoreCase(param, "tls-client-key-file-pass");
-  }
-  return false;
-}
 
 }  // namespace
 
@@ -49,7 +18,7 @@ void SlowLog::Record(std::span<const std::string_view> args, int64_t time_s, int
   const size_t kept = args.size() > kMaxArgs ? kMaxArgs - 1 : args.size();
   e.args.reserve(kept + (kept < args.size() ? 1 : 0));
   for (size_t i = 0; i < kept; ++i) {
-    if (Redacted(args, i)) {
+    if (IsSecretArgument(args, i)) {
       e.args.emplace_back(kRedacted);
     } else if (args[i].size() > kMaxArgBytes) {
       e.args.push_back(std::string(args[i].substr(0, kMaxArgBytes)) + "... (" +

@@ -1,8 +1,7 @@
 // SLOWLOG: the commands that ran longer than slowlog-log-slower-than microseconds, newest first,
 // at most slowlog-max-len of them (Redis 7.0's slowlog.c semantics). Arguments are kept as Redis
 // keeps them: at most 32 (the last saying how many more there were), each at most 128 bytes (with
-// how many more), and secrets replaced by "(redacted)" (AUTH, HELLO's AUTH, MIGRATE's AUTH and
-// AUTH2, ACL SETUSER, CONFIG SET of a password).
+// how many more), and secrets replaced by "(redacted)" (redaction.h).
 //
 // Thread safety: thread safe (one mutex, taken only by commands slower than the threshold and by
 // SLOWLOG itself).

@@ -121,17 +121,38 @@ TEST_F(ClientCommandsTest, TrackingErrors) {
   EXPECT_EQ(Run({"client", "getredir"}), Int(-1));
 }
 
+// Redis 7.0.15's text (all 48 lines are compared with redis-server by test_connection.py).
+TEST_F(ClientCommandsTest, HelpAsRedis) {
+  const Reply help = Run({"client", "help"});
+  ASSERT_EQ(help.type, Reply::Type::kArray) << help;
+  ASSERT_EQ(help.elements.size(), 48u);
+  EXPECT_EQ(help.elements[0],
+            Status("CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:"));
+  EXPECT_EQ(help.elements[1], Status("CACHING (YES|NO)"));
+  EXPECT_EQ(help.elements[40], Status("         [OPTIN] [OPTOUT] [NOLOOP]"));
+  EXPECT_EQ(help.elements.back(), Status("    Prints this help."));
+}
+
 TEST_F(ClientCommandsTest, MonitorLines) {
   std::string line;
   const std::vector<std::string_view> args = {"SET", "k", "a b\"\\\n\t\r\a\b\x01\xff"};
-  Monitors::AppendLine(3, "127.0.0.1:5000", "set", args, &line);
+  Monitors::AppendLine(3, "127.0.0.1:5000", args, &line);
   EXPECT_EQ(line, " [3 127.0.0.1:5000] \"SET\" \"k\" \"a b\\\"\\\\\\n\\t\\r\\a\\b\\x01\\xff\"\r\n");
   line.clear();
   const std::vector<std::string_view> hello = {"HELLO", "3", "AUTH", "u", "p", "SETNAME", "n"};
-  Monitors::AppendLine(0, "lua", "hello", hello, &line);
+  Monitors::AppendLine(0, "lua", hello, &line);
   EXPECT_EQ(
       line,
       " [0 lua] \"HELLO\" \"3\" \"AUTH\" \"(redacted)\" \"(redacted)\" \"SETNAME\" \"n\"\r\n");
+  // MIGRATE's AUTH and AUTH2, as far as its parser reads options (KEYS ends them).
+  const std::vector<std::string_view> migrate = {"MIGRATE", "h",    "1",    "",     "0",
+                                                 "10",      "COPY", "AUTH", "pw",   "AUTH2",
+                                                 "u",       "p2",   "KEYS", "auth", "k"};
+  line.clear();
+  Monitors::AppendLine(0, "c", migrate, &line);
+  EXPECT_EQ(line,
+            " [0 c] \"MIGRATE\" \"h\" \"1\" \"\" \"0\" \"10\" \"COPY\" \"AUTH\" \"(redacted)\" "
+            "\"AUTH2\" \"(redacted)\" \"(redacted)\" \"KEYS\" \"auth\" \"k\"\r\n");
 
   TestClient& m = NewClient();
   EXPECT_EQ(m.Run({"monitor"}), Ok());

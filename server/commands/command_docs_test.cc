@@ -128,6 +128,8 @@ TEST_F(CommandDocsFamilyTest, InfoNameArityFlagsKeysAndCategories) {
     int64_t first, last, step;
     std::set<std::string> categories;
   };
+  const std::set<std::string> kReadonlyScript = {
+      "readonly", "noscript", "stale", "skip_monitor", "no_mandatory_keys", "movablekeys"};
   const std::vector<Want> wants = {
       {"ping", -1, {"fast"}, 0, 0, 0, {"@fast", "@connection"}},
       {"incr", 2, {"write", "denyoom", "fast"}, 1, 1, 1, {"@write", "@string", "@fast"}},
@@ -137,6 +139,13 @@ TEST_F(CommandDocsFamilyTest, InfoNameArityFlagsKeysAndCategories) {
       {"keys", 2, {"readonly"}, 0, 0, 0, {"@keyspace", "@read", "@slow", "@dangerous"}},
       {"select", 2, {"loading", "stale", "fast"}, 0, 0, 0, {"@fast", "@connection"}},
       {"hget", 3, {"readonly", "fast"}, 1, 1, 1, {"@read", "@hash", "@fast"}},
+      // Read-only scripts are readonly but not @read; containers have no flags of their own.
+      {"eval_ro", -3, kReadonlyScript, 0, 0, 0, {"@slow", "@scripting"}},
+      {"evalsha_ro", -3, kReadonlyScript, 0, 0, 0, {"@slow", "@scripting"}},
+      {"fcall_ro", -3, kReadonlyScript, 0, 0, 0, {"@slow", "@scripting"}},
+      {"script", -2, {}, 0, 0, 0, {"@slow"}},
+      {"client", -2, {}, 0, 0, 0, {"@slow"}},
+      {"script|exists", -3, {"noscript"}, 0, 0, 0, {"@slow", "@scripting"}},
   };
   for (const Want& w : wants) {
     const Reply info = InfoOf(w.name);

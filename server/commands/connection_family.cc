@@ -347,8 +347,13 @@ void CmdClientReply(CommandContext& ctx) {
 
 // CLIENT HELP
 void CmdClientHelp(CommandContext& ctx) {
+  // Redis 7.0.15's text: CLIENT SETINFO and NO-TOUCH (7.2) are not in it.
   static constexpr std::string_view kHelp[] = {
       "CLIENT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+      "CACHING (YES|NO)",
+      "    Enable/disable tracking of the keys for next command in OPTIN/OPTOUT modes.",
+      "GETREDIR",
+      "    Return the client ID we are redirecting to when tracking is enabled.",
       "GETNAME",
       "    Return the name of the current connection.",
       "ID",
@@ -358,19 +363,40 @@ void CmdClientHelp(CommandContext& ctx) {
       "KILL <ip:port>",
       "    Kill connection made from <ip:port>.",
       "KILL <option> <value> [<option> <value> [...]]",
-      "    Kill connections. Options are: ID, ADDR, LADDR, SKIPME, MAXAGE.",
+      "    Kill connections. Options are:",
+      "    * ADDR (<ip:port>|<unixsocket>:0)",
+      "      Kill connections made from the specified address",
+      "    * LADDR (<ip:port>|<unixsocket>:0)",
+      "      Kill connections made to specified local address",
+      "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+      "      Kill connections by type.",
+      "    * USER <username>",
+      "      Kill connections authenticated by <username>.",
+      "    * SKIPME (YES|NO)",
+      "      Skip killing current connection (default: yes).",
       "LIST [options ...]",
-      "    Return information about client connections.",
-      "NO-EVICT (ON|OFF)",
-      "    Protect current client connection from eviction.",
+      "    Return information about client connections. Options:",
+      "    * TYPE (NORMAL|MASTER|REPLICA|PUBSUB)",
+      "      Return clients of specified type.",
+      "UNPAUSE",
+      "    Stop the current client pause, resuming traffic.",
+      "PAUSE <timeout> [WRITE|ALL]",
+      "    Suspend all, or just write, clients for <timeout> milliseconds.",
       "REPLY (ON|OFF|SKIP)",
       "    Control the replies sent to the current connection.",
       "SETNAME <name>",
       "    Assign the name <name> to the current connection.",
       "UNBLOCK <clientid> [TIMEOUT|ERROR]",
       "    Unblock the specified blocked client.",
+      "TRACKING (ON|OFF) [REDIRECT <id>] [BCAST] [PREFIX <prefix> [...]]",
+      "         [OPTIN] [OPTOUT] [NOLOOP]",
+      "    Control server assisted client side caching.",
+      "TRACKINGINFO",
+      "    Report tracking status for the current connection.",
+      "NO-EVICT (ON|OFF)",
+      "    Protect current client connection from eviction.",
       "HELP",
-      "    Print this help."};
+      "    Prints this help."};
   ReplyHelp(ctx.out, kHelp);
 }
 
@@ -393,7 +419,7 @@ void RegisterConnectionFamily(CommandTable* table) {
        "Close the connection"},
       {"reset", 1, kAllowBusy | kNoAuth | kFast | kTransactionControl | kNoScript | kLoading | kStale | kSubscriberMode, 0, 0, 0, CmdReset,
        "connection", "Reset the connection"},
-      {"client", -2, kNoScript | kLoading | kStale, 0, 0, 0, nullptr, "connection",
+      {"client", -2, 0, 0, 0, 0, nullptr, "connection",
        "A container for client connection commands",
        {
            {"client|id", 2, kNoScript | kLoading | kStale, 0, 0, 0, CmdClientId, "connection",

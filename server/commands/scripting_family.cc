@@ -488,13 +488,13 @@ void RegisterScriptingFamily(CommandTable* table) {
   table->Register({
       {"eval", -3, kScript | kSkipMonitor | kMayReplicate, 0, 0, 0, CmdEval, "scripting", "Execute a Lua script server side", {}, 2},
       {"evalsha", -3, kScript | kSkipMonitor | kMayReplicate, 0, 0, 0, CmdEvalSha, "scripting", "Execute a Lua script server side", {}, 2},
-      {"eval_ro", -3, kScript | kSkipMonitor, 0, 0, 0, CmdEvalRo, "scripting", "Execute a read-only Lua script server side", {}, 2},
-      {"evalsha_ro", -3, kScript | kSkipMonitor, 0, 0, 0, CmdEvalShaRo, "scripting", "Execute a read-only Lua script server side", {}, 2},
-      {"script", -2, kNoScript, 0, 0, 0, nullptr, "scripting", "A container for Lua scripts management commands",
+      {"eval_ro", -3, kScript | kReadonly | kSkipMonitor, 0, 0, 0, CmdEvalRo, "scripting", "Execute a read-only Lua script server side", {}, 2},
+      {"evalsha_ro", -3, kScript | kReadonly | kSkipMonitor, 0, 0, 0, CmdEvalShaRo, "scripting", "Execute a read-only Lua script server side", {}, 2},
+      {"script", -2, 0, 0, 0, 0, nullptr, "scripting", "A container for Lua scripts management commands",
        {
            {"script|load", 3, kNoScript | kStale, 0, 0, 0, CmdScriptLoad, "scripting",
             "Load the specified Lua script into the script cache."},
-           {"script|exists", -3, kNoScript | kStale, 0, 0, 0, CmdScriptExists, "scripting",
+           {"script|exists", -3, kNoScript, 0, 0, 0, CmdScriptExists, "scripting",
             "Check existence of scripts in the script cache."},
            {"script|flush", -2, kNoScript, 0, 0, 0, CmdScriptFlush, "scripting",
             "Remove all the scripts from the script cache."},
@@ -504,7 +504,7 @@ void RegisterScriptingFamily(CommandTable* table) {
             "Show helpful text about the different subcommands"},
        }},
       {"fcall", -3, kScript | kSkipMonitor | kMayReplicate, 0, 0, 0, CmdFcall, "scripting", "Invoke a function", {}, 2},
-      {"fcall_ro", -3, kScript | kSkipMonitor, 0, 0, 0, CmdFcallRo, "scripting", "Invoke a read-only function", {}, 2},
+      {"fcall_ro", -3, kScript | kReadonly | kSkipMonitor, 0, 0, 0, CmdFcallRo, "scripting", "Invoke a read-only function", {}, 2},
       {"function", -2, 0, 0, 0, 0, nullptr, "scripting", "A container for function commands",
        {
            {"function|load", -3, kWrite | kNoScript | kDenyOom, 0, 0, 0, CmdFunctionLoad, "scripting",

@@ -238,6 +238,25 @@ TEST_F(ScriptingFamilyTest, FunctionsLoadCallListDelete) {
   EXPECT_EQ(Run({"fcall", "myfunc", "1", "k", "v"}), Err("ERR Function not found"));
 }
 
+// As in Redis 7.0: a function's redis table lacks breakpoint, debug and replicate_commands,
+// which EVAL's has; the rest is the same, and as read-only.
+TEST_F(ScriptingFamilyTest, FunctionsRedisTableHasNoDebugger) {
+  const std::string probe =
+      "return {type(redis.breakpoint), type(redis.debug), type(redis.replicate_commands), "
+      "type(redis.call), type(redis.set_repl), redis.REPL_ALL}";
+  EXPECT_EQ(Run({"function", "load",
+                 "#!lua name=rt\nredis.register_function('rt', function() " + probe +
+                     " end)\n"
+                     "redis.register_function('w', function() rawset(redis, 'x', 1) end)"}),
+            Bulk("rt"));
+  EXPECT_EQ(Run({"fcall", "rt", "0"}), Array({Bulk("nil"), Bulk("nil"), Bulk("nil"),
+                                              Bulk("function"), Bulk("function"), Int(3)}));
+  EXPECT_EQ(Run({"eval", probe, "0"}), Array({Bulk("function"), Bulk("function"), Bulk("function"),
+                                              Bulk("function"), Bulk("function"), Int(3)}));
+  EXPECT_EQ(Run({"fcall", "w", "0"}),
+            Err("ERR Attempt to modify a readonly table script: w, on @user_function:3."));
+}
+
 TEST_F(ScriptingFamilyTest, FunctionLoadErrorsAsRedis) {
   EXPECT_EQ(Run({"function", "load", "return 1"}), Err("ERR Missing library metadata"));
   EXPECT_EQ(Run({"function", "load", "#!lua\nreturn 1"}), Err("ERR Library name was not given"));

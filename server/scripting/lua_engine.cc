@@ -370,6 +370,8 @@ void LuaEngine::Open() {
   OpenLibraries(lua_);
   lua_pushlightuserdata(lua_, this);
   lua_setfield(lua_, LUA_REGISTRYINDEX, "ordis.engine");
+  // FCALL's redis table, then EVAL's: the same with the debugger's functions and
+  // replicate_commands, which Redis 7.0 gives scripts only.
   lua_newtable(lua_);
   SetField(lua_, "call", RedisCall, this);
   SetField(lua_, "pcall", RedisPcall, this);
@@ -380,9 +382,6 @@ void LuaEngine::Open() {
   SetField(lua_, "log", RedisLog, this);
   SetField(lua_, "setresp", RedisSetResp, this);
   SetField(lua_, "set_repl", RedisSetRepl, this);
-  SetField(lua_, "replicate_commands", RedisReplicateCommands, this);
-  SetField(lua_, "breakpoint", RedisBreakpoint, this);
-  SetField(lua_, "debug", RedisDebug, this);
   SetNumber(lua_, "LOG_DEBUG", 0);
   SetNumber(lua_, "LOG_VERBOSE", 1);
   SetNumber(lua_, "LOG_NOTICE", 2);
@@ -395,7 +394,18 @@ void LuaEngine::Open() {
   SetNumber(lua_, "REDIS_VERSION_NUM", kRedisVersionNum);
   lua_pushstring(lua_, kRedisVersion);
   lua_setfield(lua_, -2, "REDIS_VERSION");
+  lua_newtable(lua_);
+  lua_pushnil(lua_);
+  while (lua_next(lua_, -3) != 0) {
+    lua_pushvalue(lua_, -2);
+    lua_insert(lua_, -2);
+    lua_settable(lua_, -4);
+  }
+  SetField(lua_, "replicate_commands", RedisReplicateCommands, this);
+  SetField(lua_, "breakpoint", RedisBreakpoint, this);
+  SetField(lua_, "debug", RedisDebug, this);
   lua_setglobal(lua_, "redis");
+  lua_setfield(lua_, LUA_REGISTRYINDEX, "ordis.function_redis");  // for the function loader
   // Lua's own pcall and setfenv, for the function loader (scripts see neither).
   lua_getglobal(lua_, "pcall");
   lua_setfield(lua_, LUA_REGISTRYINDEX, "ordis.lua_pcall");

@@ -4,8 +4,10 @@
 #include <sys/uio.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "base/hex_test_support.h"
 #include "resp/out_buffer.h"
 #include "server/scripting/script.h"
 
@@ -232,6 +234,62 @@ TEST_F(LuaEngineTest, LibrariesAsRedis) {
             "*4\r\n:1\r\n$1\r\na\r\n*2\r\n:1\r\n:2\r\n*0\r\n");
   EXPECT_EQ(Eval("return cmsgpack.pack({1,2,3})"), "$4\r\n\x93\x01\x02\x03\r\n");
   EXPECT_EQ(Eval("return cmsgpack.unpack(cmsgpack.pack({x='y'})).x"), "$1\r\ny\r\n");
+}
+
+// Bytes recorded from redis-server 7.0.15: whole numbers in int64's range as integers (unsigned
+// forms for n >= 0, 2^53 and beyond too), the rest as float32 when exact, else float64.
+TEST_F(LuaEngineTest, CmsgpackPacksNumbersAsRedis) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"0", "00"},
+      {"-0.0", "00"},
+      {"127", "7f"},
+      {"128", "cc80"},
+      {"-32", "e0"},
+      {"-33", "d0df"},
+      {"65536", "ce00010000"},
+      {"-32769", "d2ffff7fff"},
+      {"2^31", "ce80000000"},
+      {"-2^31", "d280000000"},
+      {"-2^31-1", "d3ffffffff7fffffff"},
+      {"2^32", "cf0000000100000000"},
+      {"-2^32", "d3ffffffff00000000"},
+      {"2^53", "cf0020000000000000"},
+      {"2^53+2", "cf0020000000000002"},
+      {"-2^53", "d3ffe0000000000000"},
+      {"2^62", "cf4000000000000000"},
+      {"2^63-2^10", "cf7ffffffffffffc00"},
+      {"-2^63", "d38000000000000000"},
+      {"2^63", "ca5f000000"},
+      {"-2^63-2^11", "cbc3e0000000000001"},
+      {"2^64", "ca5f800000"},
+      {"1.5", "ca3fc00000"},
+      {"-2.25", "cac0100000"},
+      {"0.1", "cb3fb999999999999a"},
+      {"1e300", "cb7e37e43c8800759c"},
+      {"3.4028234663852886e38", "ca7f7fffff"},
+      {"2^-149", "ca00000001"},
+      {"1e-40", "cb37a16c262777579c"},
+      {"1/0", "ca7f800000"},
+      {"-1/0", "caff800000"},
+  };
+  for (const auto& [number, hex] : cases) {
+    const std::string packed = base::FromHex(hex);
+    EXPECT_EQ(Eval(std::string("return cmsgpack.pack(") + number + ")"),
+              "$" + std::to_string(packed.size()) + "\r\n" + packed + "\r\n")
+        << number;
+  }
+  // As keys and values of tables too; they unpack to the same numbers.
+  EXPECT_EQ(Eval("return cmsgpack.pack({2^53})"),
+            "$10\r\n" + base::FromHex("91cf0020000000000000") + "\r\n");
+  EXPECT_EQ(Eval("return cmsgpack.unpack(cmsgpack.pack(2^62)) == 2^62 and "
+                 "cmsgpack.unpack(cmsgpack.pack(-2^63)) == -2^63 and "
+                 "cmsgpack.unpack(cmsgpack.pack(2^64)) == 2^64"),
+            ":1\r\n");
+  EXPECT_EQ(Eval("return {cmsgpack._NAME, cmsgpack._VERSION, cmsgpack._COPYRIGHT, "
+                 "cmsgpack._DESCRIPTION}"),
+            "*4\r\n$8\r\ncmsgpack\r\n$18\r\nlua-cmsgpack 0.4.0\r\n"
+            "$40\r\nCopyright (C) 2012, Salvatore Sanfilippo\r\n"
+            "$36\r\nMessagePack C implementation for Lua\r\n");
 }
 
 // lua-MessagePack is compiled on cmsgpack's first call, not with the state: scripts that never

@@ -14,11 +14,12 @@ namespace {
 constexpr const char* kLoaderKey = "ordis.function_loader";
 constexpr const char* kFunctionsKey = "ordis.functions";
 
-// Given the real globals, the scripts' redis table, Lua's own pcall and setfenv, returns
-// load(chunk): runs a library's chunk and returns the functions it registered ({name, callback,
-// flags, description} each), or nil and the error.
+// Given the real globals, the functions' redis table (not yet read-only), Lua's own pcall and
+// setfenv and the set of read-only proxies, returns load(chunk): runs a library's chunk and
+// returns the functions it registered ({name, callback, flags, description} each), or nil and the
+// error.
 constexpr std::string_view kLoaderGlue = R"lua(
-local real, full_redis, lua_pcall, setfenv = ...
+local real, function_api, lua_pcall, setfenv, readonly_set = ...
 local error, type, tostring, setmetatable, find = error, type, tostring, setmetatable, string.find
 local select, pairs, ipairs = select, pairs, ipairs
 local state = {loading = false, registered = nil, names = nil}
@@ -82,9 +83,9 @@ local load_api = {
     if type(b) ~= 'function' then fail('second argument to redis.register_function must be a function') end
     return add(a, b, nil, nil)
   end,
-  log = full_redis.log,
+  log = function_api.log,
   LOG_DEBUG = 0, LOG_VERBOSE = 1, LOG_NOTICE = 2, LOG_WARNING = 3,
-  REDIS_VERSION = full_redis.REDIS_VERSION, REDIS_VERSION_NUM = full_redis.REDIS_VERSION_NUM,
+  REDIS_VERSION = function_api.REDIS_VERSION, REDIS_VERSION_NUM = function_api.REDIS_VERSION_NUM,
 }
 local load_redis = setmetatable({}, {
   __index = function(_, name)
@@ -93,11 +94,14 @@ local load_redis = setmetatable({}, {
     return v
   end,
   __newindex = refuse, __metatable = {}})
+local function_redis = setmetatable({}, {__index = function_api, __newindex = refuse,
+                                         __metatable = {}})
+readonly_set[load_redis], readonly_set[function_redis] = true, true
 -- Functions see the scripts' globals, without KEYS and ARGV (their parameters instead), and the
 -- load-time redis table while their library loads.
 local env = setmetatable({}, {
   __index = function(_, name)
-    if name == 'redis' then return state.loading and load_redis or full_redis end
+    if name == 'redis' then return state.loading and load_redis or function_redis end
     local v = real[name]
     if v == nil or name == 'KEYS' or name == 'ARGV' then missing(name) end
     return v
@@ -122,10 +126,11 @@ void LuaEngine::OpenFunctionLoader() {
     lua_error(lua_);  // our own code: cannot happen
   }
   PushRealGlobals(lua_);
-  lua_getfield(lua_, LUA_GLOBALSINDEX, "redis");
+  lua_getfield(lua_, LUA_REGISTRYINDEX, "ordis.function_redis");
   lua_getfield(lua_, LUA_REGISTRYINDEX, "ordis.lua_pcall");
   lua_getfield(lua_, LUA_REGISTRYINDEX, "ordis.setfenv");
-  lua_call(lua_, 4, 1);
+  PushReadonlySet(lua_);
+  lua_call(lua_, 5, 1);
   lua_setfield(lua_, LUA_REGISTRYINDEX, kLoaderKey);
   lua_newtable(lua_);
   lua_setfield(lua_, LUA_REGISTRYINDEX, kFunctionsKey);

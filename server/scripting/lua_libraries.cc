@@ -1,11 +1,14 @@
 #include "server/scripting/lua_libraries.h"
 
+#include <bit>
+#include <cfloat>
 #include <climits>
 #include <cmath>
 #include <cstdint>
 #include <lua.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "base/fatal.h"
 
@@ -41,28 +44,15 @@ void RunChunk(lua_State* lua, std::string_view code, const char* name, int nargs
 }
 
 // cmsgpack's API (pack(...) of any number of values into one string; unpack(s) of every value in
-// s) over lua-MessagePack, which packs and unpacks one value at a time. Numbers pack as
-// lua-MessagePack packs them: integers in the smallest encoding, like cmsgpack, and other numbers
-// as 64-bit floats (cmsgpack uses 32-bit ones when exact: both decode to the same number).
+// s) over lua-MessagePack, which packs and unpacks one value at a time. Numbers are packed by
+// PackNumber, in cmsgpack's encodings.
 constexpr std::string_view kCmsgpackGlue = R"lua(
-local mp = ...
+local mp, pack_number = ...
 local select, concat, unpack, error, type = select, table.concat, unpack, error, type
 local pcall, tostring, find = pcall, tostring, string.find
 mp.set_string('string')
-mp.set_number('double')
 mp.set_array('without_hole')
-local packers, floor, huge = mp.packers, math.floor, math.huge
-local integer_or_double = packers['number']
-local pack_float, pack_double = packers['float'], packers['double']
-packers['number'] = function(buffer, n)
-  if n == n and floor(n) == n and n ~= huge and n ~= -huge then
-    return integer_or_double(buffer, n)
-  end
-  -- cmsgpack writes a 32-bit float when one holds n exactly.
-  local probe = {}
-  pack_float(probe, n)
-  if mp.unpack(probe[1]) == n then pack_float(buffer, n) else pack_double(buffer, n) end
-end
+mp.packers['number'] = function(buffer, n) buffer[#buffer + 1] = pack_number(n) end
 -- lua-MessagePack's errors, worded as cmsgpack words them.
 local function data_error(e)
   if find(tostring(e), 'missing bytes', 1, true) then return 'Missing bytes in input.' end
@@ -112,6 +102,59 @@ end
 return cmsgpack
 )lua";
 
+// pack_number(n): n in cmsgpack's encoding. A whole number in int64's range is an integer in
+// the smallest of msgpack's forms (unsigned ones for n >= 0, as cmsgpack picks them), so 2^53 to
+// 2^63 - 1 are uint64 and -2^63 int64; any other number is a float32 when one holds it exactly
+// (2^63, 2^64, 1.5, the infinities), else a float64.
+int PackNumber(lua_State* lua) {
+  const double n = luaL_checknumber(lua, 1);
+  unsigned char out[9];
+  size_t size = 0;
+  auto put = [&](unsigned char tag, uint64_t bits, int bytes) {
+    out[0] = tag;
+    for (int i = 0; i < bytes; ++i) {
+      out[1 + i] = static_cast<unsigned char>(bits >> (8 * (bytes - 1 - i)));  // big-endian
+    }
+    size = 1 + bytes;
+  };
+  if (n >= -0x1p63 && n < 0x1p63 && n == std::trunc(n)) {
+    const int64_t i = static_cast<int64_t>(n);
+    const uint64_t u = static_cast<uint64_t>(i);
+    if (i >= 0) {
+      if (i <= 0x7f) {
+        out[0] = static_cast<unsigned char>(i);
+        size = 1;
+      } else if (i <= 0xff) {
+        put(0xcc, u, 1);
+      } else if (i <= 0xffff) {
+        put(0xcd, u, 2);
+      } else if (i <= 0xffffffffll) {
+        put(0xce, u, 4);
+      } else {
+        put(0xcf, u, 8);
+      }
+    } else if (i >= -32) {
+      out[0] = static_cast<unsigned char>(u);  // negative fixint
+      size = 1;
+    } else if (i >= INT8_MIN) {
+      put(0xd0, u, 1);
+    } else if (i >= INT16_MIN) {
+      put(0xd1, u, 2);
+    } else if (i >= INT32_MIN) {
+      put(0xd2, u, 4);
+    } else {
+      put(0xd3, u, 8);
+    }
+  } else if (std::isinf(n) || (std::fabs(n) <= FLT_MAX && static_cast<float>(n) == n)) {
+    // (float)n is undefined past float's range, where only the infinities are exact.
+    put(0xca, std::bit_cast<uint32_t>(static_cast<float>(n)), 4);
+  } else {
+    put(0xcb, std::bit_cast<uint64_t>(n), 8);
+  }
+  lua_pushlstring(lua, reinterpret_cast<const char*>(out), size);
+  return 1;
+}
+
 constexpr const char* kCmsgpackLoaderKey = "ordis.cmsgpack_loader";
 constexpr const char* kCmsgpackKey = "ordis.cmsgpack";
 
@@ -120,7 +163,7 @@ constexpr const char* kCmsgpackKey = "ordis.cmsgpack";
 constexpr std::string_view kCmsgpackLoader = R"lua(
 local string, table, math, globals = ...
 local loadstring, setfenv, setmetatable, assert, error = loadstring, setfenv, setmetatable, assert, error
-return function(source, glue)
+return function(source, glue, pack_number)
   -- lua-MessagePack takes its dependencies through require; give it the ones it asks for.
   local loaded = {string = string, table = table, math = math}
   local env = setmetatable({require = function(name)
@@ -132,7 +175,7 @@ return function(source, glue)
   setfenv(chunk, env)
   local wrap = assert(loadstring(glue, '=cmsgpack'))
   setfenv(wrap, globals)
-  return wrap(chunk())
+  return wrap(chunk(), pack_number)
 end
 )lua";
 
@@ -148,7 +191,8 @@ int CallCmsgpack(lua_State* lua) {
     lua_getfield(lua, LUA_REGISTRYINDEX, kCmsgpackLoaderKey);
     lua_pushlstring(lua, kMessagePackSource.data(), kMessagePackSource.size());
     lua_pushlstring(lua, kCmsgpackGlue.data(), kCmsgpackGlue.size());
-    lua_call(lua, 2, 1);  // our own code: an error here is a bug, raised as any other
+    lua_pushcfunction(lua, PackNumber);
+    lua_call(lua, 3, 1);  // our own code: an error here is a bug, raised as any other
     lua_pushvalue(lua, -1);
     lua_setfield(lua, LUA_REGISTRYINDEX, kCmsgpackKey);
   }
@@ -179,6 +223,17 @@ void OpenCmsgpack(lua_State* lua) {
     lua_pushstring(lua, name);
     lua_pushcclosure(lua, CallCmsgpack, 1);
     lua_setfield(lua, -2, name);
+  }
+  // As cmsgpack describes itself.
+  const std::pair<const char*, const char*> kAbout[] = {
+      {"_NAME", "cmsgpack"},
+      {"_VERSION", "lua-cmsgpack 0.4.0"},
+      {"_COPYRIGHT", "Copyright (C) 2012, Salvatore Sanfilippo"},
+      {"_DESCRIPTION", "MessagePack C implementation for Lua"},
+  };
+  for (const auto& [field, text] : kAbout) {
+    lua_pushstring(lua, text);
+    lua_setfield(lua, -2, field);
   }
   lua_setglobal(lua, "cmsgpack");
 }
@@ -355,5 +410,7 @@ void ProtectGlobals(lua_State* lua) {
 }
 
 void PushRealGlobals(lua_State* lua) { lua_getfield(lua, LUA_REGISTRYINDEX, kRealGlobalsKey); }
+
+void PushReadonlySet(lua_State* lua) { lua_getfield(lua, LUA_REGISTRYINDEX, kReadonlyKey); }
 
 }  // namespace ordis::server::scripting

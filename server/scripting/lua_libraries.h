@@ -19,5 +19,8 @@ void ProtectGlobals(lua_State* lua);
 // The struct library (lua_struct.cc), as global `struct`.
 void OpenStruct(lua_State* lua);
 void PushRealGlobals(lua_State* lua);
+// Pushes the (weak) set of read-only proxies, which rawset refuses: a table made read-only
+// elsewhere joins it.
+void PushReadonlySet(lua_State* lua);
 
 }  // namespace ordis::server::scripting

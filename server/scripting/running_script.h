@@ -64,12 +64,13 @@ class RunningScript {
     const int64_t started = started_ms_.load(std::memory_order_acquire);
     return started >= 0 && NowMs() - started >= threshold_ms;
   }
-  // kOtherKind: SCRIPT KILL of a function, or FUNCTION KILL of an EVAL (Redis answers BUSY).
+  // kOtherKind: SCRIPT KILL of a function, or FUNCTION KILL of an EVAL (Redis answers BUSY). In
+  // Redis's order: a script that wrote is kUnkillable whichever command asks.
   enum class KillResult { kNotRunning, kOtherKind, kUnkillable, kKilled };
   KillResult Kill(bool function) {
     if (started_ms_.load(std::memory_order_acquire) < 0) return KillResult::kNotRunning;
-    if (function != is_function_.load(std::memory_order_relaxed)) return KillResult::kOtherKind;
     if (wrote_.load(std::memory_order_relaxed)) return KillResult::kUnkillable;
+    if (function != is_function_.load(std::memory_order_relaxed)) return KillResult::kOtherKind;
     kill_.store(true, std::memory_order_relaxed);
     return KillResult::kKilled;
   }
