@@ -68,9 +68,10 @@ class LuaEngine {
   void Run(std::string_view sha, std::span<const std::string_view> keys,
            std::span<const std::string_view> argv, CommandCaller& caller, resp::Writer& out);
 
-  // FUNCTION LOAD's check: runs a library's Lua code (after its shebang) with the load-time
-  // redis table (register_function, log) and lists the functions it registered; "" or Redis's
-  // error ("ERR Error compiling function: ...", "ERR Error registering functions: ...").
+  // FUNCTION LOAD's check: runs a library's Lua code (after its shebang) with nothing but the
+  // load-time redis table (register_function, log, LOG_*, REDIS_VERSION*) as globals, as Redis
+  // 7.0, and lists the functions it registered; "" or Redis's error ("ERR Error compiling
+  // function: ...", "ERR Error registering functions: ...").
   std::string CheckLibrary(std::string_view code, std::vector<FunctionInfo>* functions);
   // Makes this engine's functions those of `libraries`, the registry's at `generation`.
   void LoadFunctions(const std::vector<Library>& libraries, uint64_t generation);
