@@ -36,6 +36,10 @@ class CommandCaller {
   // command, its keys and channels included, without running it or logging a denial; nullopt
   // when args name no command.
   virtual std::optional<bool> UserMayRun(std::span<const std::string_view> args) = 0;
+  // redis.set_repl: whether the script's commands from now on go to the append-only log
+  // (REPL_AOF, REPL_ALL) or not (REPL_NONE, REPL_REPLICA: ordis has no replicas). A run starts
+  // logged.
+  virtual void SetLogged(bool /*logged*/) {}
   // Whether the script must stop now (SCRIPT KILL): asked every so many Lua instructions.
   virtual bool Killed() { return false; }
   // The error a stopped script ends with (without '-').
