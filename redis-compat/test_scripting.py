@@ -917,6 +917,28 @@ class FunctionTest(ScriptTestCase):
                          "'k', function() return 1 end)")
 
 
+    def test_load_time_environment_is_redis_only(self):
+        # A library's code runs with the global redis alone, and in it only register_function,
+        # log, LOG_* and REDIS_VERSION(_NUM); its functions see every global when called.
+        for name in ("string", "math", "table", "pairs", "tostring", "type", "pcall", "cjson",
+                     "cmsgpack", "bit", "struct", "_G", "loadstring", "error"):
+            self.assertReply(Err("ERR Error registering functions: ERR user_function:2: Script "
+                                 "attempted to access nonexistent global variable '%s'" % name),
+                             "FUNCTION", "LOAD", "#!lua name=g\nlocal x = %s "
+                             "redis.register_function('g', function() return 1 end)" % name)
+        for field in ("call", "setresp", "set_repl", "sha1hex", "REPL_ALL"):
+            self.assertReply(Err("ERR Error registering functions: ERR user_function:2: Script "
+                                 "attempted to access nonexistent global variable '%s'" % field),
+                             "FUNCTION", "LOAD", "#!lua name=f\nlocal x = redis.%s "
+                             "redis.register_function('f', function() return 1 end)" % field)
+        self.assertReply(b"ok", "FUNCTION", "LOAD",
+                         "#!lua name=ok\nlocal v = {redis.log, redis.LOG_DEBUG, redis.LOG_VERBOSE, "
+                         "redis.LOG_NOTICE, redis.LOG_WARNING, redis.REDIS_VERSION, "
+                         "redis.REDIS_VERSION_NUM}\nredis.register_function('ok', function() "
+                         "return {#v, type(string), tostring(math.floor(1.5))} end)")
+        self.assertReply([7, b"table", b"1"], "FCALL", "ok", "0")
+        self.assertReply([], "FUNCTION", "LIST", "LIBRARYNAME", "g")  # nothing was loaded
+
     def test_function_redis_table_has_no_debugger(self):
         # Redis 7.0's functions have no redis.breakpoint, redis.debug nor redis.replicate_commands
         # (EVAL has them); the table is read-only as EVAL's is.

@@ -526,6 +526,30 @@ return popped
             with open(os.path.join(self.srv.dir, "appendonlydir", name), "rb") as f:
                 self.assertNotIn(marker.encode(), f.read(), name)
 
+    def test_set_repl_keeps_writes_out_of_the_log(self):
+        # REPL_NONE and REPL_REPLICA leave the following writes out of the log, REPL_AOF and
+        # REPL_ALL put them back; each run starts logged. The log replays what it holds: a TTL
+        # set unlogged is not carried by the next logged write.
+        r = self.client()
+        r.set("ttl", "old")
+        r.eval("redis.set_repl(redis.REPL_NONE) redis.call('set', 'none', '1') "
+               "redis.call('set', 'ttl', 'new', 'EX', 1000) "
+               "redis.set_repl(redis.REPL_AOF) redis.call('set', 'aof', '1') "
+               "redis.set_repl(redis.REPL_REPLICA) redis.call('set', 'replica', '1') "
+               "redis.set_repl(redis.REPL_ALL) redis.call('set', 'all', '1')", 0)
+        r.eval("redis.call('set', 'next', '1')", 0)
+        r.function_load("#!lua name=repl\nredis.register_function('unlogged', function() "
+                        "redis.set_repl(redis.REPL_NONE) "
+                        "return redis.call('set', 'fnone', '1') end)")
+        self.assertEqual(r.fcall("unlogged", 0), b"OK")
+        names = ("none", "aof", "replica", "all", "next", "fnone")
+        self.assertEqual(r.exists(*names), 6)
+        self.restart()
+        r = self.client()
+        self.assertEqual([r.exists(k) for k in names], [0, 1, 0, 1, 1, 0])
+        self.assertEqual(r.get("ttl"), b"old")
+        self.assertEqual(r.ttl("ttl"), -1)
+
     def test_sigterm_during_a_script(self):
         # ordis aborts (std::out_of_range in the script's redis.call, which gets no reply once the
         # shutdown began) when the script runs on one of its two I/O threads: so each slot once.

@@ -704,7 +704,10 @@ void Dispatcher::RunSpec(const CommandSpec& spec, ClientState& client, resp::Wri
   }
   client.last_command_id.store(spec.id, std::memory_order_relaxed);
   Keyspace& ks = services_.keyspace;
-  CommandLog* aof = held_ == LockMode::kExclusive && (spec.flags & cmd::kWrite)
+  // A script's commands after redis.set_repl(REPL_NONE or REPL_REPLICA) stay out of the log, as
+  // in Redis 7.0 (replaying it then lacks their changes, as Redis's AOF does).
+  const bool unlogged = &client == &script_client_ && !script_logged_;
+  CommandLog* aof = held_ == LockMode::kExclusive && (spec.flags & cmd::kWrite) && !unlogged
                         ? services_.durability.log()
                         : nullptr;
   const uint64_t changes_before = aof != nullptr ? ks.changes() : 0;
@@ -730,6 +733,9 @@ void Dispatcher::RunSpec(const CommandSpec& spec, ClientState& client, resp::Wri
   spec.handler(ctx);
   AfterCommand(spec, client, args);
   if (block != nullptr && block->blocked) return;  // it changed nothing, replied nothing
+  if (unlogged) {
+    if (CommandLog* log = services_.durability.log()) log->SkipCommand();
+  }
   if (aof != nullptr && ks.changes() != changes_before) {
     // Staged under the exclusive lock: the log's order is the order of the changes.
     uint64_t seq;
@@ -861,6 +867,7 @@ class Dispatcher::ScriptCaller : public scripting::CommandCaller {
     return dispatcher_.services_.running_script.kill_requested();
   }
   std::string_view KilledError() const override { return errors::kScriptKilled; }
+  void SetLogged(bool logged) override { dispatcher_.script_logged_ = logged; }
 
  private:
   Dispatcher& dispatcher_;
@@ -892,6 +899,7 @@ void Dispatcher::RunScript(ClientState& client, const ScriptRun& run,
   // starts or not at all while it runs, so what it did replays the same from the log.
   const int64_t started_ms = NowMs();
   script_now_ms_ = started_ms;
+  script_logged_ = true;
   services_.running_script.Begin(started_ms, run.function ? run.name : std::string_view(),
                                  run.command);
   if (run.function) {
@@ -901,6 +909,7 @@ void Dispatcher::RunScript(ClientState& client, const ScriptRun& run,
   }
   services_.running_script.End();
   script_now_ms_ = -1;
+  script_logged_ = true;
   script_caller_ = nullptr;
   ReportLuaBytes();
   if (group) {

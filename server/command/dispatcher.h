@@ -192,6 +192,7 @@ class Dispatcher : public CommandRunner {
   int64_t CommandStartUs() const { return batch_clock_us_ != 0 ? batch_clock_us_ : NowUs(); }
   int64_t batch_clock_us_ = 0;
   int64_t script_now_ms_ = -1;  // while a script runs: its start, its commands' "now"
+  bool script_logged_ = true;   // whether the script's commands go to the log (redis.set_repl)
 
   const CommandTable& commands_;
   const Services& services_;

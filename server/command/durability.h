@@ -24,6 +24,9 @@ class CommandLog {
   virtual uint64_t EndGroup() = 0;
   // Stages one command run in db. Returns its record's sequence number (the group's, inside one).
   virtual uint64_t StageCommand(int db, std::span<const std::string_view> args) = 0;
+  // The command just run is not logged (a script's, after redis.set_repl(REPL_NONE)): forgets
+  // what it noted for its record (the TTLs it set), which would otherwise follow the next one.
+  virtual void SkipCommand() = 0;
   // Returns once record seq is written (and durable under appendfsync always).
   virtual persistence::Status Commit(uint64_t seq) = 0;
 

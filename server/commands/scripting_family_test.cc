@@ -265,6 +265,21 @@ TEST_F(ScriptingFamilyTest, FunctionLoadErrorsAsRedis) {
   EXPECT_EQ(Run({"function", "load", "#!lua name=z\nredis.call('set','a','b')"}),
             Err("ERR Error registering functions: ERR user_function:2: Script attempted to access "
                 "nonexistent global variable 'call'"));
+  // The load-time environment holds redis alone (Redis 7.0's), whatever the functions see later.
+  EXPECT_EQ(Run({"function", "load",
+                 "#!lua name=z2\nlocal s = string redis.register_function('s', function() "
+                 "return 1 end)"}),
+            Err("ERR Error registering functions: ERR user_function:2: Script attempted to access "
+                "nonexistent global variable 'string'"));
+  EXPECT_EQ(Run({"function", "load",
+                 "#!lua name=z3\nx = 1 redis.register_function('s', function() return 1 end)"}),
+            Err("ERR Error registering functions: ERR user_function:2: Attempt to modify a "
+                "readonly table"));
+  EXPECT_EQ(Run({"function", "load",
+                 "#!lua name=z5\nlocal v = redis.LOG_WARNING + redis.REDIS_VERSION_NUM\n"
+                 "redis.register_function('s', function() return type(string) end)"}),
+            Bulk("z5"));
+  EXPECT_EQ(Run({"fcall", "s", "0"}), Bulk("table"));
   EXPECT_EQ(Run({"function", "load", "#!lua name=z4\nsyntax error"}),
             Err("ERR Error compiling function: user_function:2: '=' expected near 'error'"));
   EXPECT_EQ(Run({"function", "load",

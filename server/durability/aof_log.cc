@@ -58,6 +58,8 @@ uint64_t AofLog::StageCommand(int db, std::span<const std::string_view> args) {
   return EndEntry();
 }
 
+void AofLog::SkipCommand() { expires_.clear(); }
+
 void AofLog::NoteExpire(int db, std::string_view key, int64_t expire_at_ms) {
   expires_.push_back({db, std::string(key), expire_at_ms});
 }

@@ -45,6 +45,7 @@ class AofLog : public CommandLog {
   void BeginGroup() override;
   uint64_t EndGroup() override;
   uint64_t StageCommand(int db, std::span<const std::string_view> args) override;
+  void SkipCommand() override;
   // An I/O error is returned to every waiter it affects; the records stay pending and the next
   // Commit retries them.
   persistence::Status Commit(uint64_t seq) override;

@@ -80,6 +80,21 @@ TEST_F(AofLogTest, SelectsTtlsAndGroups) {
   EXPECT_EQ(sizes, (std::vector<size_t>{3, 2, 3}));
 }
 
+// A command left out of the log (a script's after redis.set_repl(REPL_NONE)) leaves out the TTL
+// it set too: the next command's record carries only its own.
+TEST_F(AofLogTest, SkippedCommandsTtlIsNotLogged) {
+  AofLog log(Open("/a.aof"), FsyncPolicy::kAlways);
+  log.BeginGroup();
+  log.NoteExpire(0, "unlogged", 1234);
+  log.SkipCommand();
+  const std::string_view set[] = {"SET", "k", "v"};
+  log.StageCommand(0, set);
+  EXPECT_EQ(log.EndGroup(), 1u);
+  ASSERT_TRUE(log.Commit(1).ok());
+  const std::vector<std::vector<std::string>> expected = {{"SELECT", "0"}, {"SET", "k", "v"}};
+  EXPECT_EQ(ReadCommands(dir_ + "/a.aof", nullptr), expected);
+}
+
 TEST_F(AofLogTest, ConcurrentCommitsKeepEveryRecordInOrder) {
   for (FsyncPolicy policy : {FsyncPolicy::kAlways, FsyncPolicy::kEverySec}) {
     AofLog log(Open("/a.aof"), policy);

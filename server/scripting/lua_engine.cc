@@ -273,13 +273,18 @@ int RedisSetResp(lua_State* lua) {
   return 0;
 }
 
-// Redis 7 always replicates a script's effects: set_repl is accepted, replicate_commands true.
+// redis.set_repl(flags): REPL_AOF's bit (1) says whether the script's next commands reach the
+// append-only log; REPL_REPLICA's (2) is for replicas, which ordis has none of. Redis 7 always
+// replicates effects, not scripts, so replicate_commands is true.
 int RedisSetRepl(lua_State* lua) {
   if (lua_gettop(lua) != 1) return RaiseError(lua, "redis.set_repl() requires two arguments.");
   const int flags = static_cast<int>(lua_tonumber(lua, 1));
   if (flags < 0 || flags > 3)
     return RaiseError(
         lua, "Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.");
+  if (CommandCaller* caller = LuaEngineAccess::caller(LuaEngineAccess::Of(lua))) {
+    caller->SetLogged((flags & 1) != 0);
+  }
   return 0;
 }
 

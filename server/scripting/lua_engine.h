@@ -36,6 +36,10 @@ class CommandCaller {
   // command, its keys and channels included, without running it or logging a denial; nullopt
   // when args name no command.
   virtual std::optional<bool> UserMayRun(std::span<const std::string_view> args) = 0;
+  // redis.set_repl: whether the script's commands from now on go to the append-only log
+  // (REPL_AOF, REPL_ALL) or not (REPL_NONE, REPL_REPLICA: ordis has no replicas). A run starts
+  // logged.
+  virtual void SetLogged(bool /*logged*/) {}
   // Whether the script must stop now (SCRIPT KILL): asked every so many Lua instructions.
   virtual bool Killed() { return false; }
   // The error a stopped script ends with (without '-').
@@ -68,9 +72,10 @@ class LuaEngine {
   void Run(std::string_view sha, std::span<const std::string_view> keys,
            std::span<const std::string_view> argv, CommandCaller& caller, resp::Writer& out);
 
-  // FUNCTION LOAD's check: runs a library's Lua code (after its shebang) with the load-time
-  // redis table (register_function, log) and lists the functions it registered; "" or Redis's
-  // error ("ERR Error compiling function: ...", "ERR Error registering functions: ...").
+  // FUNCTION LOAD's check: runs a library's Lua code (after its shebang) with nothing but the
+  // load-time redis table (register_function, log, LOG_*, REDIS_VERSION*) as globals, as Redis
+  // 7.0, and lists the functions it registered; "" or Redis's error ("ERR Error compiling
+  // function: ...", "ERR Error registering functions: ...").
   std::string CheckLibrary(std::string_view code, std::vector<FunctionInfo>* functions);
   // Makes this engine's functions those of `libraries`, the registry's at `generation`.
   void LoadFunctions(const std::vector<Library>& libraries, uint64_t generation);

@@ -43,6 +43,7 @@ class FakeCaller : public CommandCaller {
     if (args[0] == "nosuch") return std::nullopt;
     return args[0] == "get" || args[0] == "ping";
   }
+  void SetLogged(bool on) override { logged.push_back(on); }
   bool Killed() override { return killed; }
   std::string_view KilledError() const override {
     return "ERR Script killed by user with SCRIPT KILL...";
@@ -51,6 +52,7 @@ class FakeCaller : public CommandCaller {
   std::vector<std::vector<std::string>> calls;
   std::vector<std::vector<std::string>> checks;
   std::vector<int> protocols;
+  std::vector<bool> logged;  // redis.set_repl's verdicts, in order
   bool killed = false;
 };
 
@@ -322,6 +324,20 @@ TEST_F(LuaEngineTest, StructAsRedis) {
   EXPECT_EQ(Eval(bad_option),
             Named(bad_option,
                   "-ERR user_script:1: bad argument #1 to 'pack' (invalid format option 'q')"));
+}
+
+// redis.set_repl tells the caller whether what follows is logged: REPL_AOF's bit decides.
+TEST_F(LuaEngineTest, SetReplSaysWhetherCommandsAreLogged) {
+  EXPECT_EQ(Eval("redis.set_repl(redis.REPL_NONE) redis.set_repl(redis.REPL_AOF) "
+                 "redis.set_repl(redis.REPL_REPLICA) redis.set_repl(redis.REPL_ALL)"),
+            "$-1\r\n");
+  EXPECT_EQ(caller.logged, (std::vector<bool>{false, true, false, true}));
+  caller.logged.clear();
+  const char* bad = "redis.set_repl(4)";
+  EXPECT_EQ(Eval(bad), Named(bad,
+                             "-ERR Invalid replication flags. Use REPL_AOF, REPL_REPLICA, "
+                             "REPL_ALL or REPL_NONE."));
+  EXPECT_TRUE(caller.logged.empty());
 }
 
 TEST_F(LuaEngineTest, KillStopsTheScriptEvenThroughPcall) {

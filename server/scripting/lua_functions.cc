@@ -1,6 +1,7 @@
-// FUNCTION libraries in a LuaEngine: a library's code runs once with the load-time redis table
-// (register_function, log) in an environment of its own, and the callbacks it registered are
-// kept by name; FCALL calls them with their keys and arguments as parameters.
+// FUNCTION libraries in a LuaEngine: a library's code runs once in Redis 7.0's load-time
+// environment, where the only global is a redis table of register_function, log, LOG_* and
+// REDIS_VERSION(_NUM), and the callbacks it registered are kept by name; FCALL calls them with
+// their keys and arguments as parameters, seeing the scripts' globals.
 #include <cctype>
 #include <lua.hpp>
 #include <string>
@@ -97,11 +98,12 @@ local load_redis = setmetatable({}, {
 local function_redis = setmetatable({}, {__index = function_api, __newindex = refuse,
                                          __metatable = {}})
 readonly_set[load_redis], readonly_set[function_redis] = true, true
--- Functions see the scripts' globals, without KEYS and ARGV (their parameters instead), and the
--- load-time redis table while their library loads.
+-- Functions see the scripts' globals, without KEYS and ARGV (their parameters instead). While
+-- their library loads, the load-time redis table is the only global, as in Redis 7.0.
 local env = setmetatable({}, {
   __index = function(_, name)
     if name == 'redis' then return state.loading and load_redis or function_redis end
+    if state.loading then missing(name) end
     local v = real[name]
     if v == nil or name == 'KEYS' or name == 'ARGV' then missing(name) end
     return v
