@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Memory per key, ordis beside Debian's redis-server 7 (issue 13): each row starts both servers
-# empty, loads the same keys into each through redis-cli --pipe (in key order, and once shuffled:
-# writes all over the index keep its leaves' insert buffers allocated), and prints the growth of INFO
+# empty, loads the same keys into each through redis-cli --pipe (in key order, and shuffled: writes
+# all over the index leave its leaves' insert buffers partly filled, measured at once and again once
+# the patchers have merged them, a second after the writes stop), and prints the growth of INFO
 # used_memory and of RSS (/proc/<pid>/status VmRSS) per key, and the ratio ordis/redis. Then server
 # CPU per request for GET and SET at -P 16 -c 50 (utime+stime from /proc/<pid>/stat over the run,
 # divided by requests), both servers, alternating, median of the rounds.
@@ -69,13 +70,13 @@ with open(path, "wb") as f:
             f.write(cmd(*args))
     else:
         order = range(count)
-        if kind == "shuffled":
+        if kind.startswith("shuffled"):
             import random
             order = list(order)
             random.Random(13).shuffle(order)
         for i in order:
             key = "key:%012d" % i
-            if kind in ("small", "shuffled"):
+            if kind in ("small", "shuffled", "shuffled-idle"):
                 f.write(cmd("SET", key, "abc"))
             elif kind == "ttl":
                 f.write(cmd("SET", key, "v" * 32, "EX", "3600"))
@@ -86,7 +87,8 @@ with open(path, "wb") as f:
 PY
 }
 
-rows=("keys, 3-byte values|$keys|small" "keys, 3-byte values, random order|$keys|shuffled" "keys, 32-byte values, EX 3600|$keys|ttl"
+rows=("keys, 3-byte values|$keys|small" "keys, 3-byte values, random order|$keys|shuffled"
+  "keys, 3-byte values, random order, once idle|$keys|shuffled-idle" "keys, 32-byte values, EX 3600|$keys|ttl"
   "keys, integer values|$keys|int" "keys, 1 KB values|$((keys / 10))|1k"
   "sorted set members|$keys|zset" "small sorted sets (5 members), per member|$((keys / 2))|zsmall")
 printf 'memory per key (used_memory and RSS growth over the load)\n\n'
@@ -101,6 +103,13 @@ for row in "${rows[@]}"; do
     if [ $server = ordis ]; then port=$ordis_port pid=$ordis_pid; else port=$redis_port pid=$redis_pid; fi
     u0=$(info_field "$port" memory used_memory) r0=$(rss "$pid")
     redis-cli -p "$port" --pipe <"$workdir/load.resp" >/dev/null
+    if [ "$kind" = shuffled-idle ] && [ $server = ordis ]; then
+      # A second without writes and the patchers merge the partly filled insert buffers.
+      for _ in $(seq 1 100); do
+        [ "$(info_field "$port" index index_buffer_slots)" = 0 ] && break
+        sleep 0.1
+      done
+    fi
     u1=$(info_field "$port" memory used_memory) r1=$(rss "$pid")
     used[$server]=$(((u1 - u0) / count))
     resident[$server]=$(((r1 - r0) / count))

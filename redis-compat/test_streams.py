@@ -404,6 +404,21 @@ class StreamPersistence(unittest.TestCase):
         self.assertEqual([c.call("XLEN", "s"), c.call("XLEN", "t")], lengths)
         c.close()
 
+    def test_an_approximate_trim_that_removed_nothing_replays_as_nothing(self):
+        c = RawClient(self.server.port)
+        self.assertEqual(c.call("CONFIG", "SET", "stream-node-max-entries", "100"), "OK")
+        for i in range(1, 6):
+            c.call("XADD", "s", "%d-1" % i, "a", "1")
+        self.assertEqual(c.call("XTRIM", "s", "MAXLEN", "~", "3"), 0)  # one node: nothing goes
+        c.close()
+        self.server.stop()
+        # Replayed where a node holds 2 entries, the trim would remove whole nodes verbatim.
+        self.server.extra_args = self.server.extra_args + ["--stream-node-max-entries", "2"]
+        self.server.start()
+        c = RawClient(self.server.port)
+        self.assertEqual(c.call("XLEN", "s"), 5)
+        c.close()
+
     def test_log_and_snapshot_keep_groups(self):
         c = RawClient(self.server.port)
         for i in range(260):

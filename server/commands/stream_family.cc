@@ -292,10 +292,12 @@ void CmdXTrim(CommandContext& ctx) {
   if (removed > 0) {
     ctx.Notify(keyspace_events::kStream, "xtrim", key);
     ctx.keyspace().SignalModified(ctx.db(), key);
-    if (ctx.propagate != nullptr) {
-      *ctx.propagate = {"XTRIM", std::string(key)};
-      AppendExactTrim(a, s, ctx.propagate);
-    }
+  }
+  // Logged as the exact trim it amounted to, a trim that removed nothing too (the write lookup
+  // counts as a change): verbatim, an approximate one replayed under other node limits trims.
+  if (ctx.propagate != nullptr) {
+    *ctx.propagate = {"XTRIM", std::string(key)};
+    AppendExactTrim(a, s, ctx.propagate);
   }
   ctx.out.Integer(removed);
 }
