@@ -131,7 +131,9 @@ void Connection::Attach() {
 }
 
 void Connection::DeliverPushes() {
-  if (closed_) return;
+  // A client closing after its reply takes no more output, as in Redis (a monitor's own QUIT
+  // line never reaches it).
+  if (closed_ || session_->close_after_reply) return;
   if (session_->pushes.Take(&out_)) {
     log::Warning("Client id={} addr={} closed for overcoming of output buffer limits.",
                  session_->id, session_->addr);

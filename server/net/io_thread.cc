@@ -184,6 +184,10 @@ void IoThread::CloseConnection(uint64_t id) {
 }
 
 void IoThread::DeliverPushes(uint64_t id) {
+  if (current_io_thread == this && in_turn_) {
+    pushes_here_.push_back(id);  // Turn delivers them with its replies
+    return;
+  }
   bool wake;
   {
     std::lock_guard lock(tasks_mu_);
@@ -253,6 +257,14 @@ void IoThread::Turn() {
   for (uint64_t id : unblocked) {
     auto it = connections_.find(id);
     if (it != connections_.end()) it->second->Unblocked();
+  }
+  // Subscribers on this thread of the turn's publishes, likewise: through the eventfd each turn
+  // that published cost an eventfd write, a loop pass and its read (PUBLISH -P 1).
+  std::vector<uint64_t> pushes;
+  pushes.swap(pushes_here_);
+  for (uint64_t id : pushes) {
+    auto it = connections_.find(id);
+    if (it != connections_.end()) it->second->DeliverPushes();
   }
   FlushScheduled();   // only now may the replies go out
   RunPendingMoves();  // connections the balancer asked to move, now that none is mid-turn

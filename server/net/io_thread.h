@@ -144,6 +144,7 @@ class IoThread : public ConnectionHost {
   std::vector<Connection*> busy_connections_;
   std::vector<Connection*> busy_prepared_;
   std::vector<uint64_t> unblocked_here_;
+  std::vector<uint64_t> pushes_here_;  // subscribers of this turn's publishes on this thread
 
   absl::flat_hash_map<uint64_t, std::unique_ptr<Connection>> connections_;  // by client id
 };
