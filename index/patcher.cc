@@ -64,12 +64,14 @@ void LearnedStore::PatchLoop(bool sweeper) {
       }
       Release(request.leaf);
     }
-    {
-      std::lock_guard lock(queue_mu_);
-      --in_flight_;
-      if (queue_.empty() && in_flight_ == 0) idle_cv_.notify_all();
-    }
+    Applied();
   }
+}
+
+void LearnedStore::Applied() {
+  std::lock_guard lock(queue_mu_);
+  --in_flight_;
+  if (queue_.empty() && in_flight_ == 0) idle_cv_.notify_all();
 }
 
 // One step of the idle sweep: visits the leaves of whole parents from the cursor on, marks each
@@ -127,11 +129,7 @@ void LearnedStore::SweepIdleBuffers(uint32_t now_ms) {
     ++in_flight_;
   }
   for (const std::string& fence : idle) FlushIdle(fence);
-  {
-    std::lock_guard lock(queue_mu_);
-    --in_flight_;
-    if (queue_.empty() && in_flight_ == 0) idle_cv_.notify_all();
-  }
+  Applied();
 }
 
 // Merges the idle buffer of the leaf holding fence into it, unless a patch replaced the leaf

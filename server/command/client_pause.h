@@ -33,12 +33,12 @@ class ClientPause {
   void Pause(int64_t end_ms, Mode mode);
   // CLIENT UNPAUSE: the pause ends and every postponed client resumes.
   void Unpause();
-  // Whether client's command must wait now (writes: it writes or may replicate). If so, client is
-  // recorded as waiting and its Session::postponed and postponed_until_ms are set.
   // Whether any pause is in force (relaxed, as Postpone): callers skip working out `writes`.
   bool active() const {
     return static_cast<Mode>(mode_.load(std::memory_order_relaxed)) != Mode::kOff;
   }
+  // Whether client's command must wait now (writes: it writes or may replicate). If so, client is
+  // recorded as waiting and its Session::postponed and postponed_until_ms are set.
   bool Postpone(ClientState& client, bool writes) {
     // relaxed: a pause that starts while a command is on its way may let it through, as Redis
     // lets the commands of the event loop iteration that paused run.
