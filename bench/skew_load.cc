@@ -1,15 +1,18 @@
-// skew_load: closed-loop GETs over a skewed (Zipf) key distribution, the same stream against any
-// server speaking RESP, to compare ordis with a disk tier, ordis all in memory and redis-server:
-// what a tier costs depends on how often the hot set misses memory, so the stream must be skewed,
-// and the hit count says whether the keys were loaded at all.
+// skew_load: closed-loop GETs over a skewed key distribution (Zipf, or a hot set), the same stream
+// against any server speaking RESP, to compare ordis with a disk tier, ordis all in memory and
+// redis-server: what a tier costs depends on how often the hot set misses memory, so the stream
+// must be skewed, and the hit count says whether the keys were loaded at all.
 //
-//   build-bench/bench/skew_load --port P --keys N [--zipf 0.99] [--connections 50] [--pipeline 1]
-//                               [--requests 200000] [--threads 1] [--seed 1]
+//   build-bench/bench/skew_load --port P --keys N [--zipf 0.99 | --hot 0.1:0.9] [--connections 50]
+//                               [--pipeline 1] [--requests 200000] [--threads 1] [--seed 1]
+//                               [--key-seed 1]
 //
 // Keys are `key:%012d` for i in [0, N), loaded beforehand (N at most 10^12). A rank in [0, N) is
 // drawn from Zipf(s) by rejection-inversion (Hormann and Derflinger: O(1), no table; s = 0 is
-// uniform) and mapped to a key id through a fixed pseudo-random permutation of [0, N) (a Feistel
-// network with cycle walking, keyed by the seed), so the hot keys are spread over the keyspace
+// uniform), or with --hot F:S from a hot set (share S of the requests uniform over the first F of
+// the ranks, the rest uniform over the others: a hot set of a known size, which fits in memory or
+// not), and mapped to a key id through a fixed pseudo-random permutation of [0, N) (a Feistel
+// network with cycle walking, keyed by --key-seed), so the hot keys are spread over the keyspace
 // rather than being keys 0..k, which an ordered tier would keep together. 127.0.0.1 only; the
 // connections are shared out over the threads, each thread drives its own with epoll, and each
 // connection keeps `pipeline` GETs in flight, a reply sending the next, until `requests` in all.
@@ -65,11 +68,14 @@ struct Options {
   int port = 0;
   uint64_t keys = 0;
   double zipf = 0.99;
+  double hot_keys = 0;   // --hot: the hot set's fraction of the keys (0: Zipf)
+  double hot_share = 0;  // and its share of the requests
   uint64_t connections = 50;
   uint64_t pipeline = 1;
   uint64_t requests = 200000;
   uint64_t threads = 1;
-  uint64_t seed = 1;
+  uint64_t seed = 1;      // the requests' draws
+  uint64_t key_seed = 1;  // which keys are hot: the same across runs that differ in --seed
 };
 
 uint64_t Mix(uint64_t x) {  // splitmix64's finalizer
@@ -133,6 +139,27 @@ class Zipf {
   uint64_t n_;
   double s_;
   double h_x1_ = 0, h_n_ = 0, cut_ = 0;
+};
+
+// The rank of each request: Zipf, or a hot set.
+class Ranks {
+ public:
+  explicit Ranks(const Options& opt)
+      : zipf_(opt.keys, opt.zipf),
+        n_(opt.keys),
+        hot_(static_cast<uint64_t>(opt.hot_keys * static_cast<double>(opt.keys))),
+        hot_share_(opt.hot_share) {}
+
+  uint64_t Rank(Rng& rng) const {
+    if (hot_ == 0 || hot_ >= n_) return zipf_.Rank(rng);
+    return rng.Double() < hot_share_ ? rng.Below(hot_) : hot_ + rng.Below(n_ - hot_);
+  }
+
+ private:
+  Zipf zipf_;
+  uint64_t n_;
+  uint64_t hot_;
+  double hot_share_;
 };
 
 // A bijection of [0, n): a 4-round Feistel network on the smallest even number of bits covering n
@@ -236,9 +263,9 @@ struct Conn {
 
 class Worker {
  public:
-  Worker(const Options& opt, const Zipf& zipf, const Permutation& perm, uint64_t conns,
+  Worker(const Options& opt, const Ranks& ranks, const Permutation& perm, uint64_t conns,
          uint64_t quota, uint64_t seed)
-      : opt_(opt), zipf_(zipf), perm_(perm), rng_(seed), quota_(quota), conns_(conns) {}
+      : opt_(opt), ranks_(ranks), perm_(perm), rng_(seed), quota_(quota), conns_(conns) {}
 
   void Connect() {
     ep_ = epoll_create1(0);
@@ -301,7 +328,7 @@ class Worker {
 
   void Issue(Conn& c, uint64_t n, int64_t now) {
     for (uint64_t i = 0; i < n; ++i) {
-      uint64_t id = perm_(zipf_.Rank(rng_));
+      uint64_t id = perm_(ranks_.Rank(rng_));
       const size_t at = c.out.size();
       c.out.append(kGet, kGetLen);
       char* digit = c.out.data() + at + kDigitsEnd;
@@ -423,7 +450,7 @@ class Worker {
   }
 
   const Options& opt_;
-  const Zipf& zipf_;
+  const Ranks& ranks_;
   const Permutation& perm_;
   Rng rng_;
   uint64_t quota_, issued_ = 0, done_ = 0;
@@ -436,8 +463,9 @@ class Worker {
 
 [[noreturn]] void Usage() {
   std::fprintf(stderr,
-               "usage: skew_load --port P --keys N [--zipf S] [--connections C] [--pipeline K]\n"
-               "                 [--requests R] [--threads T] [--seed X]\n");
+               "usage: skew_load --port P --keys N [--zipf S | --hot F:S] [--connections C]\n"
+               "                 [--pipeline K] [--requests R] [--threads T] [--seed X]\n"
+               "                 [--key-seed Y]\n");
   std::exit(2);
 }
 
@@ -468,6 +496,17 @@ Options ParseArgs(int argc, char** argv) {
       char* end;
       opt.zipf = std::strtod(v, &end);
       if (*v == '\0' || *end != '\0' || !std::isfinite(opt.zipf) || opt.zipf < 0) Usage();
+    } else if (name == "--hot") {
+      // F:S, both in (0, 1): a fraction F of the keys takes a share S of the requests.
+      char* end;
+      opt.hot_keys = std::strtod(v, &end);
+      if (end == v || *end != ':') Usage();
+      const char* share = end + 1;
+      opt.hot_share = std::strtod(share, &end);
+      if (*share == '\0' || *end != '\0' || !(opt.hot_keys > 0 && opt.hot_keys < 1) ||
+          !(opt.hot_share > 0 && opt.hot_share < 1)) {
+        Usage();
+      }
     } else if (name == "--connections") {
       opt.connections = ParseU64("--connections", v, 1);
     } else if (name == "--pipeline") {
@@ -478,6 +517,8 @@ Options ParseArgs(int argc, char** argv) {
       opt.threads = ParseU64("--threads", v, 1);
     } else if (name == "--seed") {
       opt.seed = ParseU64("--seed", v, 0);
+    } else if (name == "--key-seed") {
+      opt.key_seed = ParseU64("--key-seed", v, 0);
     } else {
       Usage();
     }
@@ -491,8 +532,8 @@ Options ParseArgs(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   const Options opt = ParseArgs(argc, argv);
-  const Zipf zipf(opt.keys, opt.zipf);
-  const Permutation perm(opt.keys, opt.seed);
+  const Ranks ranks(opt);
+  const Permutation perm(opt.keys, opt.key_seed);
 
   // Thread t gets connections [C t / T, C (t + 1) / T) and the requests in proportion.
   std::vector<std::unique_ptr<Worker>> workers;
@@ -503,7 +544,7 @@ int main(int argc, char** argv) {
       return static_cast<uint64_t>(static_cast<unsigned __int128>(opt.requests) * c /
                                    opt.connections);
     };
-    workers.push_back(std::make_unique<Worker>(opt, zipf, perm, c1 - c0, share(c1) - share(c0),
+    workers.push_back(std::make_unique<Worker>(opt, ranks, perm, c1 - c0, share(c1) - share(c0),
                                                Mix(opt.seed ^ (0x5eed0000 + t))));
   }
   std::latch connected(static_cast<ptrdiff_t>(workers.size()));

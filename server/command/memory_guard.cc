@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <shared_mutex>
 
 #include "base/clock.h"
 #include "base/logging.h"
@@ -90,6 +91,19 @@ void MemoryGuard::TierCron() {
   ColdTier* tier = keyspace_.tier();
   if (tier == nullptr) return;
   tier->Poll();
+  // The doorkeeper follows how many values memory holds (small ones that never go count too),
+  // in at most a 64th of maxmemory.
+  uint64_t resident;
+  {
+    std::shared_lock lock(keyspace_.mu());
+    resident = keyspace_.ResidentKeys();
+  }
+  const uint64_t doorkeeper_bytes =
+      static_cast<uint64_t>(std::max<int64_t>(config_.maxmemory(), 0)) / 64;
+  if (tier->DoorkeeperSlotsFor(resident, doorkeeper_bytes) != tier->doorkeeper_slots()) {
+    std::unique_lock lock(keyspace_.mu());
+    tier->SizeDoorkeeper(resident, doorkeeper_bytes);
+  }
   const ColdTier::Stats stats = tier->stats();
   // A segment is compacted once half of it is garbage: not before there is that much in all
   // (the check that spares the exclusive lock).

@@ -1,6 +1,7 @@
 #include "server/keyspace/cold_tier.h"
 
 #include <algorithm>
+#include <bit>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -312,6 +313,24 @@ persistence::Status ColdTier::Compact(double min_garbage, offload::TierStore::Li
     accepting_.store(true, std::memory_order_relaxed);
   }
   return status;
+}
+
+size_t ColdTier::DoorkeeperSlotsFor(uint64_t resident, uint64_t max_bytes) const {
+  const size_t ceiling = std::max<size_t>(
+      kMinDoorkeeper, std::bit_floor(std::min<uint64_t>(kMaxDoorkeeper, max_bytes / 8)));
+  const size_t now = doorkeeper_slots();
+  if (resident > now || resident < now / 4) {
+    return std::clamp<size_t>(std::bit_ceil(std::max<uint64_t>(resident, 1)), kMinDoorkeeper,
+                              ceiling);
+  }
+  return std::min(now, ceiling);
+}
+
+void ColdTier::SizeDoorkeeper(uint64_t resident, uint64_t max_bytes) {
+  const size_t slots = DoorkeeperSlotsFor(resident, max_bytes);
+  if (slots == doorkeeper_slots()) return;
+  recent_reads_.reset(new std::atomic<uint64_t>[slots] {});
+  recent_size_.store(slots, std::memory_order_relaxed);
 }
 
 ColdTier::Stats ColdTier::stats() const {

@@ -20,6 +20,7 @@
 #include "offload/dpdk.h"
 #include "persistence/scratch_dir_test_support.h"
 #include "persistence/tier_format.h"
+#include "server/keyspace/eviction.h"
 #include "server/keyspace/keyspace.h"
 #include "server/keyspace/lazy_free.h"
 
@@ -127,6 +128,65 @@ TEST_F(ColdKeyspaceTest, OverTheLimitOnlyASecondReadPromotes) {
   EXPECT_TRUE(ks_.FindAny(0, "k31")->cold());
   EXPECT_EQ(ks_.FindAny(0, "k31")->access_s.load(), 4242u);
   EXPECT_EQ(ks_.FindAny(0, "k31")->lfu.load(), 42);
+}
+
+// The doorkeeper holds about as many slots as memory holds values, a power of two within its
+// bounds and a 64th of maxmemory, with room to move: it grows when the resident count passes it
+// and shrinks only under a quarter of it. A resize empties it: reads before it do not count.
+TEST_F(ColdKeyspaceTest, TheDoorkeeperFollowsTheValuesInMemory) {
+  ColdTier& tier = *ks_.tier();
+  constexpr uint64_t kMiB = 1 << 20;
+  EXPECT_EQ(tier.doorkeeper_slots(), ColdTier::kMinDoorkeeper);
+  EXPECT_EQ(tier.DoorkeeperSlotsFor(100, 8 * kMiB), ColdTier::kMinDoorkeeper);
+  EXPECT_EQ(tier.DoorkeeperSlotsFor(100'000, 8 * kMiB), 131072u);
+  EXPECT_EQ(tier.DoorkeeperSlotsFor(100'000, 64 << 10), 8192u);  // 64 KB: 8192 slots of 8 bytes
+  EXPECT_EQ(tier.DoorkeeperSlotsFor(100'000'000, 1ull << 40), ColdTier::kMaxDoorkeeper);
+  tier.SizeDoorkeeper(100'000, 8 * kMiB);
+  EXPECT_EQ(tier.doorkeeper_slots(), 131072u);
+  EXPECT_EQ(tier.DoorkeeperSlotsFor(40'000, 8 * kMiB), 131072u);
+  EXPECT_EQ(tier.DoorkeeperSlotsFor(30'000, 8 * kMiB), 32768u);
+
+  DemoteAll();
+  ASSERT_NE(ks_.Find(0, "k1", kT0), nullptr);
+  ks_.PromoteReadCopies(kNoRoom);
+  tier.SizeDoorkeeper(10, 8 * kMiB);
+  EXPECT_EQ(tier.doorkeeper_slots(), ColdTier::kMinDoorkeeper);
+  for (int read = 0; read < 2; ++read) {
+    ASSERT_NE(ks_.Find(0, "k1", kT0), nullptr);
+    ks_.PromoteReadCopies(kNoRoom);
+    EXPECT_EQ(ks_.FindAny(0, "k1")->cold(), read == 0) << read;
+  }
+}
+
+// Demotion samples resident values among keys that are mostly cold: a burst spreads its runs
+// over as many more leaves as there are keys per resident one, so the values it demotes are the
+// least recently used of many, not of the two or three an eviction's runs would meet.
+TEST_F(ColdKeyspaceTest, DemotionFindsTheColdestResidentValues) {
+  DemoteAll();
+  constexpr int kMore = 2000, kResident = 100;
+  const uint32_t now_s = LruClockS(kT0);
+  for (int i = 0; i < kMore; ++i) {
+    const std::string key = "s" + std::to_string(i);
+    ks_.Set(0, key, NewString(ValueOf(i)));
+    // Every 20th key stays in memory; half of those were used long ago.
+    Object* obj = ks_.FindAny(0, key);
+    obj->access_s.store(i % 40 == 0 ? now_s - 1000 : now_s, std::memory_order_relaxed);
+    if (i % 20 != 0) ASSERT_TRUE(ks_.Demote(0, key)) << key;
+  }
+  ASSERT_EQ(Stats().cold_keys, static_cast<uint64_t>(kKeys + kMore - kResident));
+  Evictor demoter(Evictor::Action::kDemote);
+  EvictionOptions options;
+  options.policy = EvictionPolicy::kAllKeysLru;
+  int left = 30;
+  EXPECT_EQ(demoter.Evict(ks_, options, kT0, [&] { return --left > 0; }), 30u);
+  int old_demoted = 0;
+  for (int i = 0; i < kMore; i += 20) {
+    if (ks_.FindAny(0, "s" + std::to_string(i))->cold()) {
+      EXPECT_EQ(i % 40, 0) << "a recently used value was demoted: s" << i;
+      ++old_demoted;
+    }
+  }
+  EXPECT_EQ(old_demoted, 30);
 }
 
 // The choice is made under the shared lock first: a batch whose reads would promote nothing

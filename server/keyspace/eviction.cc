@@ -107,7 +107,7 @@ void Evictor::Fill(Keyspace& keyspace, const EvictionOptions& options, int db, i
     return;
   }
   keyspace.SampleKeys(db, IsVolatile(options.policy), options.samples * (kBurst / kRunsPerBurst),
-                      kRunsPerBurst, offer);
+                      kRunsPerBurst * spread_, offer);
 }
 
 uint32_t Evictor::TakeSlot() {
@@ -172,6 +172,13 @@ size_t Evictor::Evict(Keyspace& keyspace, const EvictionOptions& evicting, int64
         IsLfu(options.policy) ? EvictionPolicy::kAllKeysLfu : EvictionPolicy::kAllKeysLru;
   }
   if (options.policy == EvictionPolicy::kNoEviction) return 0;
+  spread_ = 1;
+  if (action_ == Action::kDemote) {
+    const uint64_t resident = keyspace.ResidentKeys();
+    const uint64_t keys = resident + keyspace.tier()->cold_keys();
+    spread_ = static_cast<int>(std::min<uint64_t>(
+        kMaxSpread, resident == 0 ? kMaxSpread : (keys + resident - 1) / resident));
+  }
   const bool with_ttl = IsVolatile(options.policy);
   const int dbs = keyspace.num_dbs();
   // A sample may find nothing though keys are left (its runs all deleted but not yet patched

@@ -660,6 +660,13 @@ void Keyspace::ScanByExpiry(int db, TtlVisitor visit) const {
 size_t Keyspace::DbSize(int db) const { return PhysicalDb(db).keys; }
 size_t Keyspace::ExpiresCount(int db) const { return PhysicalDb(db).ttl_keys; }
 
+uint64_t Keyspace::ResidentKeys() const {
+  uint64_t keys = 0;
+  for (const Db& d : dbs_) keys += d.keys;
+  const uint64_t cold = tier_ != nullptr ? tier_->cold_keys() : 0;
+  return keys > cold ? keys - cold : 0;
+}
+
 int64_t Keyspace::AvgTtlMs(int db, int64_t now_ms) const {
   const Db& d = PhysicalDb(db);
   if (d.ttl_keys == 0) return 0;

@@ -290,6 +290,8 @@ class Keyspace {
   size_t DbSize(int db) const;
   // shared. Keys in db with a TTL, expired ones not yet deleted included.
   size_t ExpiresCount(int db) const;
+  // shared. Keys of every database whose values are in memory: all of them without a cold tier.
+  uint64_t ResidentKeys() const;
   // shared. Average remaining ms over db's keys with a TTL (a past TTL counts 0), 0 if none.
   // Exact unless more than 1024 keys are due and not yet deleted (active expiry behind): then a
   // little low.
