@@ -10,10 +10,13 @@
 #   redis        Debian's redis-server, maxmemory MAXMEM, allkeys-lru (it answers only its hits)
 # Prints requests/s and server CPU per request (utime+stime from /proc/<pid>/stat), the ratio to
 # ordis-mem and (for ordis-tier) to ordis-sync, each server's share of GETs answered with a value,
-# and the tier's INFO afterwards. Then a skewed load (bench/skew_load: Zipf ZIPF over the keys,
-# -c 50 -P 16 and -P 1, closed loop) with its p50 and p99 latency, the same way.
+# and the tier's INFO afterwards. Then two skewed loads (bench/skew_load, -c 50 -P 16 and -P 1,
+# closed loop) with their p50 and p99 latency, the same way, each after WARMUP GETs at -P 16 that
+# are not measured: Zipf ZIPF over the keys, and a hot set (HOT=F:S, 0.1:0.9 by default: a share S
+# of the GETs uniform over a fraction F of the keys, the rest over the others), whose values fit in
+# MAXMEM beside the keys while Zipf's have no such edge.
 #
-#   bench/tier.sh [rounds]    KEYS=1000000 VALUE=512 MAXMEM=128mb by default
+#   bench/tier.sh [rounds]    KEYS=1000000 VALUE=512 MAXMEM=128mb WARMUP=2000000 by default
 #   ORDIS_BIN=path bench/tier.sh    (an ordis-server binary to use as it is)
 #
 # MAXMEM must hold every key (ordis keeps keys, TTLs and the index in memory: about 100 bytes a
@@ -29,6 +32,8 @@ source "$root/bench/lib.sh"
 use_ordis_bin redis-server redis-tools
 skew_load=$(build_bench_target skew_load)
 zipf=${ZIPF:-0.99}
+hot=${HOT:-0.1:0.9}
+warmup=${WARMUP:-2000000}
 make_workdir
 
 declare -A port=() pid=()
@@ -89,27 +94,6 @@ for round in $(seq 1 "$rounds"); do
 done
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
-# The skewed load: skew_load prints key=value pairs.
-declare -A srps=() scpu=() sp50=() sp99=() sanswered=()
-field() { tr ' ' '\n' | sed -n "s/^$1=//p"; }
-for round in $(seq 1 "$rounds"); do
-  for pipeline in 16 1; do
-    n=$((pipeline == 1 ? 100000 : 400000))
-    for s in "${servers[@]}"; do
-      t0=$(cpu_ticks "${pid[$s]}")
-      out=$("$skew_load" --port "${port[$s]}" --keys "$keys" --zipf "$zipf" --connections 50 \
-        --pipeline "$pipeline" --requests "$n" --seed "$round")
-      t1=$(cpu_ticks "${pid[$s]}")
-      srps[$pipeline,$s]+="$(echo "$out" | field rps) "
-      scpu[$pipeline,$s]+="$(us_per_request $((t1 - t0)) "$n") "
-      sp50[$pipeline,$s]+="$(echo "$out" | field p50_us) "
-      sp99[$pipeline,$s]+="$(echo "$out" | field p99_us) "
-      sanswered[$pipeline,$s]=$(awk -v h="$(echo "$out" | field hits)" -v n="$n" \
-        'BEGIN { printf "%.3f", h / n }')
-    done
-  done
-done
-
 printf '\n%d keys of %d bytes, maxmemory %s; uniform GET, -c 50, median of %d rounds\n\n' \
   "$keys" "$value" "$maxmem" "$rounds"
 printf '| server | pipeline | req/s | vs ordis-mem | vs ordis-sync | CPU us/req | vs ordis-mem | GETs answered |\n'
@@ -126,21 +110,56 @@ for pipeline in 16 1; do
                printf "| %s | -P %s | %d | %.2fx | %s | %.2f | %.2fx | %s |\n", s, p, r, r / br, vs, c, c / bc, a }'
   done
 done
-printf '\nZipf %s GETs (bench/skew_load), -c 50, median of %d rounds\n\n' "$zipf" "$rounds"
-printf '| server | pipeline | req/s | vs ordis-mem | vs ordis-sync | CPU us/req | p50 us | p99 us | GETs answered |\n'
-printf '|---|---|---|---|---|---|---|---|---|\n'
-for pipeline in 16 1; do
-  base_r=$(echo "${srps[$pipeline,ordis-mem]}" | median)
-  sync_r=$(echo "${srps[$pipeline,ordis-sync]}" | median)
+
+# A skewed load (skew_load prints key=value pairs), its arguments naming the distribution: first
+# WARMUP requests at -P 16 that are not measured, so that each server's memory holds what the load
+# makes hot (the same hot keys in every run: skew_load's --key-seed), then the rounds.
+skewed() {
+  local title=$1
+  shift
+  declare -A srps=() scpu=() sp50=() sp99=() sanswered=()
   for s in "${servers[@]}"; do
-    awk -v s="$s" -v p="$pipeline" -v r="$(echo "${srps[$pipeline,$s]}" | median)" -v br="$base_r" \
-      -v sr="$sync_r" -v c="$(echo "${scpu[$pipeline,$s]}" | median)" \
-      -v p50="$(echo "${sp50[$pipeline,$s]}" | median)" -v p99="$(echo "${sp99[$pipeline,$s]}" | median)" \
-      -v a="${sanswered[$pipeline,$s]}" \
-      'BEGIN { vs = s == "ordis-tier" ? sprintf("%.2fx", r / sr) : "";
-               printf "| %s | -P %s | %d | %.2fx | %s | %.2f | %d | %d | %s |\n", s, p, r, r / br, vs, c, p50, p99, a }'
+    "$skew_load" --port "${port[$s]}" --keys "$keys" "$@" --connections 50 --pipeline 16 \
+      --requests "$warmup" --seed 0 >/dev/null
   done
-done
+  for round in $(seq 1 "$rounds"); do
+    for pipeline in 16 1; do
+      n=$((pipeline == 1 ? 100000 : 400000))
+      for s in "${servers[@]}"; do
+        t0=$(cpu_ticks "${pid[$s]}")
+        out=$("$skew_load" --port "${port[$s]}" --keys "$keys" "$@" --connections 50 \
+          --pipeline "$pipeline" --requests "$n" --seed "$round")
+        t1=$(cpu_ticks "${pid[$s]}")
+        srps[$pipeline,$s]+="$(echo "$out" | field rps) "
+        scpu[$pipeline,$s]+="$(us_per_request $((t1 - t0)) "$n") "
+        sp50[$pipeline,$s]+="$(echo "$out" | field p50_us) "
+        sp99[$pipeline,$s]+="$(echo "$out" | field p99_us) "
+        sanswered[$pipeline,$s]=$(awk -v h="$(echo "$out" | field hits)" -v n="$n" \
+          'BEGIN { printf "%.3f", h / n }')
+      done
+    done
+  done
+  printf '\n%s (bench/skew_load, after %d GETs of warm-up), -c 50, median of %d rounds\n\n' \
+    "$title" "$warmup" "$rounds"
+  printf '| server | pipeline | req/s | vs ordis-mem | vs ordis-sync | CPU us/req | p50 us | p99 us | GETs answered |\n'
+  printf '|---|---|---|---|---|---|---|---|---|\n'
+  for pipeline in 16 1; do
+    base_r=$(echo "${srps[$pipeline,ordis-mem]}" | median)
+    sync_r=$(echo "${srps[$pipeline,ordis-sync]}" | median)
+    for s in "${servers[@]}"; do
+      awk -v s="$s" -v p="$pipeline" -v r="$(echo "${srps[$pipeline,$s]}" | median)" -v br="$base_r" \
+        -v sr="$sync_r" -v c="$(echo "${scpu[$pipeline,$s]}" | median)" \
+        -v p50="$(echo "${sp50[$pipeline,$s]}" | median)" -v p99="$(echo "${sp99[$pipeline,$s]}" | median)" \
+        -v a="${sanswered[$pipeline,$s]}" \
+        'BEGIN { vs = s == "ordis-tier" ? sprintf("%.2fx", r / sr) : "";
+                 printf "| %s | -P %s | %d | %.2fx | %s | %.2f | %d | %d | %s |\n", s, p, r, r / br, vs, c, p50, p99, a }'
+    done
+  done
+}
+field() { tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+skewed "Zipf $zipf GETs" --zipf "$zipf"
+skewed "GETs of a hot set ($hot: that share of the GETs on that fraction of the keys)" --hot "$hot"
 printf '\nordis-tier afterwards:\n'
 redis-cli -p "${port[ordis-tier]}" info tiering | tr -d '\r' |
   grep -E 'cold|file|demotions|promotions|reads|errors|waited|zone|host_view'
