@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
-#include <shared_mutex>
 
 #include "base/clock.h"
 #include "base/logging.h"
@@ -41,6 +40,11 @@ EvictionOptions MemoryGuard::Options() const {
 
 MemoryGuard::Outcome MemoryGuard::Evict(int64_t now_ms) {
   if (!OverLimit()) return Outcome::kUnder;
+  if (ColdTier* tier = keyspace_.tier(); tier != nullptr) {
+    // The doorkeeper, asked only over the limit, follows how many values memory holds (small
+    // ones that never go count too), in at most a 64th of maxmemory.
+    tier->SizeDoorkeeper(keyspace_.ResidentKeys(), static_cast<uint64_t>(config_.maxmemory()) / 64);
+  }
   const EvictionOptions options = Options();
   if (options.policy != EvictionPolicy::kNoEviction && AwaitingLazyFree()) {
     LimitChanged();
@@ -91,19 +95,6 @@ void MemoryGuard::TierCron() {
   ColdTier* tier = keyspace_.tier();
   if (tier == nullptr) return;
   tier->Poll();
-  // The doorkeeper follows how many values memory holds (small ones that never go count too),
-  // in at most a 64th of maxmemory.
-  uint64_t resident;
-  {
-    std::shared_lock lock(keyspace_.mu());
-    resident = keyspace_.ResidentKeys();
-  }
-  const uint64_t doorkeeper_bytes =
-      static_cast<uint64_t>(std::max<int64_t>(config_.maxmemory(), 0)) / 64;
-  if (tier->DoorkeeperSlotsFor(resident, doorkeeper_bytes) != tier->doorkeeper_slots()) {
-    std::unique_lock lock(keyspace_.mu());
-    tier->SizeDoorkeeper(resident, doorkeeper_bytes);
-  }
   const ColdTier::Stats stats = tier->stats();
   // A segment is compacted once half of it is garbage: not before there is that much in all
   // (the check that spares the exclusive lock).

@@ -130,9 +130,10 @@ class ColdTier {
   // and values read twice by chance push out hotter ones. Its size: `resident` (values in
   // memory) rounded up to a power of two, within [kMinDoorkeeper, max_bytes / 8 slots]; it grows
   // when resident passes it and shrinks when resident falls under a quarter of it.
-  size_t DoorkeeperSlotsFor(uint64_t resident, uint64_t max_bytes) const;  // any thread
+  size_t DoorkeeperSlotsFor(uint64_t resident, uint64_t max_bytes) const;
   size_t doorkeeper_slots() const { return recent_size_.load(std::memory_order_relaxed); }
-  // exclusive. Resizes (and so empties) the doorkeeper to DoorkeeperSlotsFor.
+  // exclusive. Resizes (and so empties) the doorkeeper to DoorkeeperSlotsFor; nothing when that
+  // is its size (MemoryGuard asks before each eviction step).
   void SizeDoorkeeper(uint64_t resident, uint64_t max_bytes);
   static constexpr size_t kMinDoorkeeper = 4096;
   static constexpr size_t kMaxDoorkeeper = 1 << 20;
