@@ -121,15 +121,19 @@ class ColdTier {
   bool SelectPromotions(absl::FunctionRef<Object*(std::string_view record_key)> find,
                         absl::FunctionRef<bool()> room);
   bool HasCopies() const;  // this thread's
+  void DropCopies();       // this thread's
+  // exclusive. Cold obj is about to be freed: its record is garbage.
+  void Forget(const Object& obj);
   // The doorkeeper that asks for a second read has about as many slots as memory holds values:
   // a value read again within about that many cold reads is promoted. Too few slots (a fixed
   // 4096 before) and the keys of a hot set larger than a few thousand are rarely read twice
   // before their slot is taken, so a hot set that fits in memory stays on disk (measured: 1M
-  // keys of 512 bytes under 128 MB, 90% of GETs on 10% of them, still 69% of the GETs reading
-  // the disk after 1.4M GETs; 10%, the share outside the hot set, with the slots sized). Too many
-  // and values read twice by chance push out hotter ones. Its size: `resident` (values in
-  // memory) rounded up to a power of two, within [kMinDoorkeeper, max_bytes / 8 slots]; it grows
-  // when resident passes it and shrinks when resident falls under a quarter of it.
+  // keys of 512 bytes under 128 MB, 90% of GETs on 10% of them: 69% of the GETs reading the disk
+  // after 1.4M GETs, 23% with the slots sized, and 10%, the share outside the hot set, with the
+  // demotions' sampling spread too, Evictor::kMaxSpread). Too many and values read twice by
+  // chance push out hotter ones. Its size: `resident` (values in memory) rounded up to a power of
+  // two, within [kMinDoorkeeper, max_bytes / 8 slots]; it grows when resident passes it and
+  // shrinks when resident falls under a quarter of it.
   size_t DoorkeeperSlotsFor(uint64_t resident, uint64_t max_bytes) const;
   size_t doorkeeper_slots() const { return recent_size_.load(std::memory_order_relaxed); }
   // exclusive. Resizes (and so empties) the doorkeeper to DoorkeeperSlotsFor; nothing when that
@@ -137,9 +141,6 @@ class ColdTier {
   void SizeDoorkeeper(uint64_t resident, uint64_t max_bytes);
   static constexpr size_t kMinDoorkeeper = 4096;
   static constexpr size_t kMaxDoorkeeper = 1 << 20;
-  void DropCopies();  // this thread's
-  // exclusive. Cold obj is about to be freed: its record is garbage.
-  void Forget(const Object& obj);
   // Any lock. Lets go of the batches whose writes completed.
   void Poll();
   // exclusive. Every demoted value written to disk and the writes waited for (compaction takes
