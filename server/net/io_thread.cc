@@ -252,24 +252,23 @@ void IoThread::Turn() {
   in_turn_ = false;
   // Clients the turn's writes served on this thread: their replies leave with the turn's, not a
   // loop pass later through the eventfd (a BRPOP/LPUSH ping-pong's two extra wakeups).
-  std::vector<uint64_t> unblocked;
-  unblocked.swap(unblocked_here_);
-  for (uint64_t id : unblocked) {
-    auto it = connections_.find(id);
-    if (it != connections_.end()) it->second->Unblocked();
-  }
+  ServeHere(&unblocked_here_, &Connection::Unblocked);
   // Subscribers on this thread of the turn's publishes, likewise: through the eventfd each turn
   // that published cost an eventfd write, a loop pass and its read (PUBLISH -P 1).
-  std::vector<uint64_t> pushes;
-  pushes.swap(pushes_here_);
-  for (uint64_t id : pushes) {
-    auto it = connections_.find(id);
-    if (it != connections_.end()) it->second->DeliverPushes();
-  }
+  ServeHere(&pushes_here_, &Connection::DeliverPushes);
   FlushScheduled();   // only now may the replies go out
   RunPendingMoves();  // connections the balancer asked to move, now that none is mid-turn
   // An unblocked client's input left to run (queued above, after the turn's processing).
   if (!to_process_.empty() || !to_flush_.empty()) event_active(turn_end_event_, 0, 0);
+}
+
+void IoThread::ServeHere(std::vector<uint64_t>* ids, void (Connection::*serve)()) {
+  std::vector<uint64_t> taken;
+  taken.swap(*ids);  // what serve adds waits for the next turn
+  for (uint64_t id : taken) {
+    auto it = connections_.find(id);  // closed meanwhile: gone
+    if (it != connections_.end()) (it->second.get()->*serve)();
+  }
 }
 
 void IoThread::ServeWhileScriptBusy() {

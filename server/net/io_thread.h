@@ -103,6 +103,9 @@ class IoThread : public ConnectionHost {
   void FlushScheduled();  // send the turn's replies
   void Cron();
   void RunPendingMoves();
+  // Runs serve on each connection of *ids still on this thread, *ids emptied first (the turn's
+  // unblocked clients, its publishes' subscribers).
+  void ServeHere(std::vector<uint64_t>* ids, void (Connection::*serve)());
 
   IoThreadPool& pool_;
   int index_;
