@@ -171,6 +171,24 @@ class ColdTierTest(PersistentTestCase):
         # (A value read ahead twice, once for each of two batches, may still be in the zone.)
         self.assertGreater(after["tier_reads"], before["tier_reads"] + len(keys) // 2)
 
+    def test_input_that_arrives_while_a_batch_waits_is_read_after_it(self):
+        # One write of 3000 GETs of mostly cold keys and a PING (about 100 KB, many reads of
+        # the server's): while a batch waits for its values, the rest arrives and waits in the
+        # socket, and is read, parsed and answered in order once the batch has run.
+        r = self.r()
+        model = self.fill(r)
+        keys = sorted(model)
+        rng = random.Random(13)
+        order = [rng.choice(keys) for _ in range(3000)]
+        before = self.tiering(r)
+        raw = self.raw()
+        replies = raw.pipeline([("GET", k) for k in order] + [("PING",)])
+        self.assertEqual(replies[-1], "PONG")
+        self.assertEqual(replies[:-1], [model[k] for k in order])
+        after = self.tiering(r)
+        self.assertGreater(after["tier_batches_waited"], before["tier_batches_waited"], after)
+        self.assertEqual(r.ping(), True)
+
     def test_a_select_in_the_batch_reads_ahead_in_its_database(self):
         r1 = self.r(db=1)
         model = self.fill(r1)

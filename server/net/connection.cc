@@ -211,6 +211,15 @@ void Connection::ReplyProtocolError() {
 }
 
 void Connection::HandleRead() {
+  if (waiting_ || landed_) {
+    // The batch parsed before its wait points into the input buffer, which a read may move:
+    // nothing is read until it has run. Parking leaves the read event on, so that a wait costs
+    // no epoll_ctl for a client that sends nothing more until its replies come (a pipelining
+    // client does not): only one that does has its event taken off, here, until then.
+    event_del(read_event_);
+    reads_deferred_ = true;
+    return;
+  }
   if (ReadInput() != ReadResult::kRead) return;
   // Run at the end of the loop turn's reads, with every connection that read in it: their keys
   // are prefetched together (IoThread::ProcessQueuedInput).
@@ -290,16 +299,18 @@ size_t Connection::PrepareBatch() {
   return listed;
 }
 
-void Connection::Park() {
-  waiting_ = true;
-  event_del(read_event_);
+void Connection::Park() { waiting_ = true; }
+
+void Connection::ResumeReads() {
+  if (!reads_deferred_ || waiting_ || landed_ || paused_ || closed_) return;
+  reads_deferred_ = false;
+  event_add(read_event_, nullptr);
 }
 
 void Connection::ColdValuesLanded() {
   if (!waiting_ || closed_) return;
   waiting_ = false;
   landed_ = true;
-  event_add(read_event_, nullptr);
   if (!input_queued_) {
     input_queued_ = true;
     thread_->QueueInput(session_->id);
@@ -326,6 +337,7 @@ void Connection::ResumePostponed() {
   resumed_ = true;
   session_->postponed.store(false, std::memory_order_relaxed);
   evtimer_del(pause_timer_);
+  reads_deferred_ = false;
   event_add(read_event_, nullptr);
   if (!input_queued_) {
     input_queued_ = true;
@@ -392,6 +404,7 @@ void Connection::ProcessInput() {
 
 void Connection::FinishProcessing() {
   thread_->runner().EndBatch();
+  ResumeReads();
   in_.ShrinkIfIdle();
   session_->query_buffer_bytes.store(in_.size(), std::memory_order_relaxed);
   session_->query_buffer_capacity.store(in_.capacity(), std::memory_order_relaxed);

@@ -114,8 +114,11 @@ class Connection {
   bool ParseBatch();
   // Adds the batch's keys to the runner's prefetch list; returns the list's size.
   size_t CollectBatchKeys();
-  // The batch waits for its cold values: no reading until they landed.
+  // The batch waits for its cold values: no reading until they landed and it ran (HandleRead
+  // defers what arrives meanwhile).
   void Park();
+  // Turns the read event back on if HandleRead took it off and nothing holds reads any more.
+  void ResumeReads();
   // batch_[next_command_] was postponed (CLIENT PAUSE): no reading until ResumePostponed, which
   // the pause's end or its deadline (a timer) calls.
   void Postpone();
@@ -166,7 +169,9 @@ class Connection {
   bool batch_parse_ok_ = true;  // what PrepareBatch's ParseBatch returned
   bool waiting_ = false;        // batch_ waits for cold values read ahead
   bool landed_ = false;         // they landed: batch_ runs next, as parsed
-  bool prepared_ = false;       // PrepareBatch parsed batch_, ProcessInput has not begun it
+  // Input arrived while batch_ waited or was about to run: the read event is off until it has.
+  bool reads_deferred_ = false;
+  bool prepared_ = false;  // PrepareBatch parsed batch_, ProcessInput has not begun it
   // CLIENT PAUSE: batch_ from next_command_ waits (paused_), or runs next, as parsed (resumed_).
   bool paused_ = false;
   bool resumed_ = false;
