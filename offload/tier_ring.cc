@@ -38,14 +38,19 @@ struct TierRing::Uring {
 Status TierRing::Create(unsigned depth, std::unique_ptr<TierRing>* out) {
   std::unique_ptr<TierRing> r(new TierRing);
   r->ring_ = std::make_unique<Uring>();
-  if (int err = io_uring_queue_init(depth, &r->ring_->ring, 0); err < 0) {
+  // Completions run as task work at the submitter's next system call rather than by an
+  // interrupt to its CPU (the loop makes one every turn: epoll_wait, read, writev). Kernels
+  // before 5.19 refuse the flag: the ring is made without it.
+  int err = io_uring_queue_init(depth, &r->ring_->ring, IORING_SETUP_COOP_TASKRUN);
+  if (err == -EINVAL) err = io_uring_queue_init(depth, &r->ring_->ring, 0);
+  if (err < 0) {
     r->ring_.reset();
     return Status::Error(std::string("tier: io_uring_queue_init: ") + std::strerror(-err));
   }
   r->depth_ = depth;
   r->event_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (r->event_fd_ < 0) return Status::Error(std::string("tier: eventfd: ") + std::strerror(errno));
-  if (int err = io_uring_register_eventfd(&r->ring_->ring, r->event_fd_); err < 0) {
+  if (err = io_uring_register_eventfd(&r->ring_->ring, r->event_fd_); err < 0) {
     return Status::Error(std::string("tier: io_uring_register_eventfd: ") + std::strerror(-err));
   }
   *out = std::move(r);
