@@ -142,6 +142,7 @@ size_t Dispatcher::CollectKeys(const Session& session, std::span<const std::stri
   // changes it first.
   if (&session != collect_session_) {
     collect_session_ = &session;
+    collect_begin_ = prefetch_.size();
     collect_db_ = static_cast<const ClientState&>(session).db.load(std::memory_order_relaxed);
   }
   if (spec->name == "select" && args.size() == 2) {
@@ -197,6 +198,7 @@ void Dispatcher::NoteKeyUses(const CommandSpec& spec, const ClientState& client,
 }
 
 bool Dispatcher::WaitForColdValues(const Session& session, bool landed) {
+  const size_t batch_begin = &session == collect_session_ ? collect_begin_ : prefetch_.size();
   collect_session_ = nullptr;  // its batch is collected
   if (request_parser_.empty()) return false;
   if (landed || !services_.config.tier_prefetch()) {
@@ -226,6 +228,8 @@ bool Dispatcher::WaitForColdValues(const Session& session, bool landed) {
   const size_t reads = services_.keyspace.ReadAhead(needed_, session.id, *prefetcher_);
   if (reads == 0) return false;
   Bump(stats_[Stat::kTierBatchesWaited]);
+  // Its keys are looked up again when it runs, after the reads: not with this turn's batch.
+  prefetch_.resize(std::min(prefetch_.size(), batch_begin));
   return true;
 }
 

@@ -57,7 +57,7 @@ class Dispatcher : public CommandRunner {
     scripting::ScriptFlags flags;
     bool read_only = false;  // an _RO command or a no-writes script: writes are refused
     bool function = false;   // FCALL: name is a function of the loaded libraries
-    std::span<const std::string_view> command;  // the caller's (FUNCTION STATS shows a function's)
+    std::span<const std::string_view> command = {};  // the caller's (FUNCTION STATS: a function's)
   };
   // This thread's Lua engine, current with the script cache (reset by a SCRIPT FLUSH since) and
   // the function libraries.
@@ -210,10 +210,12 @@ class Dispatcher : public CommandRunner {
   // lookup touches about ten cache lines). An MSET of 100k keys prefetches its first 256.
   static constexpr size_t kMaxPrefetch = 256;
   std::vector<Keyspace::KeyRef> prefetch_;  // CollectKeys' list, at most kMaxPrefetch
-  // The session whose batch CollectKeys is going through, and the database its next command
-  // runs in (a SELECT in the batch changes it before the commands after it run).
+  // The session whose batch CollectKeys is going through, the database its next command runs in
+  // (a SELECT in the batch changes it before the commands after it run), and where its keys
+  // begin in prefetch_ (a batch that waits for cold values takes them out: it runs later).
   const Session* collect_session_ = nullptr;
   int collect_db_ = 0;
+  size_t collect_begin_ = 0;
   // The cold tier's prefetch (nullptr without a tier): the uses of keys CollectKeys noted for
   // WaitForColdValues, and this thread's reads.
   void NoteKeyUses(const CommandSpec& spec, const ClientState& client, int db,
