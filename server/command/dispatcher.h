@@ -77,6 +77,7 @@ class Dispatcher : public CommandRunner {
   bool IdleTimeoutApplies(const Session& session) const override;
   size_t CollectKeys(const Session& session, std::span<const std::string_view> args) override;
   void PrefetchCollected() override;
+  size_t Collected() const override { return prefetch_.size(); }
   bool WaitForColdValues(const Session& session, bool landed) override;
   void SubmitColdReads() override;
   int cold_reads_fd() const override;

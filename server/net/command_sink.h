@@ -34,6 +34,8 @@ class CommandRunner {
   virtual size_t CollectKeys(const Session& session, std::span<const std::string_view> args) = 0;
   // Prefetches the listed keys (a hint) and empties the list.
   virtual void PrefetchCollected() = 0;
+  // The list's size (a batch that waits for cold values takes its keys back out of it).
+  virtual size_t Collected() const = 0;
 
   // The cold tier's prefetch: once the keys of one connection's batch are collected, starts
   // reading the cold values the batch needs and returns true when it must wait for them

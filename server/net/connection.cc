@@ -258,14 +258,12 @@ bool Connection::ParseBatch() {
   return true;
 }
 
-size_t Connection::CollectBatchKeys() {
+void Connection::CollectBatchKeys() {
   CommandRunner& runner = thread_->runner();
-  size_t listed = 0;
   for (size_t i = next_command_; i < batch_.size(); ++i) {
     const ParsedCommand& cmd = batch_[i];
-    listed = runner.CollectKeys(*session_, {batch_args_.data() + cmd.first_arg, cmd.argc});
+    runner.CollectKeys(*session_, {batch_args_.data() + cmd.first_arg, cmd.argc});
   }
-  return listed;
 }
 
 size_t Connection::PrepareBatch() {
@@ -273,30 +271,32 @@ size_t Connection::PrepareBatch() {
   // A blocked client's input waits, unparsed, for the end of its wait.
   if (session_->blocked.load(std::memory_order_relaxed)) return 0;
   CommandRunner& runner = thread_->runner();
+  // What each branch returns: the turn's lookup list as it stands after this batch, whose keys
+  // leave it if the batch waits.
   if (landed_) {
     // Parsed before it waited; its input untouched since (no reads while waiting).
-    const size_t listed = CollectBatchKeys();
+    CollectBatchKeys();
     runner.WaitForColdValues(*session_, /*landed=*/true);
-    return listed;
+    return runner.Collected();
   }
   if (resumed_) {
     // The postponed command and the rest of its batch, parsed before it waited (no reads since).
     resumed_ = false;
-    const size_t listed = CollectBatchKeys();
+    CollectBatchKeys();
     if (runner.WaitForColdValues(*session_, /*landed=*/false)) Park();
-    return listed;
+    return runner.Collected();
   }
   resp::ParserLimits limits;
   limits.max_bulk_len = static_cast<uint64_t>(thread_->config().proto_max_bulk_len());
   parser_.set_limits(limits);
   batch_parse_ok_ = ParseBatch();
-  const size_t listed = CollectBatchKeys();
+  CollectBatchKeys();
   if (runner.WaitForColdValues(*session_, /*landed=*/false)) {
     Park();
   } else {
     prepared_ = true;
   }
-  return listed;
+  return runner.Collected();
 }
 
 void Connection::Park() { waiting_ = true; }

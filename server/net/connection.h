@@ -60,9 +60,9 @@ class Connection {
   // turn, then the rest of the input. A connection not waiting ignores it.
   void ResumePostponed();
   // Called by the thread after the loop turn's reads: pre-parses the first batch of commands the
-  // read delivered and adds their keys to the runner's prefetch list (returning its size), so the
-  // keys of every connection that read in the turn are prefetched together. ProcessInput then
-  // runs that batch first.
+  // read delivered and adds their keys to the runner's prefetch list, so the keys of every
+  // connection that read in the turn are prefetched together; returns the list's size (without
+  // the batch's keys if it waits for cold values). ProcessInput then runs that batch first.
   size_t PrepareBatch();
   // After PrepareBatch: runs every complete command in the input (the prepared batch first) and
   // schedules the replies' flush.
@@ -112,8 +112,8 @@ class Connection {
   // Parses up to kMaxBatch whole commands from the input into batch_. False on a protocol error
   // (the commands parsed before it are in batch_).
   bool ParseBatch();
-  // Adds the batch's keys to the runner's prefetch list; returns the list's size.
-  size_t CollectBatchKeys();
+  // Adds the batch's keys to the runner's prefetch list.
+  void CollectBatchKeys();
   // The batch waits for its cold values: no reading until they landed and it ran (HandleRead
   // defers what arrives meanwhile).
   void Park();
