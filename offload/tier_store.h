@@ -76,7 +76,9 @@ class TierStore {
   void Release(const TierLocation& at);
   // Writes the batch being filled.
   persistence::Status Flush();
-  // Reaps completed writes without waiting; the owner's loop calls it when event_fd() is readable.
+  // Reaps completed writes without waiting. The owner calls it from time to time (the server:
+  // thread 0's cron, and a demotion that finds batches piling up); nothing watches the ring's
+  // eventfd for it.
   void Poll();
   // Flush, then wait for every write in flight.
   persistence::Status Drain();
@@ -92,7 +94,6 @@ class TierStore {
   using MovedFn = absl::FunctionRef<void(std::string_view key, const TierLocation& to)>;
   persistence::Status Compact(double min_garbage, LiveFn live, MovedFn moved, int64_t* segment);
 
-  int event_fd() const { return ring_->event_fd(); }
   const TierFiles& files() const { return *files_; }
   // Why demotions stop, empty while they do not.
   const std::string& failed() const { return failed_; }
