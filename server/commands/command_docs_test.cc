@@ -539,7 +539,9 @@ TEST(KeySpecsTest, SpecsFindTheKeysOrdisReads) {
     covered.insert(call[0]);
   }
   for (const CommandSpec* spec : AllCommands().flat()) {
-    if (spec->movable_keys()) EXPECT_TRUE(covered.count(std::string(spec->name))) << spec->name;
+    if (spec->movable_keys()) {
+      EXPECT_TRUE(covered.count(std::string(spec->name))) << spec->name;
+    }
   }
 }
 

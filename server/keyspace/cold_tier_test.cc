@@ -171,7 +171,9 @@ TEST_F(ColdKeyspaceTest, DemotionFindsTheColdestResidentValues) {
     // Every 20th key stays in memory; half of those were used long ago.
     Object* obj = ks_.FindAny(0, key);
     obj->access_s.store(i % 40 == 0 ? now_s - 1000 : now_s, std::memory_order_relaxed);
-    if (i % 20 != 0) ASSERT_TRUE(ks_.Demote(0, key)) << key;
+    if (i % 20 != 0) {
+      ASSERT_TRUE(ks_.Demote(0, key)) << key;
+    }
   }
   ASSERT_EQ(Stats().cold_keys, static_cast<uint64_t>(kKeys + kMore - kResident));
   Evictor demoter(Evictor::Action::kDemote);
