@@ -11,7 +11,7 @@ import threading
 import time
 import unittest
 
-from harness import IS_ORDIS, info
+from harness import IS_ORDIS, encode_command, info
 from persist_util import PersistentTestCase
 
 KEYS = 4000
@@ -188,6 +188,28 @@ class ColdTierTest(PersistentTestCase):
         after = self.tiering(r)
         self.assertGreater(after["tier_batches_waited"], before["tier_batches_waited"], after)
         self.assertEqual(r.ping(), True)
+
+    def test_a_blocking_pop_in_a_batch_that_waits_blocks_once_its_values_are_in(self):
+        # GETs of cold keys, a BLPOP of an empty list, and 2000 more GETs (about 70 KB) in one
+        # write: the GETs before the pop are answered, the pop blocks until another client
+        # pushes, and the input behind it (arriving while batches waited, read on while the
+        # client is blocked) is answered after it, in order.
+        r = self.r()
+        model = self.fill(r)
+        keys = sorted(model)
+        rng = random.Random(17)
+        before = [rng.choice(keys) for _ in range(40)]
+        after = [rng.choice(keys) for _ in range(2000)]
+        raw = self.raw()
+        commands = [("GET", k) for k in before] + [("BLPOP", "queue", 0)]
+        commands += [("GET", k) for k in after]
+        raw.send(b"".join(encode_command(*c) for c in commands))
+        self.assertEqual([raw.read_reply() for _ in before], [model[k] for k in before])
+        # Pushed before or after the pop blocked, the pop takes it: the same reply either way.
+        self.assertEqual(r.rpush("queue", "job"), 1)
+        self.assertEqual(raw.read_reply(), [b"queue", b"job"])
+        self.assertEqual([raw.read_reply() for _ in after], [model[k] for k in after])
+        self.assertEqual(r.llen("queue"), 0)
 
     def test_a_select_in_the_batch_reads_ahead_in_its_database(self):
         r1 = self.r(db=1)
