@@ -211,6 +211,27 @@ class ColdTierTest(PersistentTestCase):
         self.assertEqual([raw.read_reply() for _ in after], [model[k] for k in after])
         self.assertEqual(r.llen("queue"), 0)
 
+    def test_a_write_paused_in_a_batch_that_waited_runs_with_the_input_behind_it(self):
+        # The same shape under CLIENT PAUSE WRITE: the SET after the cold GETs waits for the
+        # UNPAUSE, and so does the input behind it; then all of it is answered in order.
+        r = self.r()
+        model = self.fill(r)
+        keys = sorted(model)
+        rng = random.Random(19)
+        before = [rng.choice(keys) for _ in range(40)]
+        after = [rng.choice(keys) for _ in range(2000)]
+        self.assertTrue(r.execute_command("CLIENT", "PAUSE", 60000, "WRITE"))
+        raw = self.raw()
+        commands = [("GET", k) for k in before] + [("SET", "flag", "1")]
+        commands += [("GET", k) for k in after]
+        raw.send(b"".join(encode_command(*c) for c in commands))
+        self.assertEqual([raw.read_reply() for _ in before], [model[k] for k in before])
+        self.assertEqual(r.get("flag"), None)  # reads go on during the pause
+        self.assertTrue(r.execute_command("CLIENT", "UNPAUSE"))
+        self.assertEqual(raw.read_reply(), "OK")
+        self.assertEqual([raw.read_reply() for _ in after], [model[k] for k in after])
+        self.assertEqual(r.get("flag"), b"1")
+
     def test_a_select_in_the_batch_reads_ahead_in_its_database(self):
         r1 = self.r(db=1)
         model = self.fill(r1)
