@@ -135,9 +135,9 @@ const CommandSpec* Dispatcher::Lookup(std::string_view name) const {
   return spec;
 }
 
-size_t Dispatcher::CollectKeys(const Session& session, std::span<const std::string_view> args) {
+void Dispatcher::CollectKeys(const Session& session, std::span<const std::string_view> args) {
   const CommandSpec* spec = Lookup(args[0]);
-  if (spec == nullptr) return prefetch_.size();
+  if (spec == nullptr) return;
   // The database the command will run in: the session's, unless a SELECT earlier in its batch
   // changes it first.
   if (&session != collect_session_) {
@@ -151,7 +151,7 @@ size_t Dispatcher::CollectKeys(const Session& session, std::span<const std::stri
         selected < services_.keyspace.num_dbs()) {
       collect_db_ = static_cast<int>(selected);
     }
-    return prefetch_.size();
+    return;
   }
   const int db = collect_db_;
   ForEachKeyPosition(*spec, args, [&](size_t i) {
@@ -162,7 +162,6 @@ size_t Dispatcher::CollectKeys(const Session& session, std::span<const std::stri
   if (prefetcher_ != nullptr) {
     NoteKeyUses(*spec, static_cast<const ClientState&>(session), db, args);
   }
-  return prefetch_.size();
 }
 
 void Dispatcher::PrefetchCollected() {

@@ -75,7 +75,7 @@ class Dispatcher : public CommandRunner {
   // replaying the log, a ClientState of its own).
   bool NeedsAuth(const Session& session) const override;
   bool IdleTimeoutApplies(const Session& session) const override;
-  size_t CollectKeys(const Session& session, std::span<const std::string_view> args) override;
+  void CollectKeys(const Session& session, std::span<const std::string_view> args) override;
   void PrefetchCollected() override;
   size_t Collected() const override { return prefetch_.size(); }
   bool WaitForColdValues(const Session& session, bool landed) override;

@@ -30,8 +30,8 @@ class CommandRunner {
   virtual bool IdleTimeoutApplies(const Session& session) const = 0;
 
   // Adds the keys of a command about to run to the turn's prefetch list (which has a bound of its
-  // own); returns the list's size.
-  virtual size_t CollectKeys(const Session& session, std::span<const std::string_view> args) = 0;
+  // own).
+  virtual void CollectKeys(const Session& session, std::span<const std::string_view> args) = 0;
   // Prefetches the listed keys (a hint) and empties the list.
   virtual void PrefetchCollected() = 0;
   // The list's size (a batch that waits for cold values takes its keys back out of it).
