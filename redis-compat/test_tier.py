@@ -189,21 +189,25 @@ class ColdTierTest(PersistentTestCase):
         self.assertGreater(after["tier_batches_waited"], before["tier_batches_waited"], after)
         self.assertEqual(r.ping(), True)
 
-    def test_a_blocking_pop_in_a_batch_that_waits_blocks_once_its_values_are_in(self):
-        # GETs of cold keys, a BLPOP of an empty list, and 2000 more GETs (about 70 KB) in one
-        # write: the GETs before the pop are answered, the pop blocks until another client
-        # pushes, and the input behind it (arriving while batches waited, read on while the
-        # client is blocked) is answered after it, in order.
-        r = self.r()
-        model = self.fill(r)
+    def send_between_cold_gets(self, raw, model, seed, command):
+        """Sends 40 GETs of random (mostly cold) keys, `command`, and 2000 more GETs (about
+        70 KB) in one write; returns the keys of the GETs before and after it."""
         keys = sorted(model)
-        rng = random.Random(17)
+        rng = random.Random(seed)
         before = [rng.choice(keys) for _ in range(40)]
         after = [rng.choice(keys) for _ in range(2000)]
-        raw = self.raw()
-        commands = [("GET", k) for k in before] + [("BLPOP", "queue", 0)]
-        commands += [("GET", k) for k in after]
+        commands = [("GET", k) for k in before] + [command] + [("GET", k) for k in after]
         raw.send(b"".join(encode_command(*c) for c in commands))
+        return before, after
+
+    def test_a_blocking_pop_in_a_batch_that_waits_blocks_once_its_values_are_in(self):
+        # The GETs before the pop are answered, the pop blocks until another client pushes, and
+        # the input behind it (arriving while batches waited, read on while the client is
+        # blocked) is answered after it, in order.
+        r = self.r()
+        model = self.fill(r)
+        raw = self.raw()
+        before, after = self.send_between_cold_gets(raw, model, 17, ("BLPOP", "queue", 0))
         self.assertEqual([raw.read_reply() for _ in before], [model[k] for k in before])
         # Pushed before or after the pop blocked, the pop takes it: the same reply either way.
         self.assertEqual(r.rpush("queue", "job"), 1)
@@ -212,19 +216,13 @@ class ColdTierTest(PersistentTestCase):
         self.assertEqual(r.llen("queue"), 0)
 
     def test_a_write_paused_in_a_batch_that_waited_runs_with_the_input_behind_it(self):
-        # The same shape under CLIENT PAUSE WRITE: the SET after the cold GETs waits for the
-        # UNPAUSE, and so does the input behind it; then all of it is answered in order.
+        # Under CLIENT PAUSE WRITE the SET after the cold GETs waits for the UNPAUSE, and so does
+        # the input behind it; then all of it is answered in order.
         r = self.r()
         model = self.fill(r)
-        keys = sorted(model)
-        rng = random.Random(19)
-        before = [rng.choice(keys) for _ in range(40)]
-        after = [rng.choice(keys) for _ in range(2000)]
         self.assertTrue(r.execute_command("CLIENT", "PAUSE", 60000, "WRITE"))
         raw = self.raw()
-        commands = [("GET", k) for k in before] + [("SET", "flag", "1")]
-        commands += [("GET", k) for k in after]
-        raw.send(b"".join(encode_command(*c) for c in commands))
+        before, after = self.send_between_cold_gets(raw, model, 19, ("SET", "flag", "1"))
         self.assertEqual([raw.read_reply() for _ in before], [model[k] for k in before])
         self.assertEqual(r.get("flag"), None)  # reads go on during the pause
         self.assertTrue(r.execute_command("CLIENT", "UNPAUSE"))
