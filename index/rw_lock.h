@@ -35,14 +35,20 @@ class ABSL_LOCKABLE RwLock {
   void unlock() ABSL_UNLOCK_FUNCTION() { pthread_rwlock_unlock(&rw_); }
   void lock_shared() ABSL_SHARED_LOCK_FUNCTION() { pthread_rwlock_rdlock(&rw_); }
   void unlock_shared() ABSL_UNLOCK_FUNCTION() { pthread_rwlock_unlock(&rw_); }
+  bool try_lock() ABSL_EXCLUSIVE_TRYLOCK_FUNCTION(true) {
+    return pthread_rwlock_trywrlock(&rw_) == 0;
+  }
+  bool try_lock_shared() ABSL_SHARED_TRYLOCK_FUNCTION(true) {
+    return pthread_rwlock_tryrdlock(&rw_) == 0;
+  }
   // Waits at most timeout_ms; false if the lock was not taken.
   bool try_lock_for(int timeout_ms) ABSL_EXCLUSIVE_TRYLOCK_FUNCTION(true) {
-    if (pthread_rwlock_trywrlock(&rw_) == 0) return true;
+    if (try_lock()) return true;
     const timespec deadline = Deadline(timeout_ms);
     return pthread_rwlock_timedwrlock(&rw_, &deadline) == 0;
   }
   bool try_lock_shared_for(int timeout_ms) ABSL_SHARED_TRYLOCK_FUNCTION(true) {
-    if (pthread_rwlock_tryrdlock(&rw_) == 0) return true;
+    if (try_lock_shared()) return true;
     const timespec deadline = Deadline(timeout_ms);
     return pthread_rwlock_timedrdlock(&rw_, &deadline) == 0;
   }

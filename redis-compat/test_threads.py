@@ -18,7 +18,8 @@ MOVE_TIMEOUT_S = 10
 
 
 def thread_info(client):
-    """INFO threads as a dict; io_thread_N values become their connection counts."""
+    """INFO threads as a dict; io_thread_N values become their connection counts, and
+    io_thread_N_lock_wait_us the microseconds its commands waited for the keyspace lock."""
     text = client.call("INFO", "threads").decode()
     info = {}
     for line in text.splitlines():
@@ -26,7 +27,9 @@ def thread_info(client):
             continue
         name, value = line.split(":", 1)
         if name.startswith("io_thread_"):
-            value = value.split("=", 1)[1]
+            fields = dict(field.split("=", 1) for field in value.split(","))
+            info[name + "_lock_wait_us"] = int(fields["keyspace_lock_wait_us"])
+            value = fields["connections"]
         info[name] = int(value) if value.lstrip("-").isdigit() else value
     return info
 
@@ -77,6 +80,31 @@ class AdaptiveThreadsTest(ServerTestCase):
         self.assertEqual(info["adaptive_threads"], "yes")
         self.assertTrue(wait_until(self.all_on_thread_0, MOVE_TIMEOUT_S), self.info())
         self.assertIn(b"io_threads_active:1", self.admin.call("INFO", "server"))
+
+    def test_a_command_waiting_for_another_threads_script_counts_its_wait(self):
+        clients = [self.raw_client() for _ in range(6)]
+        self.spread()  # so some of them are on the thread the script does not run on
+        waited = lambda i: i["io_thread_0_lock_wait_us"] + i["io_thread_1_lock_wait_us"]
+        before = waited(self.info())
+        busy = ("local t = redis.call('TIME') while true do local n = redis.call('TIME') "
+                "if (n[1] - t[1]) * 1000000 + (n[2] - t[2]) > 300000 then return 1 end end")
+        script = threading.Thread(target=lambda: clients[0].call("EVAL", busy, "0"))
+
+        replies = []
+
+        def write(c):
+            # Writes from the script's thread queue behind it; those from the other thread, sent
+            # while it holds the lock, wait for the lock until it ends.
+            while script.is_alive():
+                replies.append(c.call("SET", "k", "v"))
+        writers = [threading.Thread(target=write, args=(c,)) for c in clients[1:]]
+        script.start()
+        for w in writers:
+            w.start()
+        for w in writers + [script]:
+            w.join()
+        self.assertEqual(set(replies), {"OK"})
+        self.assertGreater(waited(self.info()) - before, 100000, self.info())
 
     def test_idle_server_keeps_new_connections_on_one_thread(self):
         moved_before = self.info()["connections_moved"]

@@ -280,7 +280,8 @@ void ThreadsSection(CommandContext& ctx, InfoBuilder& b) {
   b.Field("connections_moved", ctx.services.stats.Sum(Stat::kConnectionsMoved));
   for (size_t i = 0; i < threads.connections.size(); ++i) {
     b.Field("io_thread_" + std::to_string(i),
-            "connections=" + std::to_string(threads.connections[i]));
+            "connections=" + std::to_string(threads.connections[i]) + ",keyspace_lock_wait_us=" +
+                std::to_string(Read(ctx.services.stats.thread(i)[Stat::kKeyspaceLockWaitUs])));
   }
 }
 

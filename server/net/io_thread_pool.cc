@@ -71,10 +71,11 @@ void IoThreadPool::Balance() {
   } else {
     const double now_s = static_cast<double>(NowUs()) * 1e-6;
     std::vector<double> cpu(n);
-    uint64_t commands = 0;
+    uint64_t commands = 0, lock_wait_us = 0;
     for (int i = 0; i < n; ++i) {
       cpu[i] = ThreadCpuSeconds(threads_[i]->cpu_clock());
       commands += Read(threads_[i]->stats()[Stat::kCommandsProcessed]);
+      lock_wait_us += Read(threads_[i]->stats()[Stat::kKeyspaceLockWaitUs]);
     }
     const double idle_s = MachineIdleSeconds();
     const double window_s = now_s - last_sample_s_;
@@ -91,9 +92,15 @@ void IoThreadPool::Balance() {
       const double ops_per_s = commands >= last_commands_
                                    ? static_cast<double>(commands - last_commands_) / window_s
                                    : -1;
-      balancer_.Update(active_cpu, idle_cores, ops_per_s);
+      // (Inactive threads wait for nothing: they run no commands.)
+      const double lock_wait_cores =
+          lock_wait_us >= last_lock_wait_us_
+              ? static_cast<double>(lock_wait_us - last_lock_wait_us_) * 1e-6 / window_s
+              : -1;
+      balancer_.Update(active_cpu, idle_cores, ops_per_s, lock_wait_cores);
     }
     last_commands_ = commands;
+    last_lock_wait_us_ = lock_wait_us;
     last_thread_cpu_ = std::move(cpu);
     last_idle_s_ = idle_s;
     last_sample_s_ = now_s;

@@ -59,7 +59,8 @@ class IoThreadPool {
   // Thread 0 only: the balancer and its previous CPU readings.
   ThreadBalancer balancer_{1};
   std::vector<double> last_thread_cpu_;
-  uint64_t last_commands_ = 0;  // the I/O threads' commands run, at the last window
+  uint64_t last_commands_ = 0;      // the I/O threads' commands run, at the last window
+  uint64_t last_lock_wait_us_ = 0;  // and the microseconds they waited for the keyspace lock
   double last_idle_s_ = -1;
   double last_sample_s_ = -1;
   std::atomic<int> active_{1};

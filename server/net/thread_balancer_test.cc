@@ -73,6 +73,64 @@ TEST(ThreadBalancerTest, NoTrialWithoutARate) {
   EXPECT_EQ(Feed(b, {0.6, 0.6}, 0.3, 20), 2);
 }
 
+// Two threads that passed their trial while a cache filled, then reached maxmemory: every write
+// evicts and the threads take turns at the keyspace lock.
+class LockBoundTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    EXPECT_EQ(b_.Update(one_, 0.6, 400'000), 2);
+    for (int i = 0; i < 1 + ThreadBalancer::kTrialWindows; ++i) {
+      ASSERT_EQ(b_.Update(two_, 0.2, 520'000, 0.05), 2) << i;  // 1.3x: kept
+    }
+  }
+  // Windows of two threads waiting `wait` cores for the lock at `rate`; the count after them.
+  int Waiting(int windows, double wait, double rate) {
+    for (int i = 0; i < windows; ++i) b_.Update(two_, 0.2, rate, wait);
+    return b_.active();
+  }
+  ThreadBalancer b_{2};
+  const std::vector<double> one_ = {1.0}, two_ = {0.9, 0.9};
+};
+
+TEST_F(LockBoundTest, GivesBackAThreadThatOnlyWaitsForTheLock) {
+  // Measured: 0.33 cores each waiting, at the requests/s one thread manages too.
+  EXPECT_EQ(Waiting(ThreadBalancer::kLockWindows - 1, 0.66, 300'000), 2);
+  EXPECT_EQ(Waiting(1, 0.66, 300'000), 1);
+  // On trial: one thread runs as fast, so it stays at one ...
+  b_.Update(one_, 0.6, 290'000);  // (the window after a change: skipped)
+  for (int i = 0; i < ThreadBalancer::kTrialWindows; ++i) b_.Update(one_, 0.6, 290'000);
+  EXPECT_EQ(b_.active(), 1);
+  // ... and growing waits as after a failed growth trial.
+  for (int i = 0; i < ThreadBalancer::kFirstBackoff - 6; ++i) {
+    ASSERT_EQ(b_.Update(one_, 0.6, 290'000), 1) << i;
+  }
+  for (int i = 0; i < 6; ++i) b_.Update(one_, 0.6, 290'000);
+  EXPECT_EQ(b_.active(), 2);
+}
+
+TEST_F(LockBoundTest, BringsTheThreadBackWhenThroughputFallsWithoutIt) {
+  // Pipelined writes that wait for the lock yet run faster on two threads.
+  EXPECT_EQ(Waiting(ThreadBalancer::kLockWindows, 0.5, 500'000), 1);
+  b_.Update(one_, 0.6, 350'000);
+  for (int i = 0; i < ThreadBalancer::kTrialWindows - 1; ++i) {
+    ASSERT_EQ(b_.Update(one_, 0.6, 350'000), 1) << i;
+  }
+  EXPECT_EQ(b_.Update(one_, 0.6, 350'000), 2);  // 0.7x without it: it comes back
+  // And the lock starts no trial until its backoff is over.
+  EXPECT_EQ(Waiting(ThreadBalancer::kFirstBackoff - 2, 0.5, 500'000), 2);
+  EXPECT_EQ(Waiting(ThreadBalancer::kLockWindows + 1, 0.5, 500'000), 1);
+}
+
+TEST_F(LockBoundTest, BriefOrSmallWaitsStartNoTrial) {
+  // An unpipelined write load waited 0.01 cores; a pause in the waits starts the count over.
+  EXPECT_EQ(Waiting(20, 0.01, 500'000), 2);
+  EXPECT_EQ(Waiting(20, -1, 500'000), 2);  // unknown
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(Waiting(ThreadBalancer::kLockWindows - 1, 0.66, 500'000), 2);
+    EXPECT_EQ(Waiting(1, 0.1, 500'000), 2);
+  }
+}
+
 TEST(ThreadBalancerTest, StaysWhenTheMachineIsBusy) {
   // Unpipelined GET beside redis-benchmark: the thread is saturated but so is the machine; a
   // second thread would only add wake-ups.

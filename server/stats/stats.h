@@ -92,6 +92,9 @@ enum class Stat {
   kTierBatchesWaited,  // batches that waited for cold values to be read ahead
   kReadsProcessed,     // reads from client sockets that returned data
   kWritesProcessed,    // flushes of replies to client sockets
+  // Microseconds commands waited for the keyspace lock another thread held (ThreadBalancer: are
+  // the threads taking turns rather than running side by side?).
+  kKeyspaceLockWaitUs,
   kCount
 };
 
