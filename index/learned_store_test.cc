@@ -1092,7 +1092,9 @@ TEST(LearnedStoreSample, OffersKeysStillInInsertBuffers) {
   for (int i = 0; i < 4000; i += 40) {
     const std::string k = Numbered("in:", i, 8) + "+";
     ASSERT_EQ(store->Put(k, 1), std::nullopt);
-    if (i % 80 == 0) ASSERT_EQ(store->Put(k, 2), std::optional<ValueHandle>(1));
+    if (i % 80 == 0) {
+      ASSERT_EQ(store->Put(k, 2), std::optional<ValueHandle>(1));
+    }
     recent.insert(k);
     const std::string own = Numbered("in:", i + 7, 8);
     ASSERT_TRUE(store->Erase(own).has_value());
