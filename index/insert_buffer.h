@@ -46,9 +46,10 @@ struct InsertBuffer {
   uint32_t swept_published = 0;
   uint32_t swept_ms = 0;
   // Key bytes of the entries: a bump arena sized for typical keys; longer ones get their own
-  // allocation. Written only by the writer holding the publish turn.
+  // allocation. Written only by the writer holding the publish turn; a batch about to write reads
+  // arena_used to load ahead where its key goes.
   uint32_t arena_size = 0;
-  uint32_t arena_used = 0;
+  std::atomic<uint32_t> arena_used{0};
   char* arena = nullptr;
   // Low 32 bits of each entry's key hash, apart from the entries: a lookup scans these 4-byte
   // tags (two cache lines for 32 slots) and reads an entry only on a match.
@@ -87,9 +88,10 @@ struct InsertBuffer {
 
   const char* CopyKey(std::string_view key) {
     char* dst;
-    if (key.size() <= arena_size - arena_used) {
-      dst = arena + arena_used;
-      arena_used += static_cast<uint32_t>(key.size());
+    const uint32_t used = arena_used.load(std::memory_order_relaxed);
+    if (key.size() <= arena_size - used) {
+      dst = arena + used;
+      arena_used.store(used + static_cast<uint32_t>(key.size()), std::memory_order_relaxed);
     } else {
       dst = static_cast<char*>(std::malloc(key.size() + 1));
       if (dst == nullptr) throw std::bad_alloc();
@@ -106,6 +108,15 @@ struct InsertBuffer {
     __builtin_prefetch(b);
     const char* tags = reinterpret_cast<const char*>(b + 1) + capacity * sizeof(BufferEntry);
     for (uint32_t at = 0; at < capacity * sizeof(uint32_t); at += 64) __builtin_prefetch(tags + at);
+  }
+
+  // Starts loading for write where the next entry and its key go.
+  void PrefetchNextSlot() {
+    const uint32_t slot = reserved.load(std::memory_order_relaxed);
+    if (slot >= capacity) return;
+    __builtin_prefetch(&entries[slot], 1);
+    __builtin_prefetch(reinterpret_cast<const char*>(&entries[slot + 1]) - 1, 1);
+    __builtin_prefetch(arena + arena_used.load(std::memory_order_relaxed), 1);
   }
 
  private:

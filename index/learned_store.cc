@@ -128,11 +128,13 @@ std::optional<ValueHandle> LearnedStore::GetHashed(std::string_view key, uint64_
 }
 
 void LearnedStore::GetBatch(std::span<const std::string_view> keys,
-                            std::span<std::optional<ValueHandle>> found) const {
+                            std::span<std::optional<ValueHandle>> found,
+                            std::span<const bool> writes) const {
   constexpr size_t kGroup = 32;
   for (size_t base = 0; base < keys.size(); base += kGroup) {
     size_t n = std::min(kGroup, keys.size() - base);
-    GetGroup(keys.subspan(base, n), found.subspan(base, n));
+    GetGroup(keys.subspan(base, n), found.subspan(base, n),
+             writes.empty() ? writes : writes.subspan(base, n));
   }
 }
 
@@ -324,7 +326,8 @@ const BufferEntry* LearnedStore::NewestBuffered(const InsertBuffer* buf, std::st
 }
 
 void LearnedStore::GetGroup(std::span<const std::string_view> keys,
-                            std::span<std::optional<ValueHandle>> found) const {
+                            std::span<std::optional<ValueHandle>> found,
+                            std::span<const bool> writes) const {
   const size_t n = keys.size();
   uint64_t hash[32], stamp[32];
   uint8_t miss[32];
@@ -374,7 +377,15 @@ void LearnedStore::GetGroup(std::span<const std::string_view> keys,
     }
     for (size_t m = 0; m < misses; ++m) {
       size_t i = miss[m];
-      found[i] = ReadLeaf(static_cast<Leaf*>(at[m]), keys[i], hash[i], read_version);
+      auto* leaf = static_cast<Leaf*>(at[m]);
+      found[i] = ReadLeaf(leaf, keys[i], hash[i], read_version);
+      // The write's entry lands in the buffer's next slot unless another comes first: its lines
+      // arrive while the batch runs, not inside the write's critical section, whose release
+      // waits for its stores (5.7% of the CPU of SET at maxmemory, 1.0% with this).
+      if (!writes.empty() && writes[i]) {
+        InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire);
+        if (buf != nullptr) buf->PrefetchNextSlot();
+      }
       // A batch announces its keys (the request pre-parser): admit them all, absent ones too
       // (a SET of a new key looks it up first), so the command's own Get that follows is a
       // cache hit rather than a second descent.
@@ -405,17 +416,17 @@ void LearnedStore::CountCache(ThreadCache& tc) const {
 }
 
 std::optional<ValueHandle> LearnedStore::Write(std::string_view key, uint64_t hash,
-                                               ValueHandle value, bool erase) {
+                                               ValueHandle value, bool erase, bool* full) {
   // Other threads' cached entries for this key die with the stamp bump; the write must be
   // visible (read version released) before EndWrite.
   if (opt_.hot_cache) stamps_.BeginWrite(hash);
-  std::optional<ValueHandle> old = Append(key, hash, value, erase);
+  std::optional<ValueHandle> old = Append(key, hash, value, erase, full);
   if (opt_.hot_cache) stamps_.EndWrite(hash);
   return old;
 }
 
 std::optional<ValueHandle> LearnedStore::Append(std::string_view key, uint64_t hash,
-                                                ValueHandle value, bool erase) {
+                                                ValueHandle value, bool erase, bool* full) {
   EpochGuard guard(epochs_);
   for (;;) {
     Path path;
@@ -424,6 +435,10 @@ std::optional<ValueHandle> LearnedStore::Append(std::string_view key, uint64_t h
     InsertBuffer* buf = BufferOf(leaf);
     uint32_t slot = buf->reserved.fetch_add(1, std::memory_order_acq_rel);
     if (slot >= buf->capacity) {
+      if (full != nullptr) {
+        *full = true;
+        return std::nullopt;
+      }
       // Full: help rather than wait. Once every slot is published, the first to claim the
       // patch (this writer or a patcher thread) applies it; the others wait for the leaves
       // that replace this one and retry there. Helping spares the writer a patcher's wake-up

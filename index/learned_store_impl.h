@@ -187,8 +187,9 @@ class LearnedStore final : public OrderedStore {
 
   std::optional<ValueHandle> GetHashed(std::string_view key, uint64_t hash) const;
 
-  void GetBatch(std::span<const std::string_view> keys,
-                std::span<std::optional<ValueHandle>> found) const override;
+  using OrderedStore::GetBatch;
+  void GetBatch(std::span<const std::string_view> keys, std::span<std::optional<ValueHandle>> found,
+                std::span<const bool> writes) const override;
 
   std::optional<ValueHandle> Put(std::string_view key, ValueHandle value) override {
     return Write(key, HashKey(key), value, /*erase=*/false);
@@ -197,6 +198,11 @@ class LearnedStore final : public OrderedStore {
   std::optional<ValueHandle> Erase(std::string_view key) override;
   std::optional<ValueHandle> ErasePresent(std::string_view key) override {
     return Write(key, HashKey(key), 0, /*erase=*/true);
+  }
+  bool TryErasePresent(std::string_view key, std::optional<ValueHandle>* erased) override {
+    bool full = false;
+    *erased = Write(key, HashKey(key), 0, /*erase=*/true, &full);
+    return !full;
   }
 
   void Scan(const ScanStart& start, Direction direction, ScanVisitor visit) const override;
@@ -266,8 +272,8 @@ class LearnedStore final : public OrderedStore {
 
   // GetBatch of at most 32 keys: hot-cache hits first, then the misses descend level by level
   // together, each next node prefetched, so their cache misses overlap instead of queueing.
-  void GetGroup(std::span<const std::string_view> keys,
-                std::span<std::optional<ValueHandle>> found) const;
+  void GetGroup(std::span<const std::string_view> keys, std::span<std::optional<ValueHandle>> found,
+                std::span<const bool> writes) const;
 
   std::optional<ValueHandle> Lookup(std::string_view key, uint64_t hash) const {
     EpochGuard guard(epochs_);
@@ -281,11 +287,13 @@ class LearnedStore final : public OrderedStore {
 
   void CountCache(ThreadCache& tc) const;
 
+  // With `full` given, a write that finds the leaf's buffer full sets it and changes nothing
+  // rather than apply (or wait for) the leaf's patch.
   std::optional<ValueHandle> Write(std::string_view key, uint64_t hash, ValueHandle value,
-                                   bool erase);
+                                   bool erase, bool* full = nullptr);
 
   std::optional<ValueHandle> Append(std::string_view key, uint64_t hash, ValueHandle value,
-                                    bool erase);
+                                    bool erase, bool* full);
 
   // Visits the entries of leaf (resolved to read_version) in [from, to], buffer entries merged
   // in, in key order or reverse; false when the visitor stopped.

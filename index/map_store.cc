@@ -112,8 +112,10 @@ class MapStore final : public OrderedStore {
     return (*it)->value;
   }
 
-  void GetBatch(std::span<const std::string_view> keys,
-                std::span<std::optional<ValueHandle>> found) const override {
+  using OrderedStore::GetBatch;
+  // Writes go to the map's nodes, wherever the allocator puts them: nothing to load ahead.
+  void GetBatch(std::span<const std::string_view> keys, std::span<std::optional<ValueHandle>> found,
+                std::span<const bool> /*writes*/) const override {
     std::shared_lock lock(mu_);
     for (size_t i = 0; i < keys.size(); ++i) {
       auto it = by_key_.find(keys[i]);

@@ -69,8 +69,15 @@ class OrderedStore {
 
   virtual std::optional<ValueHandle> Get(std::string_view key) const = 0;
   // Get of each key at once: found[i] is keys[i]'s handle, or nullopt.
+  void GetBatch(std::span<const std::string_view> keys,
+                std::span<std::optional<ValueHandle>> found) const {
+    GetBatch(keys, found, {});
+  }
+  // The same for a batch whose commands write some of its keys next (writes[i]: keys[i] is;
+  // empty: none): a store may also start loading for write where those writes will go.
   virtual void GetBatch(std::span<const std::string_view> keys,
-                        std::span<std::optional<ValueHandle>> found) const = 0;
+                        std::span<std::optional<ValueHandle>> found,
+                        std::span<const bool> writes) const = 0;
   // Inserts or replaces; returns the handle it replaced, if any.
   virtual std::optional<ValueHandle> Put(std::string_view key, ValueHandle value) = 0;
   // Returns the handle it removed, if any.
@@ -79,6 +86,14 @@ class OrderedStore {
   // the lookup Erase may make first so that absent keys cost nothing (an absent key is still
   // handled right, at the price of a write buffer slot).
   virtual std::optional<ValueHandle> ErasePresent(std::string_view key) { return Erase(key); }
+  // ErasePresent, unless the key's node must be rebuilt before it takes the erase (a learned
+  // leaf whose write buffer is full, its patch not yet applied): then nothing changes and it
+  // returns false. For a caller that may as well erase another key (eviction), so that it
+  // leaves the rebuild to the store's background threads.
+  virtual bool TryErasePresent(std::string_view key, std::optional<ValueHandle>* erased) {
+    *erased = ErasePresent(key);
+    return true;
+  }
   virtual void Scan(const ScanStart& start, Direction direction, ScanVisitor visit) const = 0;
   // A hint that Get or Put of these keys follows soon: starts loading what their lookups will
   // touch, so a batch of lookups overlaps its cache misses instead of paying them one by one.

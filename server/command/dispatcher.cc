@@ -154,9 +154,10 @@ void Dispatcher::CollectKeys(const Session& session, std::span<const std::string
     return;
   }
   const int db = collect_db_;
+  const bool write = (spec->flags & cmd::kWrite) != 0;
   ForEachKeyPosition(*spec, args, [&](size_t i) {
     if (prefetch_.size() >= kMaxPrefetch) return false;
-    prefetch_.push_back({db, args[i]});
+    prefetch_.push_back({db, args[i], write});
     return true;
   });
   if (prefetcher_ != nullptr) {

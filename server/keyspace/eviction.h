@@ -107,12 +107,15 @@ class Evictor {
   size_t EvictRandom(Keyspace& keyspace, bool with_ttl, absl::FunctionRef<bool()> more,
                      bool* stopped);
   // Deletes victims_ in order until `more` says stop; the rest go back to the pool when
-  // `repool`. *stopped tells whether `more` stopped it.
+  // `repool`. *stopped tells whether `more` stopped it. A victim the index could erase only
+  // after rebuilding its leaf is passed over (back to the pool with the rest), unless the burst
+  // would otherwise evict nothing.
   size_t EvictVictims(Keyspace& keyspace, bool with_ttl, bool repool,
                       absl::FunctionRef<bool()> more, bool* stopped);
 
   std::vector<Candidate> pool_;     // ascending score: the best candidate is last
   std::vector<Candidate> victims_;  // a burst's, best first
+  std::vector<bool> passed_over_;   // victims_'s that were busy (Keyspace::Evict)
   std::vector<std::string> keys_;   // the keys of the pool's and victims' candidates, by slot
   std::vector<uint32_t> free_slots_;
   const Action action_;

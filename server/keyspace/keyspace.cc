@@ -301,7 +301,7 @@ void Keyspace::RemoveExpired(int db, Db& d, std::string_view key, Object* obj) {
   notifier_.Notify(keyspace_events::kExpired, "expired", db, key);
 }
 
-bool Keyspace::Evict(int db, std::string_view key, bool only_with_ttl) {
+bool Keyspace::Evict(int db, std::string_view key, bool only_with_ttl, bool* busy) {
   Db& d = PhysicalDb(db);
   if (only_with_ttl) {
     Object* obj = Lookup(db, key);
@@ -310,7 +310,13 @@ bool Keyspace::Evict(int db, std::string_view key, bool only_with_ttl) {
   } else {
     // A pooled key is most likely still there: erased in one descent, not a lookup and then
     // another, and the value learned from the erase.
-    auto erased = store_->ErasePresent(EncodeKey(db, key));
+    std::optional<index::ValueHandle> erased;
+    if (busy == nullptr) {
+      erased = store_->ErasePresent(EncodeKey(db, key));
+    } else if (!store_->TryErasePresent(EncodeKey(db, key), &erased)) {
+      *busy = true;
+      return false;
+    }
     if (!erased) return false;
     Deleted(db, d, key, ToObject(*erased), ModeOf(lazy_eviction_));
   }
@@ -641,7 +647,14 @@ void Keyspace::Prefetch(std::span<const KeyRef> keys) const {
   store_->Prefetch(views);
   thread_local std::vector<std::optional<index::ValueHandle>> found;
   found.resize(views.size());
-  store_->GetBatch(views, found);
+  constexpr size_t kChunk = 32;
+  for (size_t at = 0; at < views.size(); at += kChunk) {
+    const size_t n = std::min(kChunk, views.size() - at);
+    bool writes[kChunk];
+    for (size_t i = 0; i < n; ++i) writes[i] = keys[at + i].write;
+    store_->GetBatch(std::span(views).subspan(at, n), std::span(found).subspan(at, n),
+                     std::span<const bool>(writes, n));
+  }
   for (const auto& h : found) {
     if (h) __builtin_prefetch(ToObject(*h));
   }

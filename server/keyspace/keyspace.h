@@ -270,6 +270,7 @@ class Keyspace {
   struct KeyRef {
     int db;
     std::string_view key;
+    bool write = false;  // the batch's command writes it
   };
   void Prefetch(std::span<const KeyRef> keys) const;
   // shared. The prefetch of one batch (cold_tier.h): of these keys, whose values the batch
@@ -311,8 +312,9 @@ class Keyspace {
   Object* FindAny(int db, std::string_view key) const { return Lookup(db, key); }
   // exclusive. Deletes key to make room under maxmemory, if it exists (and has a TTL when
   // only_with_ttl: a pooled candidate may have lost it since), its value freed as
-  // LazyFreePolicy::eviction says; true iff it went.
-  bool Evict(int db, std::string_view key, bool only_with_ttl);
+  // LazyFreePolicy::eviction says; true iff it went. With `busy` given, a key the index could
+  // erase only after rebuilding its node (OrderedStore::TryErasePresent) stays, and *busy says so.
+  bool Evict(int db, std::string_view key, bool only_with_ttl, bool* busy = nullptr);
 
   // No lock needed. The switches for the server's own deletions (CONFIG SET may change them while
   // commands run; a deletion reads them once).
