@@ -46,21 +46,43 @@ struct Walk {
     on_hi_edge = on_hi_edge && pick == last;
     __builtin_prefetch(&in->child[pick]);
   }
-  // At the leaf (its header loaded): places the run and starts loading its keys and handles and
-  // the buffer's tags, which every key of the run is checked against.
-  void Place(std::string_view lo, std::string_view hi, uint32_t buffer_capacity) {
+  // At the leaf (its header loaded): places the run and starts loading its keys and handles, the
+  // buffer's tags, which every key of the run is checked against, and its entries, which the run
+  // reads for keys only the buffer holds. The walks of a group load theirs together.
+  void Place(std::string_view lo, std::string_view hi, uint32_t buffer_capacity, uint32_t count) {
     const auto* leaf = static_cast<const Leaf*>(node);
     if (const InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire)) {
       InsertBuffer::Prefetch(buf, buffer_capacity);
+      const char* entries = reinterpret_cast<const char*>(buf->entries);
+      for (size_t at = 0; at < buffer_capacity * sizeof(BufferEntry); at += 64) {
+        __builtin_prefetch(entries + at);
+      }
     }
     begin = on_lo_edge ? leaf->Search(lo).pos : 0;
     end = on_hi_edge ? leaf->Search(hi).pos : leaf->n;
     if (begin >= end) return;
     start = static_cast<uint32_t>(Next(end - begin));
+    // The run's first stretch, up to the range's end (where it wraps, its start is loaded too).
     const uint32_t i = begin + start;
-    __builtin_prefetch(leaf->handles + i);
+    const uint32_t last = std::min(end, i + std::max(count, 1u)) - 1;
+    for (const char* p = reinterpret_cast<const char*>(leaf->handles + i);
+         p <= reinterpret_cast<const char*>(leaf->handles + last); p += 64) {
+      __builtin_prefetch(p);
+    }
     leaf->off.Prefetch(i);
-    if (leaf->off.width == 0) __builtin_prefetch(leaf->suffixes + size_t{i} * leaf->off.stride);
+    leaf->off.Prefetch(last);
+    if (leaf->off.width == 0) {
+      const char* s = leaf->suffixes;
+      for (size_t at = size_t{i} * leaf->off.stride; at <= size_t{last} * leaf->off.stride;
+           at += 64) {
+        __builtin_prefetch(s + at);
+      }
+    }
+    if (i + count > end) {
+      __builtin_prefetch(leaf->handles + begin);
+      if (leaf->off.width == 0)
+        __builtin_prefetch(leaf->suffixes + size_t{begin} * leaf->off.stride);
+    }
   }
 };
 
@@ -120,7 +142,9 @@ void LearnedStore::SampleGroup(std::string_view lo, std::string_view hi,
         inner = true;
       }
     }
-    for (size_t w = 0; w < n; ++w) active[w]->Place(lo, hi, buffer_capacity);
+    for (size_t w = 0; w < n; ++w) {
+      active[w]->Place(lo, hi, buffer_capacity, static_cast<uint32_t>(count));
+    }
     size_t unlucky = 0;
     for (size_t w = 0; w < n; ++w) {
       Walk& walk = *active[w];
