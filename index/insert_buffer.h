@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "index/ordered_store.h"
+#include "index/prefetch.h"
 
 namespace ordis::index::learned {
 
@@ -107,7 +108,7 @@ struct InsertBuffer {
   static void Prefetch(const InsertBuffer* b, uint32_t capacity) {
     __builtin_prefetch(b);
     const char* tags = reinterpret_cast<const char*>(b + 1) + capacity * sizeof(BufferEntry);
-    for (uint32_t at = 0; at < capacity * sizeof(uint32_t); at += 64) __builtin_prefetch(tags + at);
+    PrefetchLines(tags, capacity * sizeof(uint32_t));
   }
 
   // Starts loading for write where the next entry and its key go.

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "index/learned_store_impl.h"
+#include "index/prefetch.h"
 
 namespace ordis::index::learned {
 namespace {
@@ -53,10 +54,7 @@ struct Walk {
     const auto* leaf = static_cast<const Leaf*>(node);
     if (const InsertBuffer* buf = leaf->buffer.load(std::memory_order_acquire)) {
       InsertBuffer::Prefetch(buf, buffer_capacity);
-      const char* entries = reinterpret_cast<const char*>(buf->entries);
-      for (size_t at = 0; at < buffer_capacity * sizeof(BufferEntry); at += 64) {
-        __builtin_prefetch(entries + at);
-      }
+      PrefetchLines(buf->entries, buffer_capacity * sizeof(BufferEntry));
     }
     begin = on_lo_edge ? leaf->Search(lo).pos : 0;
     end = on_hi_edge ? leaf->Search(hi).pos : leaf->n;
@@ -64,24 +62,15 @@ struct Walk {
     start = static_cast<uint32_t>(Next(end - begin));
     // The run's first stretch, up to the range's end (where it wraps, its start is loaded too).
     const uint32_t i = begin + start;
-    const uint32_t last = std::min(end, i + std::max(count, 1u)) - 1;
-    for (const char* p = reinterpret_cast<const char*>(leaf->handles + i);
-         p <= reinterpret_cast<const char*>(leaf->handles + last); p += 64) {
-      __builtin_prefetch(p);
-    }
+    const uint32_t keys = std::min(end - i, std::max(count, 1u));
+    const uint32_t stride = leaf->off.stride;
+    PrefetchLines(leaf->handles + i, keys * sizeof(ValueHandle));
     leaf->off.Prefetch(i);
-    leaf->off.Prefetch(last);
-    if (leaf->off.width == 0) {
-      const char* s = leaf->suffixes;
-      for (size_t at = size_t{i} * leaf->off.stride; at <= size_t{last} * leaf->off.stride;
-           at += 64) {
-        __builtin_prefetch(s + at);
-      }
-    }
+    leaf->off.Prefetch(i + keys - 1);
+    if (leaf->off.width == 0) PrefetchLines(leaf->suffixes + size_t{i} * stride, keys * stride);
     if (i + count > end) {
       __builtin_prefetch(leaf->handles + begin);
-      if (leaf->off.width == 0)
-        __builtin_prefetch(leaf->suffixes + size_t{begin} * leaf->off.stride);
+      if (leaf->off.width == 0) __builtin_prefetch(leaf->suffixes + size_t{begin} * stride);
     }
   }
 };

@@ -129,7 +129,9 @@ size_t Evictor::EvictVictims(Keyspace& keyspace, bool with_ttl, bool repool,
   // Victims are often neighbours (a burst's samples are runs of them), and erasing a few into
   // one leaf fills its write buffer: the next victim there would have the I/O thread rebuild
   // the leaf, which the patchers do a moment later off it (SET at maxmemory: 5.7% of the I/O
-  // thread's CPU was such rebuilds). Such victims wait for a later burst, unless no other went.
+  // thread's CPU was such rebuilds). Such victims are passed over and leave the pool (kept, the
+  // same ones came back burst after burst: sampling rose to a fifth of the CPU), unless no other
+  // victim of the burst went.
   const int dbs = keyspace.num_dbs();
   size_t evicted = 0;
   size_t next = 0;
@@ -150,13 +152,9 @@ size_t Evictor::EvictVictims(Keyspace& keyspace, bool with_ttl, bool repool,
     passed_over_[next++] = busy;
   }
   for (size_t i = 0; i < next && evicted == 0 && !*stopped; ++i) {
-    if (passed_over_[i]) {
-      passed_over_[i] = false;
-      evict(i, nullptr);
-    }
+    if (passed_over_[i]) evict(i, nullptr);
   }
-  // Passed over, or not needed after all: still the best candidates, back to the pool's top in
-  // order (or gone).
+  // Not needed after all: still the best candidates, back to the pool's top in order (or gone).
   for (size_t i = victims_.size(); i-- > 0;) {
     if (repool && i >= next) {
       pool_.push_back(victims_[i]);

@@ -108,8 +108,8 @@ class Evictor {
                      bool* stopped);
   // Deletes victims_ in order until `more` says stop; the rest go back to the pool when
   // `repool`. *stopped tells whether `more` stopped it. A victim the index could erase only
-  // after rebuilding its leaf is passed over (back to the pool with the rest), unless the burst
-  // would otherwise evict nothing.
+  // after rebuilding its leaf is passed over and dropped, unless the burst would otherwise evict
+  // nothing.
   size_t EvictVictims(Keyspace& keyspace, bool with_ttl, bool repool,
                       absl::FunctionRef<bool()> more, bool* stopped);
 
